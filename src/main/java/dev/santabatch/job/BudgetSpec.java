@@ -1,0 +1,14 @@
+package dev.santabatch.job;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Spending limits for model calls, per run and per round. {@code null} means unlimited.
+ */
+public record BudgetSpec(
+        @Nullable Long maxCalls,
+        @Nullable Long maxTokens,
+        @Nullable Double maxCost,
+        @Nullable Long maxCallsPerRound,
+        @Nullable Long maxTokensPerRound,
+        @Nullable Double maxCostPerRound) {}

@@ -1,0 +1,21 @@
+package dev.santabatch.job;
+
+/**
+ * The convergence loop and the Pattern C rounds.
+ *
+ * @param maxIterations fixes per item before escalation. Defaults to 3 (1-10).
+ * @param maxRounds sampling rounds before the run ends not clean. Defaults to 5 (1-100).
+ * @param systematicMinItems sampled items a pattern needs to be systematic. Defaults to 2.
+ * @param failedReviewThreshold share of failed-to-review items that fails a step. Defaults to 0.10.
+ * @param lowAgreementKappa kappa below which agreement is flagged as low. Defaults to 0.4.
+ * @param patternSimilarity issue-text similarity that joins failures into one pattern. Defaults to 0.75.
+ * @param auditSize shipped items drawn into audit.csv. Defaults to 20.
+ */
+public record SantaSpec(
+        int maxIterations,
+        int maxRounds,
+        int systematicMinItems,
+        double failedReviewThreshold,
+        double lowAgreementKappa,
+        double patternSimilarity,
+        int auditSize) {}
