@@ -1,10 +1,29 @@
 package dev.santabatch;
 
-import org.springframework.boot.autoconfigure.SpringBootApplication;
+import dev.santabatch.cli.Cli;
+import dev.santabatch.store.Store;
+import javax.sql.DataSource;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
 
-@SpringBootApplication
+/**
+ * The base application context: the store and Spring Batch's JDBC job repository and job operator
+ * (from Boot's auto-configuration). Nothing is component-scanned: a job run adds its job
+ * configuration in a child context once the run is known.
+ */
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration
 public class SantaBatchApplication {
+
     public static void main(String[] args) {
-        System.exit(dev.santabatch.cli.Cli.run(args));
+        System.exit(Cli.run(args));
+    }
+
+    @Bean
+    Store store(DataSource dataSource) {
+        Store store = new Store(dataSource);
+        store.createSchema();
+        return store;
     }
 }

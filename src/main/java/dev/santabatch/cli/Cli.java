@@ -1,10 +1,210 @@
 package dev.santabatch.cli;
 
-/** Command line entry point (placeholder; the real commands land with the foundation). */
+import dev.santabatch.run.Launcher;
+import dev.santabatch.run.RunRequest;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The command line: {@code run}, {@code restart}, {@code status}, {@code generate}. Parses and
+ * validates everything it can before any Spring context starts, so a usage error costs nothing
+ * and exits 2.
+ */
 public final class Cli {
+
+    static final String USAGE = """
+            usage: santa-batch <command> [options]
+
+            commands:
+              run <job-file> [--input <csv>] [--out <dir>] [--run-id <id>] [--seed <n>]
+                  run a job; the same --run-id restarts a FAILED or STOPPED run where it stopped
+              restart <execution-id>
+                  restart a FAILED or STOPPED execution (see 'status')
+              status [--limit <n>]
+                  recent executions: id, job, run id, status, start, end
+              generate --seed <n> --rows <n> --out <csv> [--truth <csv>] [--held-out]
+                  write a generated sample catalog and its ground truth
+
+            '<command> --help' describes a command. Exit statuses: 0 success, 1 failed or stopped
+            (restartable), 2 bad job file, input or usage (nothing run), 3 not clean.
+            """;
+
+    static final String RUN_HELP = """
+            usage: santa-batch run <job-file> [--input <csv>] [--out <dir>] [--run-id <id>] [--seed <n>]
+
+              <job-file>      the job's YAML file (see README, "Job file reference")
+              --input <csv>   read this catalog instead of the job file's input.path
+              --out <dir>     write outputs under <dir>/<job-name>/<run-id>/ (default: out)
+              --run-id <id>   name the run (letters, digits, '.', '_', '-'; default: a new id).
+                              Same job and run id: a FAILED or STOPPED run is restarted where it
+                              stopped; a COMPLETED one is refused (exit 2); a live one is refused.
+              --seed <n>      the sampling seed (default: the job file's sampling.seed, else random;
+                              recorded with the run)
+            """;
+
+    static final String RESTART_HELP = """
+            usage: santa-batch restart <execution-id>
+
+              Restarts a FAILED or STOPPED execution where it stopped, with the job file, input,
+              output folder and seed it was started with. 'status' lists execution ids.
+            """;
+
+    static final String STATUS_HELP = """
+            usage: santa-batch status [--limit <n>]
+
+              Lists recent executions (default 20): id, job, run id, status, start, end. Reads the
+              store; works while a run is live in another process.
+            """;
+
     private Cli() {}
 
     public static int run(String[] args) {
-        return 0;
+        return run(args, Map.of(), System.out, System.err);
+    }
+
+    /**
+     * @param springProperties extra Spring properties (tests point the store elsewhere with these)
+     */
+    public static int run(String[] args, Map<String, Object> springProperties, PrintStream out, PrintStream err) {
+        if (args.length == 0 || isHelp(args[0]) || "help".equals(args[0])) {
+            (args.length == 0 ? err : out).print(USAGE);
+            return args.length == 0 ? ExitCodes.USAGE : ExitCodes.OK;
+        }
+        String command = args[0];
+        List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
+        try {
+            return switch (command) {
+                case "run" -> runCommand(rest, springProperties, out, err);
+                case "restart" -> restartCommand(rest, springProperties, out, err);
+                case "status" -> statusCommand(rest, springProperties, out, err);
+                case "generate" -> dev.santabatch.sampledata.SampleCatalogGenerator.run(rest.toArray(String[]::new));
+                default -> throw new UsageException("unknown command '" + command + "'");
+            };
+        } catch (UsageException e) {
+            err.println("santa-batch: " + e.getMessage());
+            err.println("Run 'santa-batch --help' or 'santa-batch " + ("run restart status".contains(command) ? command + " " : "") + "--help' for usage.");
+            return ExitCodes.USAGE;
+        }
+    }
+
+    private static int runCommand(List<String> args, Map<String, Object> props, PrintStream out, PrintStream err)
+            throws UsageException {
+        if (args.stream().anyMatch(Cli::isHelp)) {
+            out.print(RUN_HELP);
+            return ExitCodes.OK;
+        }
+        Map<String, String> opts = options(args, List.of("--input", "--out", "--run-id", "--seed"));
+        if (args.size() != 1) {
+            throw new UsageException(args.isEmpty() ? "run: missing <job-file>" : "run: unexpected argument(s) " + args.subList(1, args.size()));
+        }
+        Long seed = null;
+        if (opts.containsKey("--seed")) {
+            try {
+                seed = Long.parseLong(opts.get("--seed"));
+            } catch (NumberFormatException e) {
+                throw new UsageException("--seed: expected an integer, got '" + opts.get("--seed") + "'");
+            }
+        }
+        String runId = opts.get("--run-id");
+        if (runId != null && !RunRequest.SAFE_ID.matcher(runId).matches()) {
+            throw new UsageException("--run-id: '" + runId
+                    + "' is not a safe name (1-128 letters, digits, '.', '_', '-'; not starting with '.' or '-')");
+        }
+        RunRequest request = new RunRequest(
+                Path.of(args.get(0)),
+                pathOrNull(opts.get("--input")),
+                Path.of(opts.getOrDefault("--out", "out")),
+                runId,
+                seed);
+        return Launcher.run(request, props, out, err);
+    }
+
+    private static int restartCommand(List<String> args, Map<String, Object> props, PrintStream out, PrintStream err)
+            throws UsageException {
+        if (args.stream().anyMatch(Cli::isHelp)) {
+            out.print(RESTART_HELP);
+            return ExitCodes.OK;
+        }
+        options(args, List.of());
+        if (args.size() != 1) {
+            throw new UsageException("restart: expected one <execution-id>");
+        }
+        long id;
+        try {
+            id = Long.parseLong(args.get(0));
+        } catch (NumberFormatException e) {
+            throw new UsageException("restart: <execution-id> must be a number, got '" + args.get(0) + "'");
+        }
+        return Launcher.restart(id, props, out, err);
+    }
+
+    private static int statusCommand(List<String> args, Map<String, Object> props, PrintStream out, PrintStream err)
+            throws UsageException {
+        if (args.stream().anyMatch(Cli::isHelp)) {
+            out.print(STATUS_HELP);
+            return ExitCodes.OK;
+        }
+        Map<String, String> opts = options(args, List.of("--limit"));
+        if (!args.isEmpty()) {
+            throw new UsageException("status: unexpected argument(s) " + args);
+        }
+        int limit;
+        try {
+            limit = Integer.parseInt(opts.getOrDefault("--limit", "20"));
+        } catch (NumberFormatException e) {
+            throw new UsageException("--limit: expected an integer, got '" + opts.get("--limit") + "'");
+        }
+        if (limit < 1) {
+            throw new UsageException("--limit: must be at least 1");
+        }
+        return Launcher.status(limit, props, out, err);
+    }
+
+    /** Removes the allowed {@code --name value} options from {@code args} and returns them. */
+    private static Map<String, String> options(List<String> args, List<String> allowed) throws UsageException {
+        Map<String, String> found = new HashMap<>();
+        for (int i = 0; i < args.size(); ) {
+            String a = args.get(i);
+            if (!a.startsWith("--")) {
+                i++;
+                continue;
+            }
+            String name = a;
+            String value = null;
+            int eq = a.indexOf('=');
+            if (eq > 0) {
+                name = a.substring(0, eq);
+                value = a.substring(eq + 1);
+            }
+            if (!allowed.contains(name)) {
+                throw new UsageException("unknown option '" + name + "'" + (allowed.isEmpty() ? "" : " (allowed: " + String.join(", ", allowed) + ")"));
+            }
+            if (found.containsKey(name)) {
+                throw new UsageException("option '" + name + "' given twice");
+            }
+            args.remove(i);
+            if (value == null) {
+                if (i >= args.size()) {
+                    throw new UsageException("option '" + name + "' needs a value");
+                }
+                value = args.remove(i);
+            }
+            found.put(name, value);
+        }
+        return found;
+    }
+
+    private static boolean isHelp(String a) {
+        return "--help".equals(a) || "-h".equals(a);
+    }
+
+    private static @Nullable Path pathOrNull(@Nullable String s) {
+        return s == null ? null : Path.of(s);
     }
 }

@@ -1,0 +1,381 @@
+package dev.santabatch.run;
+
+import dev.santabatch.SantaBatchApplication;
+import dev.santabatch.catalog.CatalogException;
+import dev.santabatch.catalog.CatalogReader;
+import dev.santabatch.cli.ExitCodes;
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.JobFileException;
+import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.parameters.JobParameters;
+import org.springframework.batch.core.job.parameters.JobParametersBuilder;
+import org.springframework.batch.core.launch.JobInstanceAlreadyCompleteException;
+import org.springframework.batch.core.launch.JobOperator;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+
+/**
+ * Runs, restarts and lists jobs. Owns the run's lifecycle around Spring Batch: the run row and its
+ * lock (a heartbeat, so a run killed with {@code kill -9} is told from a live one), recovery of a
+ * dead execution through {@link JobOperator#recover}, the stop signal, and the exit status.
+ */
+public final class Launcher {
+
+    private static final Logger log = LoggerFactory.getLogger(Launcher.class);
+
+    /** A lock whose heartbeat is older than this is dead even if a process with its pid exists. */
+    static final Duration STALE_AFTER = Duration.ofSeconds(30);
+
+    static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(2);
+
+    private Launcher() {}
+
+    public static int run(RunRequest request, Map<String, Object> props, PrintStream out, PrintStream err) {
+        JobDefinition job;
+        try {
+            job = JobFileLoader.load(request.jobFile());
+        } catch (JobFileException e) {
+            err.println("santa-batch: invalid job file: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        try (ConfigurableApplicationContext base = baseContext(props)) {
+            return launch(base, job, request, out, err);
+        }
+    }
+
+    public static int restart(long executionId, Map<String, Object> props, PrintStream out, PrintStream err) {
+        RunRequest request;
+        try (ConfigurableApplicationContext base = baseContext(props)) {
+            JobRepository repo = base.getBean(JobRepository.class);
+            JobExecution execution = repo.getJobExecution(executionId);
+            if (execution == null) {
+                err.println("santa-batch: no execution with id " + executionId + " (see 'santa-batch status')");
+                return ExitCodes.USAGE;
+            }
+            JobParameters p = execution.getJobParameters();
+            String jobFile = p.getString(RunParameters.JOB_FILE);
+            String runId = p.getString(RunParameters.RUN_ID);
+            if (jobFile == null || runId == null) {
+                err.println("santa-batch: execution " + executionId + " was not started by santa-batch run");
+                return ExitCodes.USAGE;
+            }
+            String input = p.getString(RunParameters.INPUT);
+            String outDir = p.getString(RunParameters.OUT);
+            request = new RunRequest(
+                    Path.of(jobFile),
+                    input == null ? null : Path.of(input),
+                    outDir == null ? Path.of("out") : Path.of(outDir),
+                    runId,
+                    p.getLong(RunParameters.SEED));
+            out.println("restart: execution " + executionId + " of job '" + execution.getJobInstance().getJobName()
+                    + "', run id '" + runId + "' (" + execution.getStatus() + ")");
+        }
+        return run(request, props, out, err);
+    }
+
+    public static int status(int limit, Map<String, Object> props, PrintStream out, PrintStream err) {
+        try (ConfigurableApplicationContext base = baseContext(props)) {
+            Store store = base.getBean(Store.class);
+            List<Map<String, Object>> rows = store.jdbc()
+                    .queryForList(
+                            "SELECT e.JOB_EXECUTION_ID, i.JOB_NAME, p.PARAMETER_VALUE AS RUN_ID, e.STATUS, e.START_TIME,"
+                                    + " e.END_TIME FROM BATCH_JOB_EXECUTION e"
+                                    + " JOIN BATCH_JOB_INSTANCE i ON i.JOB_INSTANCE_ID = e.JOB_INSTANCE_ID"
+                                    + " LEFT JOIN BATCH_JOB_EXECUTION_PARAMS p ON p.JOB_EXECUTION_ID = e.JOB_EXECUTION_ID"
+                                    + " AND p.PARAMETER_NAME = ? ORDER BY e.JOB_EXECUTION_ID DESC",
+                            RunParameters.RUN_ID)
+                    .stream()
+                    .limit(limit)
+                    .toList();
+            out.printf("%-6s %-28s %-28s %-10s %-19s %-19s%n", "ID", "JOB", "RUN ID", "STATUS", "START", "END");
+            for (Map<String, Object> r : rows) {
+                out.printf(
+                        "%-6s %-28s %-28s %-10s %-19s %-19s%n",
+                        r.get("JOB_EXECUTION_ID"),
+                        r.get("JOB_NAME"),
+                        r.get("RUN_ID"),
+                        r.get("STATUS"),
+                        time(r.get("START_TIME")),
+                        time(r.get("END_TIME")));
+            }
+            if (rows.isEmpty()) {
+                out.println("(no executions yet)");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    private static String time(@Nullable Object t) {
+        if (t == null) {
+            return "-";
+        }
+        String s = t.toString();
+        return s.length() > 19 ? s.substring(0, 19) : s;
+    }
+
+    static ConfigurableApplicationContext baseContext(Map<String, Object> props) {
+        if (System.getProperty("h2.bindAddress") == null) {
+            // H2's AUTO_SERVER would otherwise listen on every interface
+            System.setProperty("h2.bindAddress", "127.0.0.1");
+        }
+        Map<String, Object> all = new HashMap<>(props);
+        return new SpringApplicationBuilder(SantaBatchApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(all)
+                .logStartupInfo(false)
+                .registerShutdownHook(false)
+                .run();
+    }
+
+    private static int launch(
+            ConfigurableApplicationContext base, JobDefinition job, RunRequest request, PrintStream out, PrintStream err) {
+        Store store = base.getBean(Store.class);
+        JobRepository repo = base.getBean(JobRepository.class);
+        JobOperator operator = base.getBean(JobOperator.class);
+
+        String runId = request.runId() != null ? request.runId() : newRunId();
+        Path input = absolute(request.input() != null ? request.input() : job.input().path());
+        Path outDir = absolute(request.out()).resolve(job.name()).resolve(runId);
+        long seed = request.seed() != null
+                ? request.seed()
+                : job.sampling().seed() != null ? job.sampling().seed() : new SecureRandom().nextLong();
+
+        Optional<Store.RunRow> existing = store.findRun(job.name(), runId);
+        if (existing.isPresent()) {
+            Store.RunRow row = existing.get();
+            if (request.input() != null && !row.inputPath().equals(input.toString())) {
+                err.println("santa-batch: run '" + runId + "' was started with input " + row.inputPath()
+                        + "; restart it without --input, or use a new --run-id");
+                return ExitCodes.USAGE;
+            }
+            input = Path.of(row.inputPath());
+            outDir = Path.of(row.outDir());
+            seed = row.seed();
+        }
+        if (!Files.isRegularFile(input) || !Files.isReadable(input)) {
+            err.println("santa-batch: input catalog " + input + " does not exist or is not a readable file");
+            return ExitCodes.USAGE;
+        }
+        List<String> header;
+        try (CatalogReader reader = CatalogReader.open(input, job.input(), null)) {
+            header = reader.header();
+        } catch (CatalogException | IOException e) {
+            err.println("santa-batch: invalid input: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+
+        Store.RunRow row = store.createRunIfAbsent(new Store.RunRow(
+                0, job.name(), runId, absolute(job.file()).toString(), input.toString(), outDir.toString(), seed,
+                Instant.now(), null, null));
+        String me = owner();
+        if (!acquire(store, row, me, err)) {
+            return ExitCodes.USAGE;
+        }
+        ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "santa-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            heartbeat.scheduleAtFixedRate(
+                    () -> {
+                        try {
+                            store.heartbeat(row.runPk(), me);
+                        } catch (RuntimeException e) {
+                            log.warn("heartbeat failed: {}", e.getMessage());
+                        }
+                    },
+                    HEARTBEAT_EVERY.toMillis(),
+                    HEARTBEAT_EVERY.toMillis(),
+                    TimeUnit.MILLISECONDS);
+            store.saveHeaderIfAbsent(row.runPk(), FieldsCodec.encode(header));
+
+            JobParameters params = new JobParametersBuilder()
+                    .addString(RunParameters.RUN_ID, runId, true)
+                    .addString(RunParameters.JOB_FILE, absolute(job.file()).toString(), false)
+                    .addString(RunParameters.INPUT, input.toString(), false)
+                    .addString(RunParameters.OUT, absolute(request.out()).toString(), false)
+                    .addLong(RunParameters.SEED, seed, false)
+                    .toJobParameters();
+            JobExecution last = repo.getLastJobExecution(job.name(), identifying(runId));
+            if (last != null) {
+                BatchStatus s = last.getStatus();
+                if (s == BatchStatus.COMPLETED) {
+                    err.println("santa-batch: run '" + runId + "' of job '" + job.name() + "' already COMPLETED"
+                            + " (execution " + last.getId() + "); its outputs are in " + outDir
+                            + ". Use a new --run-id (or none) to run again.");
+                    return ExitCodes.USAGE;
+                }
+                if (s.isRunning()) {
+                    log.warn("execution {} of run '{}' was left {} by a process that is gone: recovering it", last.getId(), runId, s);
+                    operator.recover(last);
+                    s = BatchStatus.FAILED;
+                }
+                if (s == BatchStatus.ABANDONED) {
+                    err.println("santa-batch: run '" + runId + "' was abandoned; use a new --run-id");
+                    return ExitCodes.USAGE;
+                }
+                out.println("resuming run '" + runId + "' of job '" + job.name() + "': execution " + last.getId()
+                        + " ended " + s + "; restarting where it stopped");
+            } else {
+                out.println("starting run '" + runId + "' of job '" + job.name() + "' on " + input);
+            }
+
+            RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header);
+            StopSignal.install();
+            try (AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
+                child.setParent(base);
+                child.registerBean(RunContext.class, () -> context);
+                child.register(SantaJobConfiguration.class);
+                child.refresh();
+                Job santaJob = child.getBean("santaJob", Job.class);
+                JobExecution execution = operator.start(santaJob, params);
+                return finish(store, context, execution, out);
+            }
+        } catch (JobInstanceAlreadyCompleteException e) {
+            err.println("santa-batch: run '" + runId + "' already completed. Use a new --run-id.");
+            return ExitCodes.USAGE;
+        } catch (Exception e) {
+            err.println("santa-batch: run '" + runId + "' could not be started: " + e);
+            log.error("launch failed", e);
+            return ExitCodes.FAILED;
+        } finally {
+            heartbeat.shutdownNow();
+            store.releaseLock(row.runPk(), me);
+        }
+    }
+
+    private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out) {
+        BatchStatus status = execution.getStatus();
+        long items = store.countItems(run.runPk());
+        long rejects = store.countRejects(run.runPk());
+        int exit = switch (status) {
+            case COMPLETED -> ExitCodes.OK;
+            default -> ExitCodes.FAILED;
+        };
+        out.println();
+        out.println("santa-batch: job '" + run.job().name() + "', run '" + run.runId() + "', execution "
+                + execution.getId() + ": " + status + " (exit " + exit + ")");
+        out.println("  input:    " + run.input());
+        out.println("  read:     " + (items + rejects) + " records: " + items + " items, " + rejects + " rejected");
+        if (status == BatchStatus.COMPLETED) {
+            out.println("  outputs:  " + run.outDir());
+            out.println("            catalog.csv, rejects.csv");
+        } else if (status == BatchStatus.STOPPED || status == BatchStatus.FAILED) {
+            for (Throwable t : execution.getAllFailureExceptions()) {
+                out.println("  failure:  " + t);
+            }
+            out.println("  restart:  santa-batch run " + run.job().file() + " --run-id " + run.runId()
+                    + "   (or: santa-batch restart " + execution.getId() + ")");
+        }
+        return exit;
+    }
+
+    /**
+     * Takes the run's lock. A holder that is alive with a fresh heartbeat makes this a concurrent
+     * run: refused. A holder that is gone (its pid is dead on this host, or its heartbeat is stale)
+     * is replaced.
+     */
+    private static boolean acquire(Store store, Store.RunRow row, String me, PrintStream err) {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            if (store.takeLock(row.runPk(), null, me)) {
+                return true;
+            }
+            Store.RunRow current = store.findRun(row.jobName(), row.runId()).orElseThrow();
+            String holder = current.lockOwner();
+            if (holder == null) {
+                continue;
+            }
+            if (isAlive(holder, current.heartbeatAt())) {
+                err.println("santa-batch: run '" + row.runId() + "' of job '" + row.jobName()
+                        + "' is live in another process (" + holder + ", heartbeat "
+                        + (current.heartbeatAt() == null ? "never" : Duration.between(current.heartbeatAt(), Instant.now()).toSeconds() + " s ago")
+                        + "); refusing a second concurrent run");
+                return false;
+            }
+            if (store.takeLock(row.runPk(), holder, me)) {
+                log.warn("run '{}' was held by {}, which is gone (killed?): taking it over", row.runId(), holder);
+                return true;
+            }
+        }
+        err.println("santa-batch: could not lock run '" + row.runId() + "'; another process is starting it");
+        return false;
+    }
+
+    /** Owner strings are {@code pid@host#nonce}. */
+    static boolean isAlive(String owner, @Nullable Instant heartbeat) {
+        if (heartbeat == null || heartbeat.isBefore(Instant.now().minus(STALE_AFTER))) {
+            return false;
+        }
+        int at = owner.indexOf('@');
+        int hash = owner.indexOf('#');
+        if (at > 0 && hash > at && owner.substring(at + 1, hash).equals(hostName())) {
+            try {
+                long pid = Long.parseLong(owner.substring(0, at));
+                return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+            } catch (NumberFormatException e) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    private static String owner() {
+        return ProcessHandle.current().pid() + "@" + hostName() + "#" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return ManagementFactory.getRuntimeMXBean().getName();
+        }
+    }
+
+    private static JobParameters identifying(String runId) {
+        return new JobParametersBuilder().addString(RunParameters.RUN_ID, runId, true).toJobParameters();
+    }
+
+    private static String newRunId() {
+        byte[] b = new byte[2];
+        new SecureRandom().nextBytes(b);
+        return LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                + "-" + HexFormat.of().formatHex(b);
+    }
+
+    private static Path absolute(Path p) {
+        return p.toAbsolutePath().normalize();
+    }
+}

@@ -1,0 +1,96 @@
+package dev.santabatch.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs in child processes: SIGTERM, SIGKILL, a concurrent second run and {@code status} during a
+ * live run. The child is slowed at chunk boundaries (a test hook) so the signal lands mid-ingest;
+ * each test asserts that it did.
+ */
+class ProcessFunctionalTests {
+
+    static final int ROWS = 200;
+    static final String ITEMS = "SELECT COUNT(*) FROM sb_item";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigtermStopsAtAChunkBoundaryAndTheSameRunIdCompletesIt() throws Exception {
+        Path job = TestJobs.writeJob(dir, "term", TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(ROWS)), 10);
+        ChildRun child = ChildRun.start(dir, 150, "run", job.toString(), "--run-id", "t1");
+        long seen = ChildRun.pollUntil(dir, ITEMS, n -> n > 0, 60, child.process);
+        assertThat(seen).isLessThan(ROWS);
+
+        child.process.destroy(); // SIGTERM
+        int exit = child.await(60);
+
+        assertThat(exit).as(child.output()).isEqualTo(1);
+        assertThat(ChildRun.queryString(dir, "SELECT STATUS FROM BATCH_JOB_EXECUTION ORDER BY JOB_EXECUTION_ID DESC"))
+                .isEqualTo("STOPPED");
+        long stoppedAt = ChildRun.queryLong(dir, ITEMS);
+        assertThat(stoppedAt).isGreaterThan(0).isLessThan(ROWS);
+
+        ChildRun again = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "t1");
+        assertThat(again.await(120)).as(again.output()).isEqualTo(0);
+        assertThat(again.output()).contains("resuming run 't1'");
+        assertCatalogHasEveryRowOnce(dir.resolve("out/term/t1/catalog.csv"));
+    }
+
+    @Test
+    void aKilledRunIsRecoveredAndResumedWithNothingLostOrDuplicated() throws Exception {
+        Path job = TestJobs.writeJob(dir, "kill", TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(ROWS)), 10);
+        ChildRun child = ChildRun.start(dir, 150, "run", job.toString(), "--run-id", "k1");
+        ChildRun.pollUntil(dir, ITEMS, n -> n >= 30, 60, child.process);
+
+        child.process.destroyForcibly(); // SIGKILL
+        child.await(30);
+        long atKill = ChildRun.queryLong(dir, ITEMS);
+        assertThat(atKill).as("store holds some but not all rows when killed").isGreaterThan(0).isLessThan(ROWS);
+        assertThat(ChildRun.queryString(dir, "SELECT STATUS FROM BATCH_JOB_EXECUTION ORDER BY JOB_EXECUTION_ID DESC"))
+                .isEqualTo("STARTED");
+
+        ChildRun again = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "k1");
+        assertThat(again.await(120)).as(again.output()).isEqualTo(0);
+        assertThat(again.output()).contains("is gone").contains("resuming run 'k1'");
+        assertThat(ChildRun.queryLong(dir, ITEMS)).isEqualTo(ROWS);
+        assertThat(ChildRun.queryLong(dir, "SELECT COUNT(*) FROM sb_reject")).isZero();
+        assertCatalogHasEveryRowOnce(dir.resolve("out/kill/k1/catalog.csv"));
+    }
+
+    @Test
+    void aSecondConcurrentRunIsRefusedAndStatusReadsTheLiveStore() throws Exception {
+        Path job = TestJobs.writeJob(dir, "live", TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(ROWS)), 10);
+        ChildRun child = ChildRun.start(dir, 100, "run", job.toString(), "--run-id", "l1");
+        ChildRun.pollUntil(dir, ITEMS, n -> n > 0, 60, child.process);
+
+        RunFunctionalTests.Result second = RunFunctionalTests.cli(TestJobs.h2(dir), "run", job.toString(), "--run-id", "l1");
+        RunFunctionalTests.Result status = RunFunctionalTests.cli(TestJobs.h2(dir), "status");
+        boolean stillRunning = child.process.isAlive();
+
+        assertThat(stillRunning).as("the first run was live during both commands").isTrue();
+        assertThat(second.exit()).isEqualTo(2);
+        assertThat(second.err()).contains("is live in another process");
+        assertThat(status.exit()).isEqualTo(0);
+        assertThat(status.out()).contains("l1").contains("STARTED");
+        assertThat(child.await(120)).as(child.output()).isEqualTo(0);
+        assertCatalogHasEveryRowOnce(dir.resolve("out/live/l1/catalog.csv"));
+    }
+
+    private static void assertCatalogHasEveryRowOnce(Path catalog) throws Exception {
+        List<List<String>> rows = TestJobs.readCsv(catalog);
+        assertThat(rows).hasSize(ROWS + 1);
+        Set<String> ids = new HashSet<>();
+        for (List<String> r : rows.subList(1, rows.size())) {
+            assertThat(ids.add(r.get(0))).as("id %s once", r.get(0)).isTrue();
+        }
+        assertThat(rows.subList(1, rows.size())).isEqualTo(TestJobs.rows(ROWS));
+    }
+}
