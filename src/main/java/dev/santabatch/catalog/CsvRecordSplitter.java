@@ -139,11 +139,11 @@ public final class CsvRecordSplitter implements Closeable {
     }
 
     private void append(int b) {
+        if (recLen >= maxRecordBytes) {
+            recTruncated = true;
+            return;
+        }
         if (recLen == rec.length) {
-            if (recLen >= maxRecordBytes) {
-                recTruncated = true;
-                return;
-            }
             rec = Arrays.copyOf(rec, (int) Math.min((long) maxRecordBytes, (long) rec.length * 2));
         }
         rec[recLen++] = (byte) b;
