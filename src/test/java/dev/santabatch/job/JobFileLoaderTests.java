@@ -1,0 +1,399 @@
+package dev.santabatch.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.santabatch.job.Criterion.CheckedBy;
+import dev.santabatch.job.ModelSpec.StructuredOutput;
+import dev.santabatch.job.RuleSpec.FixKind;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class JobFileLoaderTests {
+
+    /** A minimal valid job: one Santa criterion, judged by the default reviewers. Lines 1-10. */
+    private static final String BASE = """
+            name: t
+            input:
+              path: data.csv
+              id-column: id
+              content-column: text
+            task-spec: Write things.
+            rubric:
+              - id: tone
+                pass: Friendly.
+                fail-signal: Rude.
+            """;
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void data() throws IOException {
+        Files.writeString(dir.resolve("data.csv"), "id,text\n1,hello\n");
+    }
+
+    private Path write(String yaml) throws IOException {
+        Path file = dir.resolve("job.yml");
+        Files.writeString(file, yaml, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    @Test
+    void defaultJobFileLoadsWithItsValuesAndDefaults() throws Exception {
+        // given the bundled job file, with its sample data beside it as in the repository
+        Path jobs = Files.createDirectories(dir.resolve("jobs"));
+        Path sample = Files.createDirectories(dir.resolve("sample-data"));
+        Files.writeString(sample.resolve("products.csv"), "id,name\n");
+        Files.writeString(sample.resolve("products.truth.csv"), "id,defect\n");
+        Path file = Files.copy(Path.of("jobs/product-descriptions.yml"), jobs.resolve("product-descriptions.yml"));
+
+        // when
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+        JobDefinition job = result.definition();
+
+        // then
+        assertThat(result.warnings()).isEmpty();
+        assertThat(job.file()).isEqualTo(file);
+        assertThat(job.name()).isEqualTo("product-descriptions");
+        assertThat(job.input().path()).isEqualTo(sample.resolve("products.csv").toAbsolutePath().normalize());
+        assertThat(job.input().groundTruth()).isEqualTo(sample.resolve("products.truth.csv").toAbsolutePath().normalize());
+        assertThat(job.input().idColumn()).isEqualTo("id");
+        assertThat(job.input().contentColumn()).isEqualTo("description");
+        assertThat(job.input().categoryColumn()).isEqualTo("category");
+        assertThat(job.input().sourceColumns())
+                .containsExactly("name", "brand", "category", "price", "warranty_years", "battery_hours");
+        assertThat(job.taskSpec()).startsWith("Write a product description");
+
+        assertThat(job.rubric()).extracting(Criterion::id)
+                .containsExactly("compliance", "disclaimer", "factual-accuracy", "length", "on-specification", "original");
+        assertThat(job.rubric()).extracting(Criterion::checkedBy).containsExactly(
+                CheckedBy.RULES, CheckedBy.RULES, CheckedBy.RULES, CheckedBy.RULES, CheckedBy.SANTA, CheckedBy.SANTA);
+        assertThat(job.criterion("length").orElseThrow().name()).isEqualTo("Length");
+
+        var forbidden = (RuleSpec.ForbiddenTerms) job.criterion("compliance").orElseThrow().rules().get(0);
+        assertThat(forbidden.id()).isEqualTo("forbidden-claims");
+        assertThat(forbidden.terms()).hasSize(5).contains("clinically proven");
+        assertThat(forbidden.patterns()).isEmpty();
+        assertThat(forbidden.replacements()).containsEntry("miracle", "remarkable").hasSize(5);
+        assertThat(forbidden.fix()).isEqualTo(FixKind.SUBSTITUTE);
+
+        var phrase = (RuleSpec.RequiredPhrase) job.criterion("disclaimer").orElseThrow().rules().get(0);
+        assertThat(phrase.column()).isEqualTo("category");
+        assertThat(phrase.values()).containsExactly("supplements");
+        assertThat(phrase.phrase()).startsWith("These statements").endsWith("Administration.");
+        assertThat(phrase.fix()).isEqualTo(FixKind.APPEND);
+
+        var grounding = (RuleSpec.NumberGrounding) job.criterion("factual-accuracy").orElseThrow().rules().get(0);
+        assertThat(grounding.attributes()).extracting(RuleSpec.GroundedAttribute::unit).containsExactly(Unit.YEAR, Unit.HOUR);
+        assertThat(grounding.attributes().get(1).keywords()).contains("battery life");
+        assertThat(grounding.fix()).isEqualTo(FixKind.CORRECT);
+
+        var length = (RuleSpec.Length) job.criterion("length").orElseThrow().rules().get(0);
+        assertThat(length.min()).isEqualTo(40);
+        assertThat(length.max()).isEqualTo(2000);
+        assertThat(length.fix()).isEqualTo(FixKind.NONE);
+
+        assertThat(job.sampling()).isEqualTo(new SamplingSpec(0.12, false, 5, 100, 20261130L));
+        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.75, 20));
+        assertThat(job.reviewers()).containsExactly(
+                new ReviewerSpec("B", "lexical", List.of("on-specification", "original"), null, java.util.Map.of()),
+                new ReviewerSpec("C", "semantic", List.of("on-specification", "original"), null, java.util.Map.of()));
+        assertThat(job.fixer()).isEqualTo(new FixerSpec("offline", null));
+        assertThat(job.run()).isEqualTo(new RunSpec(500, 4));
+        assertThat(job.budget()).isEqualTo(new BudgetSpec(null, null, null, null, null, null));
+    }
+
+    @Test
+    void defaultJobFileLoadsInPlaceWhenTheSampleDataExists() throws Exception {
+        Path file = Path.of("jobs/product-descriptions.yml");
+        Assumptions.assumeTrue(Files.isRegularFile(Path.of("sample-data/products.csv")), "sample data not generated yet");
+
+        assertThat(JobFileLoader.load(file).name()).isEqualTo("product-descriptions");
+    }
+
+    @Test
+    void minimalJobGetsEveryDefault() throws Exception {
+        // given
+        Path file = write(BASE);
+
+        // when
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+        JobDefinition job = result.definition();
+
+        // then
+        assertThat(result.warnings()).isEmpty();
+        assertThat(job.input().categoryColumn()).isNull();
+        assertThat(job.input().sourceColumns()).isEmpty();
+        assertThat(job.input().groundTruth()).isNull();
+        Criterion tone = job.rubric().get(0);
+        assertThat(tone.name()).isEqualTo("tone");
+        assertThat(tone.checkedBy()).isEqualTo(CheckedBy.SANTA);
+        assertThat(tone.rules()).isEmpty();
+        assertThat(job.sampling()).isEqualTo(new SamplingSpec(0.12, false, 5, 100, null));
+        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.75, 20));
+        assertThat(job.reviewers()).extracting(ReviewerSpec::id).containsExactly("B", "C");
+        assertThat(job.reviewers()).extracting(ReviewerSpec::type).containsExactly("lexical", "semantic");
+        assertThat(job.reviewers()).allSatisfy(r -> assertThat(r.criteria()).containsExactly("tone"));
+        assertThat(job.fixer()).isEqualTo(new FixerSpec("offline", null));
+        assertThat(job.run()).isEqualTo(new RunSpec(500, 4));
+    }
+
+    @Test
+    void llmModelSpecGetsDefaultsAndParsesDurations() throws Exception {
+        // given
+        Path file = write(BASE + """
+                reviewers:
+                  - id: B
+                    type: llm
+                    model:
+                      model: gpt-4o-mini
+                  - id: C
+                    type: llm
+                    model:
+                      base-url: http://localhost:11434/v1
+                      model: qwen2.5
+                      api-key-env: OLLAMA_KEY
+                      temperature: 0.3
+                      timeout: 2m
+                      max-output-tokens: 2048
+                      structured-output: prompt
+                      price-input-per-million: 0.15
+                fixer:
+                  type: llm
+                  model:
+                    model: gpt-4o
+                    timeout: PT30S
+                budget:
+                  max-calls: 1000
+                  max-cost: 2.5
+                """);
+
+        // when
+        JobDefinition job = JobFileLoader.load(file);
+
+        // then
+        ModelSpec b = job.reviewers().get(0).model();
+        assertThat(b).isEqualTo(new ModelSpec(null, "gpt-4o-mini", "OPENAI_API_KEY", 0.0, Duration.ofSeconds(60), 1024,
+                StructuredOutput.JSON_SCHEMA, null, null));
+        ModelSpec c = job.reviewers().get(1).model();
+        assertThat(c).isEqualTo(new ModelSpec("http://localhost:11434/v1", "qwen2.5", "OLLAMA_KEY", 0.3,
+                Duration.ofMinutes(2), 2048, StructuredOutput.PROMPT, 0.15, null));
+        assertThat(job.reviewers()).allSatisfy(r -> assertThat(r.criteria()).containsExactly("tone"));
+        assertThat(job.fixer().model().timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(job.budget()).isEqualTo(new BudgetSpec(1000L, null, 2.5, null, null, null));
+    }
+
+    @Test
+    void criterionJudgedByOneReviewerIsAWarning() throws Exception {
+        // given two Santa criteria, 'style' judged only by B
+        Path file = write(BASE + """
+                  - id: style
+                    pass: Plain.
+                    fail-signal: Ornate.
+                    checked-by: santa
+                reviewers:
+                  - id: B
+                    type: lexical
+                    criteria: [tone, style]
+                  - id: C
+                    type: semantic
+                    criteria: [tone]
+                """);
+
+        // when
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+
+        // then
+        assertThat(result.warnings()).containsExactly(file + ":14: key 'rubric[1].checked-by': criterion 'style' is "
+                + "judged by only one reviewer (B); it is not dual-reviewed");
+    }
+
+    @Test
+    void missingJobFileIsNamed() {
+        Path file = dir.resolve("nope.yml");
+
+        JobFileException e = catchThrowableOfType(JobFileException.class, () -> JobFileLoader.load(file));
+
+        assertThat(e.getMessage()).isEqualTo(file + ": job file not found");
+        assertThat(e.file()).isEqualTo(file);
+    }
+
+    static Stream<Arguments> brokenJobFiles() {
+        return Stream.of(
+                Arguments.of("unknown top-level key", BASE + "colour: red\n", "colour", 11, "unknown key"),
+                Arguments.of("unknown key, suggestion", BASE + "samplng:\n  rate: 0.1\n", "samplng", 11,
+                        "did you mean 'sampling'?"),
+                Arguments.of("unknown nested key", BASE.replace("  path: data.csv\n", "  path: data.csv\n  encoding: utf-8\n"),
+                        "input.encoding", 4, "allowed here: path, id-column"),
+                Arguments.of("key of another rule type", BASE + """
+                          - id: len
+                            pass: Short.
+                            fail-signal: Long.
+                            rules:
+                              - id: len-rule
+                                type: length
+                                max: 10
+                                terms: [x]
+                        """, "rubric[1].rules[0].terms", 18, "unknown key for a length rule"),
+                Arguments.of("missing required key", BASE.replace("  id-column: id\n", ""),
+                        "input.id-column", 3, "required key is missing"),
+                Arguments.of("missing top-level key", BASE.replace("task-spec: Write things.\n", ""),
+                        "task-spec", 1, "required key is missing"),
+                Arguments.of("duplicate key", BASE + "name: u\n", "name", 11, "duplicate key (first given on line 1)"),
+                Arguments.of("wrong type", BASE + "santa:\n  max-iterations: abc\n",
+                        "santa.max-iterations", 12, "expected an integer, got 'abc'"),
+                Arguments.of("wrong type, list", BASE + "run:\n  concurrency: [1]\n",
+                        "run.concurrency", 12, "expected an integer, got a list"),
+                Arguments.of("out of range", BASE + "santa:\n  max-iterations: 11\n",
+                        "santa.max-iterations", 12, "must be between 1 and 10, got 11"),
+                Arguments.of("rate out of range", BASE + "sampling:\n  rate: 0.2\n",
+                        "sampling.rate", 12, "between 0.10 and 0.15"),
+                Arguments.of("bad enum", BASE + "    checked-by: robots\n",
+                        "rubric[0].checked-by", 11, "invalid value 'robots'; allowed: rules, santa, both"),
+                Arguments.of("bad fix for the rule type", BASE + """
+                            rules:
+                              - id: len-rule
+                                type: length
+                                min: 10
+                                fix: append
+                        """, "rubric[0].rules[0].fix", 15, "allowed for this rule type: none"),
+                Arguments.of("bad regex", BASE + """
+                            checked-by: both
+                            rules:
+                              - id: banned
+                                type: forbidden-terms
+                                patterns: ["ok", "(unclosed"]
+                        """, "rubric[0].rules[0].patterns[1]", 15, "invalid regular expression"),
+                Arguments.of("missing replacement", BASE + """
+                            rules:
+                              - id: banned
+                                type: forbidden-terms
+                                terms: [miracle, cure]
+                                replacements:
+                                  miracle: remarkable
+                                fix: substitute
+                        """, "rubric[0].rules[0].replacements.cure", 16, "'cure' has none"),
+                Arguments.of("duplicate criterion id", BASE + """
+                          - id: tone
+                            pass: A.
+                            fail-signal: B.
+                        """, "rubric[1].id", 11, "duplicate criterion id 'tone'"),
+                Arguments.of("santa criterion judged by nobody", BASE + """
+                          - id: style
+                            pass: Plain.
+                            fail-signal: Ornate.
+                            checked-by: santa
+                        reviewers:
+                          - id: B
+                            type: lexical
+                            criteria: [tone]
+                          - id: C
+                            type: semantic
+                            criteria: [tone]
+                        """, "rubric[1].checked-by", 14, "no reviewer judges it"),
+                Arguments.of("reviewer naming a rules-only criterion", BASE + """
+                          - id: len
+                            pass: Short.
+                            fail-signal: Long.
+                            rules:
+                              - id: len-rule
+                                type: length
+                                max: 10
+                        reviewers:
+                          - id: B
+                            type: lexical
+                            criteria: [tone, len]
+                          - id: C
+                            type: semantic
+                        """, "reviewers[0].criteria[1]", 21, "checked by rules only"),
+                Arguments.of("reviewer naming an unknown criterion", BASE + """
+                        reviewers:
+                          - id: B
+                            type: lexical
+                            criteria: [tone, mood]
+                          - id: C
+                            type: semantic
+                        """, "reviewers[0].criteria[1]", 14, "no criterion 'mood'"),
+                Arguments.of("llm reviewer without model", BASE + """
+                        reviewers:
+                          - id: B
+                            type: llm
+                          - id: C
+                            type: semantic
+                        """, "reviewers[0].model", 12, "required for an llm reviewer"),
+                Arguments.of("one reviewer", BASE + """
+                        reviewers:
+                          - id: B
+                            type: lexical
+                        """, "reviewers", 12, "expected 2 or 3 reviewers, got 1"),
+                Arguments.of("api key literal as a key", BASE + """
+                        reviewers:
+                          - id: B
+                            type: llm
+                            model:
+                              model: gpt-4o
+                              api-key: sk-abc123def456
+                          - id: C
+                            type: semantic
+                        """, "reviewers[0].model.api-key", 16, "job files name the environment variable, never the key"),
+                Arguments.of("api key literal as the env name", BASE + """
+                        fixer:
+                          type: llm
+                          model:
+                            model: gpt-4o
+                            api-key-env: sk-proj-abc123def456ghi789
+                        """, "fixer.model.api-key-env", 15, "job files name the environment variable, never the key"),
+                Arguments.of("bad timeout", BASE + """
+                        fixer:
+                          type: llm
+                          model:
+                            model: gpt-4o
+                            timeout: soon
+                        """, "fixer.model.timeout", 15, "expected a duration"),
+                Arguments.of("bad base url", BASE + """
+                        fixer:
+                          type: llm
+                          model:
+                            model: gpt-4o
+                            base-url: ftp://example.com
+                        """, "fixer.model.base-url", 15, "must be an http or https URL"),
+                Arguments.of("missing input file", BASE.replace("path: data.csv", "path: missing.csv"),
+                        "input.path", 3, "file not found"),
+                Arguments.of("unsafe name", BASE.replace("name: t", "name: ../etc"), "name", 1, "safe path segment"),
+                Arguments.of("YAML syntax error", BASE + "sampling: [0.1\nrun:\n  chunk-size: 5\n", null, 12,
+                        "invalid YAML"),
+                Arguments.of("not a mapping", "- just\n- a list\n", null, 1, "expected a mapping"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("brokenJobFiles")
+    void brokenJobFileNamesKeyAndLine(String caseName, String yaml, String key, int line, String problem)
+            throws IOException {
+        // given
+        Path file = write(yaml);
+
+        // when
+        JobFileException e = catchThrowableOfType(JobFileException.class, () -> JobFileLoader.load(file));
+
+        // then
+        assertThat(e).as(caseName).isNotNull();
+        assertEquals(key, e.key(), e.getMessage());
+        assertEquals(line, e.line(), e.getMessage());
+        String prefix = file + ":" + line + ": " + (key == null ? "" : "key '" + key + "': ");
+        assertThat(e.getMessage()).startsWith(prefix).contains(problem);
+    }
+}
