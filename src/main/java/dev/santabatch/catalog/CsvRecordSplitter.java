@@ -33,8 +33,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CsvRecordSplitter implements Closeable {
 
-    /** Default cap on the bytes of one record kept in memory (16 MiB). */
-    public static final int DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024;
+    /** Default cap on the bytes of one record kept in memory (4 MiB; keeps a worst-case record well inside a 256 MB heap). */
+    public static final int DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
     private static final int FIELD_START = 0;
     private static final int UNQUOTED = 1;
