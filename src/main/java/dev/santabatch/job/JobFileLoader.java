@@ -104,6 +104,35 @@ public final class JobFileLoader {
     private static final List<String> BUDGET_KEYS = List.of("max-calls", "max-tokens", "max-cost",
             "max-calls-per-round", "max-tokens-per-round", "max-cost-per-round");
 
+    private static final List<String> WHEN_KEYS = List.of("column", "values");
+    private static final List<String> ATTRIBUTE_KEYS = List.of("column", "unit", "keywords");
+
+    /**
+     * Every key the loader accepts, as dotted paths with {@code []} for list items and {@code model.}
+     * for a model mapping (under {@code reviewers[].model} and {@code fixer.model}). The reference in
+     * {@code docs/job-file-reference.md} is tested against this list.
+     */
+    static List<String> referenceKeys() {
+        List<String> keys = new ArrayList<>(TOP_KEYS);
+        addAll(keys, "input.", INPUT_KEYS);
+        addAll(keys, "rubric[].", CRITERION_KEYS);
+        addAll(keys, "rubric[].rules[].", ALL_RULE_KEYS);
+        addAll(keys, "rubric[].rules[].when.", WHEN_KEYS);
+        addAll(keys, "rubric[].rules[].attributes[].", ATTRIBUTE_KEYS);
+        addAll(keys, "sampling.", SAMPLING_KEYS);
+        addAll(keys, "santa.", SANTA_KEYS);
+        addAll(keys, "reviewers[].", REVIEWER_KEYS);
+        addAll(keys, "fixer.", FIXER_KEYS);
+        addAll(keys, "model.", MODEL_KEYS);
+        addAll(keys, "run.", RUN_KEYS);
+        addAll(keys, "budget.", BUDGET_KEYS);
+        return List.copyOf(keys);
+    }
+
+    private static void addAll(List<String> keys, String prefix, List<String> names) {
+        names.forEach(n -> keys.add(prefix + n));
+    }
+
     private static Map<String, List<String>> ruleKeys() {
         Map<String, List<String>> m = new LinkedHashMap<>();
         m.put("forbidden-terms", List.of("id", "type", "terms", "patterns", "replacements", "fix"));
@@ -342,7 +371,7 @@ public final class JobFileLoader {
                 return new RuleSpec.ForbiddenTerms(id, terms, patterns, replacements, fix);
             }
             case "required-phrase" -> {
-                Obj when = r.reqObj("when", List.of("column", "values"));
+                Obj when = r.reqObj("when", WHEN_KEYS);
                 String column = when.reqString("column");
                 List<String> values = when.stringList("values", true, true);
                 String phrase = r.reqString("phrase");
@@ -365,7 +394,7 @@ public final class JobFileLoader {
                 List<Node> nodes = r.reqList("attributes", true);
                 List<GroundedAttribute> attributes = new ArrayList<>();
                 for (int k = 0; k < nodes.size(); k++) {
-                    Obj a = new Obj(nodes.get(k), r.key("attributes") + "[" + k + "]", List.of("column", "unit", "keywords"));
+                    Obj a = new Obj(nodes.get(k), r.key("attributes") + "[" + k + "]", ATTRIBUTE_KEYS);
                     String column = a.reqString("column");
                     List<String> unitKeys = java.util.Arrays.stream(Unit.values()).map(Unit::key).toList();
                     Unit unit = Unit.ofKey(a.reqChoice("unit", unitKeys)).orElseThrow();
@@ -707,7 +736,7 @@ public final class JobFileLoader {
                 }
                 String suggestion = closest(k, allowed);
                 throw error(key(k), at, "unknown key" + (where != null ? " for " + where : "")
-                        + (suggestion != null ? "; did you mean '" + suggestion + "'?" : "")
+                        + (suggestion != null ? " (did you mean '" + suggestion + "'?)" : "")
                         + "; allowed here: " + String.join(", ", allowed));
             }
         }

@@ -232,6 +232,21 @@ class JobFileLoaderTests {
         assertThat(e.file()).isEqualTo(file);
     }
 
+    @Test
+    void referenceDocumentsExactlyTheKeysTheLoaderAccepts() throws IOException {
+        // given the key column of every table in the reference
+        List<String> documented = Files.readAllLines(Path.of("docs/job-file-reference.md")).stream()
+                .filter(l -> l.startsWith("| `"))
+                .map(l -> l.substring(3, l.indexOf('`', 3)))
+                .filter(k -> !k.contains("-terms") && !k.contains("-phrase") && !k.equals("length")
+                        && !k.contains("-grounding"))
+                .toList();
+
+        // then
+        assertThat(documented).doesNotHaveDuplicates();
+        assertThat(documented).containsExactlyInAnyOrderElementsOf(JobFileLoader.referenceKeys());
+    }
+
     static Stream<Arguments> brokenJobFiles() {
         return Stream.of(
                 Arguments.of("unknown top-level key", BASE + "colour: red\n", "colour", 11, "unknown key"),
