@@ -79,7 +79,7 @@ public final class JobFileLoader {
             Pattern.compile("[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?");
     private static final Pattern SHORT_DURATION = Pattern.compile("([0-9]+)\\s*(ms|s|m|h)?");
     private static final Pattern SECRET_KEY =
-            Pattern.compile("(?i)(api[-_]?key|apikey|secret|password|token|access[-_]?key|bearer)");
+            Pattern.compile("(?i)(api[-_]?key|secret|passw(or)?d|bearer|access[-_]?(key|token)|auth[-_]?token|^token$|^key$)");
 
     static final String DEFAULT_API_KEY_ENV = "OPENAI_API_KEY";
     private static final String NEVER_THE_KEY = "job files name the environment variable, never the key";
@@ -316,6 +316,10 @@ public final class JobFileLoader {
                 checkedBy = rules.isEmpty() ? CheckedBy.SANTA : CheckedBy.RULES;
             } else if (checkedBy != CheckedBy.SANTA && rules.isEmpty()) {
                 throw c.err("checked-by", "checked-by " + kebab(checkedBy) + " needs at least one rule in 'rules'");
+            }
+            if (checkedBy == CheckedBy.SANTA && !rules.isEmpty()) {
+                warnings.add(format(c.key("checked-by"), c.node("checked-by"), "criterion '" + id
+                        + "' has rules but is checked by santa only; its rules are not run (use checked-by both)"));
             }
             rubric.add(new Criterion(id, name, pass, failSignal, checkedBy, List.copyOf(rules)));
         }

@@ -223,6 +223,26 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void rulesOfASantaOnlyCriterionAreAWarning() throws Exception {
+        // given
+        Path file = write(BASE + """
+                    checked-by: santa
+                    rules:
+                      - id: short
+                        type: length
+                        max: 100
+                """);
+
+        // when
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+
+        // then
+        assertThat(result.warnings()).containsExactly(file + ":11: key 'rubric[0].checked-by': criterion 'tone' has "
+                + "rules but is checked by santa only; its rules are not run (use checked-by both)");
+        assertThat(result.definition().ruleCriteria()).isEmpty();
+    }
+
+    @Test
     void missingJobFileIsNamed() {
         Path file = dir.resolve("nope.yml");
 
