@@ -554,13 +554,13 @@ public final class JobFileLoader {
         if (baseUrl != null) {
             try {
                 URI uri = new URI(baseUrl);
+                if (uri.getRawUserInfo() != null) {
+                    throw o.err("base-url", NEVER_THE_KEY + " (remove the credentials from the URL)");
+                }
                 String scheme = uri.getScheme();
                 if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
                         || uri.getHost() == null) {
                     throw o.err("base-url", "must be an http or https URL, got '" + baseUrl + "'");
-                }
-                if (uri.getRawUserInfo() != null) {
-                    throw o.err("base-url", NEVER_THE_KEY + " (remove the credentials from the URL)");
                 }
             } catch (URISyntaxException e) {
                 throw o.err("base-url", "must be an http or https URL, got '" + baseUrl + "'");
