@@ -79,7 +79,7 @@ public final class JobFileLoader {
             Pattern.compile("[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?");
     private static final Pattern SHORT_DURATION = Pattern.compile("([0-9]+)\\s*(ms|s|m|h)?");
     private static final Pattern SECRET_KEY =
-            Pattern.compile("(?i)(api[-_]?key|apikey|secret|password|token|access[-_]?key|bearer)");
+            Pattern.compile("(?i)(api[-_]?key|secret|passw(or)?d|bearer|access[-_]?(key|token)|auth[-_]?token|^token$|^key$)");
 
     static final String DEFAULT_API_KEY_ENV = "OPENAI_API_KEY";
     private static final String NEVER_THE_KEY = "job files name the environment variable, never the key";
@@ -103,6 +103,35 @@ public final class JobFileLoader {
     private static final List<String> RUN_KEYS = List.of("chunk-size", "concurrency");
     private static final List<String> BUDGET_KEYS = List.of("max-calls", "max-tokens", "max-cost",
             "max-calls-per-round", "max-tokens-per-round", "max-cost-per-round");
+
+    private static final List<String> WHEN_KEYS = List.of("column", "values");
+    private static final List<String> ATTRIBUTE_KEYS = List.of("column", "unit", "keywords");
+
+    /**
+     * Every key the loader accepts, as dotted paths with {@code []} for list items and {@code model.}
+     * for a model mapping (under {@code reviewers[].model} and {@code fixer.model}). The reference in
+     * {@code docs/job-file-reference.md} is tested against this list.
+     */
+    static List<String> referenceKeys() {
+        List<String> keys = new ArrayList<>(TOP_KEYS);
+        addAll(keys, "input.", INPUT_KEYS);
+        addAll(keys, "rubric[].", CRITERION_KEYS);
+        addAll(keys, "rubric[].rules[].", ALL_RULE_KEYS);
+        addAll(keys, "rubric[].rules[].when.", WHEN_KEYS);
+        addAll(keys, "rubric[].rules[].attributes[].", ATTRIBUTE_KEYS);
+        addAll(keys, "sampling.", SAMPLING_KEYS);
+        addAll(keys, "santa.", SANTA_KEYS);
+        addAll(keys, "reviewers[].", REVIEWER_KEYS);
+        addAll(keys, "fixer.", FIXER_KEYS);
+        addAll(keys, "model.", MODEL_KEYS);
+        addAll(keys, "run.", RUN_KEYS);
+        addAll(keys, "budget.", BUDGET_KEYS);
+        return List.copyOf(keys);
+    }
+
+    private static void addAll(List<String> keys, String prefix, List<String> names) {
+        names.forEach(n -> keys.add(prefix + n));
+    }
 
     private static Map<String, List<String>> ruleKeys() {
         Map<String, List<String>> m = new LinkedHashMap<>();
@@ -288,6 +317,10 @@ public final class JobFileLoader {
             } else if (checkedBy != CheckedBy.SANTA && rules.isEmpty()) {
                 throw c.err("checked-by", "checked-by " + kebab(checkedBy) + " needs at least one rule in 'rules'");
             }
+            if (checkedBy == CheckedBy.SANTA && !rules.isEmpty()) {
+                warnings.add(format(c.key("checked-by"), c.node("checked-by"), "criterion '" + id
+                        + "' has rules but is checked by santa only; its rules are not run (use checked-by both)"));
+            }
             rubric.add(new Criterion(id, name, pass, failSignal, checkedBy, List.copyOf(rules)));
         }
         return List.copyOf(rubric);
@@ -342,7 +375,7 @@ public final class JobFileLoader {
                 return new RuleSpec.ForbiddenTerms(id, terms, patterns, replacements, fix);
             }
             case "required-phrase" -> {
-                Obj when = r.reqObj("when", List.of("column", "values"));
+                Obj when = r.reqObj("when", WHEN_KEYS);
                 String column = when.reqString("column");
                 List<String> values = when.stringList("values", true, true);
                 String phrase = r.reqString("phrase");
@@ -365,7 +398,7 @@ public final class JobFileLoader {
                 List<Node> nodes = r.reqList("attributes", true);
                 List<GroundedAttribute> attributes = new ArrayList<>();
                 for (int k = 0; k < nodes.size(); k++) {
-                    Obj a = new Obj(nodes.get(k), r.key("attributes") + "[" + k + "]", List.of("column", "unit", "keywords"));
+                    Obj a = new Obj(nodes.get(k), r.key("attributes") + "[" + k + "]", ATTRIBUTE_KEYS);
                     String column = a.reqString("column");
                     List<String> unitKeys = java.util.Arrays.stream(Unit.values()).map(Unit::key).toList();
                     Unit unit = Unit.ofKey(a.reqChoice("unit", unitKeys)).orElseThrow();
@@ -521,13 +554,13 @@ public final class JobFileLoader {
         if (baseUrl != null) {
             try {
                 URI uri = new URI(baseUrl);
+                if (uri.getRawUserInfo() != null) {
+                    throw o.err("base-url", NEVER_THE_KEY + " (remove the credentials from the URL)");
+                }
                 String scheme = uri.getScheme();
                 if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
                         || uri.getHost() == null) {
                     throw o.err("base-url", "must be an http or https URL, got '" + baseUrl + "'");
-                }
-                if (uri.getRawUserInfo() != null) {
-                    throw o.err("base-url", NEVER_THE_KEY + " (remove the credentials from the URL)");
                 }
             } catch (URISyntaxException e) {
                 throw o.err("base-url", "must be an http or https URL, got '" + baseUrl + "'");
@@ -707,7 +740,7 @@ public final class JobFileLoader {
                 }
                 String suggestion = closest(k, allowed);
                 throw error(key(k), at, "unknown key" + (where != null ? " for " + where : "")
-                        + (suggestion != null ? "; did you mean '" + suggestion + "'?" : "")
+                        + (suggestion != null ? " (did you mean '" + suggestion + "'?)" : "")
                         + "; allowed here: " + String.join(", ", allowed));
             }
         }

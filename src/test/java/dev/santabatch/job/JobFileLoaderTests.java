@@ -223,6 +223,26 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void rulesOfASantaOnlyCriterionAreAWarning() throws Exception {
+        // given
+        Path file = write(BASE + """
+                    checked-by: santa
+                    rules:
+                      - id: short
+                        type: length
+                        max: 100
+                """);
+
+        // when
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+
+        // then
+        assertThat(result.warnings()).containsExactly(file + ":11: key 'rubric[0].checked-by': criterion 'tone' has "
+                + "rules but is checked by santa only; its rules are not run (use checked-by both)");
+        assertThat(result.definition().ruleCriteria()).isEmpty();
+    }
+
+    @Test
     void missingJobFileIsNamed() {
         Path file = dir.resolve("nope.yml");
 
@@ -230,6 +250,21 @@ class JobFileLoaderTests {
 
         assertThat(e.getMessage()).isEqualTo(file + ": job file not found");
         assertThat(e.file()).isEqualTo(file);
+    }
+
+    @Test
+    void referenceDocumentsExactlyTheKeysTheLoaderAccepts() throws IOException {
+        // given the key column of every table in the reference
+        List<String> documented = Files.readAllLines(Path.of("docs/job-file-reference.md")).stream()
+                .filter(l -> l.startsWith("| `"))
+                .map(l -> l.substring(3, l.indexOf('`', 3)))
+                .filter(k -> !k.contains("-terms") && !k.contains("-phrase") && !k.equals("length")
+                        && !k.contains("-grounding"))
+                .toList();
+
+        // then
+        assertThat(documented).doesNotHaveDuplicates();
+        assertThat(documented).containsExactlyInAnyOrderElementsOf(JobFileLoader.referenceKeys());
     }
 
     static Stream<Arguments> brokenJobFiles() {

@@ -1,0 +1,36 @@
+package dev.santabatch.review;
+
+import java.util.Objects;
+
+/** What the fixer made of one fix request. */
+public sealed interface FixOutcome {
+
+    /**
+     * A fixed text.
+     *
+     * @param text the new text
+     * @param truncated the fixer's signal that the text was cut short (e.g. the model hit its
+     *     output-token limit); such a text is unusable
+     */
+    record Fixed(String text, boolean truncated) implements FixOutcome {
+        public Fixed {
+            Objects.requireNonNull(text, "text");
+        }
+
+        public Fixed(String text) {
+            this(text, false);
+        }
+    }
+
+    /** The fixer failed (transport error after the call layer's retries). */
+    record FailedToFix(FailureKind kind, String message) implements FixOutcome {
+        public FailedToFix {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
+    enum FailureKind {
+        TRANSPORT
+    }
+}

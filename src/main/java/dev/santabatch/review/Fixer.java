@@ -1,0 +1,11 @@
+package dev.santabatch.review;
+
+/**
+ * Fixes only the flagged critical issues of one item. Each call is a fresh call (no memory of
+ * earlier attempts). Throws {@link ConfigurationException} for configuration errors.
+ */
+@FunctionalInterface
+public interface Fixer {
+
+    FixOutcome fix(FixRequest request);
+}

@@ -1,0 +1,98 @@
+package dev.santabatch.review;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Phase 3, "naughty or nice", over one panel round.
+ *
+ * <ol>
+ *   <li>any reviewer failed to review → UNREVIEWED, whatever the others said;
+ *   <li>no reviewer returned FAIL on any criterion and every Santa criterion was judged (PASS or
+ *       FAIL) by at least one reviewer → NICE;
+ *   <li>otherwise NAUGHTY, with every reviewer's critical issues merged and de-duplicated
+ *       (issues of one criterion that {@link IssueSimilarity} calls the same become one issue,
+ *       flagged by each reviewer that raised it), and suggestions likewise.
+ * </ol>
+ *
+ * Thread-safe when its {@link IssueSimilarity} is.
+ */
+public final class Gate {
+
+    private final IssueSimilarity similarity;
+
+    public Gate(IssueSimilarity similarity) {
+        this.similarity = Objects.requireNonNull(similarity, "similarity");
+    }
+
+    /** A gate with {@link IssueSimilarity#exactNormalised()}. */
+    public Gate() {
+        this(IssueSimilarity.exactNormalised());
+    }
+
+    /**
+     * @param santaCriteria the ids of the reviewed criteria, in rubric order
+     * @param reviews one round's reviews, in panel order
+     */
+    public GateResult decide(List<String> santaCriteria, List<PanelReview> reviews) {
+        List<String> failedReviewers = reviews.stream()
+                .filter(r -> r.outcome() instanceof ReviewOutcome.FailedToReview)
+                .map(PanelReview::reviewerId)
+                .toList();
+        if (!failedReviewers.isEmpty()) {
+            return new GateResult(GateVerdict.UNREVIEWED, List.of(), List.of(), List.of(), List.of(), failedReviewers);
+        }
+        Set<String> judged = new LinkedHashSet<>();
+        Set<String> failed = new LinkedHashSet<>();
+        List<MergedIssue> issues = new ArrayList<>();
+        List<MergedIssue> suggestions = new ArrayList<>();
+        for (PanelReview pr : reviews) {
+            Review review = ((ReviewOutcome.Reviewed) pr.outcome()).review();
+            for (Check check : review.checks()) {
+                if (check.result().judged()) {
+                    judged.add(check.criterion());
+                }
+                if (check.result() == CheckResult.FAIL) {
+                    failed.add(check.criterion());
+                }
+            }
+            for (String issue : review.criticalIssues()) {
+                String criterion = ReviewValidator.criterionOf(issue, santaCriteria).orElse(null);
+                merge(issues, issue, criterion, pr.reviewerId());
+            }
+            for (String suggestion : review.suggestions()) {
+                merge(suggestions, suggestion, null, pr.reviewerId());
+            }
+        }
+        List<String> failedCriteria = santaCriteria.stream().filter(failed::contains).toList();
+        List<String> unjudged = santaCriteria.stream().filter(c -> !judged.contains(c)).toList();
+        GateVerdict verdict = failed.isEmpty() && unjudged.isEmpty() ? GateVerdict.NICE : GateVerdict.NAUGHTY;
+        return new GateResult(
+                verdict,
+                verdict == GateVerdict.NICE ? List.of() : issues,
+                suggestions,
+                failedCriteria,
+                unjudged,
+                List.of());
+    }
+
+    private void merge(List<MergedIssue> merged, String text, @Nullable String criterion, String reviewerId) {
+        if (text.isBlank()) {
+            return;
+        }
+        for (int i = 0; i < merged.size(); i++) {
+            MergedIssue m = merged.get(i);
+            if (Objects.equals(m.criterion(), criterion) && similarity.same(m.text(), text)) {
+                Set<String> by = new LinkedHashSet<>(m.flaggedBy());
+                by.add(reviewerId);
+                merged.set(i, new MergedIssue(m.text(), m.criterion(), by));
+                return;
+            }
+        }
+        merged.add(new MergedIssue(text.strip(), criterion, Set.of(reviewerId)));
+    }
+}

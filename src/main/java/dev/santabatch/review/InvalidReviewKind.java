@@ -1,0 +1,25 @@
+package dev.santabatch.review;
+
+/** Why a reviewer's answer is not a valid review. Reports count each kind. */
+public enum InvalidReviewKind {
+    /** Not JSON, or not the contract shape, or an unknown verdict/result value. */
+    MALFORMED,
+    /** A reviewed criterion has no check. */
+    MISSING_CHECK,
+    /** Two checks for one criterion. */
+    DUPLICATE_CHECK,
+    /** A check for a criterion that is not reviewed. */
+    UNKNOWN_CHECK,
+    /** NOT_EVALUATED for a criterion the reviewer judges (every criterion, for a model reviewer). */
+    NOT_EVALUATED_JUDGED_CRITERION,
+    /** PASS or FAIL for a criterion the (offline) reviewer does not declare: it must answer NOT_EVALUATED. */
+    JUDGED_UNDECLARED_CRITERION,
+    /** Verdict FAIL without any failed check. */
+    FAIL_WITHOUT_FAILED_CHECK,
+    /** Verdict PASS with a failed check. */
+    PASS_WITH_FAILED_CHECK,
+    /** Verdict PASS with critical issues. */
+    PASS_WITH_CRITICAL_ISSUES,
+    /** A failed check with no critical issue for its criterion. */
+    FAILED_CHECK_WITHOUT_ISSUE
+}

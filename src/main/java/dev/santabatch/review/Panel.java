@@ -1,0 +1,94 @@
+package dev.santabatch.review;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/**
+ * Phase 2, "check it twice": runs every reviewer of one round in parallel on the same immutable
+ * {@link ReviewRequest} instance. Reviewers share nothing and none sees another's review: each
+ * task gets only the request. A reviewer's review is validated again here (the gate relies on one
+ * check per criterion); an invalid one counts as {@code FailedToReview(INVALID_ANSWER)}.
+ *
+ * <p>A {@link ConfigurationException} (or any other unexpected exception) from a reviewer
+ * propagates, after the other reviewers' tasks are cancelled.
+ */
+public final class Panel {
+
+    private final ExecutorService executor;
+    private final ReviewValidator validator;
+
+    /**
+     * @param executor runs the reviewers; needs at least as many threads as there are reviewers
+     *     per item times the items reviewed at once, or reviews of one item run one after the other
+     */
+    public Panel(ExecutorService executor, ReviewValidator validator) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.validator = Objects.requireNonNull(validator, "validator");
+    }
+
+    /** The reviews of one round, in the order of {@code reviewers}. */
+    public List<PanelReview> review(List<Reviewer> reviewers, ReviewRequest request) {
+        if (reviewers.isEmpty()) {
+            throw new IllegalArgumentException("a panel needs at least one reviewer");
+        }
+        Set<String> ids = new HashSet<>();
+        for (Reviewer r : reviewers) {
+            if (!ids.add(r.id())) {
+                throw new IllegalArgumentException("two reviewers named '" + r.id() + "' in one panel");
+            }
+        }
+        List<Future<PanelReview>> futures = new ArrayList<>(reviewers.size());
+        for (Reviewer reviewer : reviewers) {
+            futures.add(executor.submit(() -> reviewOne(reviewer, request)));
+        }
+        List<PanelReview> out = new ArrayList<>(reviewers.size());
+        try {
+            for (Future<PanelReview> f : futures) {
+                out.add(f.get());
+            }
+        } catch (InterruptedException e) {
+            futures.forEach(f -> f.cancel(true));
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for reviewers");
+        } catch (ExecutionException e) {
+            futures.forEach(f -> f.cancel(true));
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException("reviewer failed unexpectedly", cause);
+        }
+        return List.copyOf(out);
+    }
+
+    private PanelReview reviewOne(Reviewer reviewer, ReviewRequest request) {
+        long start = System.nanoTime();
+        ReviewOutcome outcome = reviewer.review(request);
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        if (outcome == null) {
+            outcome = new ReviewOutcome.FailedToReview(
+                    ReviewOutcome.FailureKind.INVALID_ANSWER, "reviewer returned no outcome");
+        } else if (outcome instanceof ReviewOutcome.Reviewed reviewed) {
+            ReviewValidation v = validator.validate(reviewed.review(), request.criterionIds(), reviewer.criteria());
+            if (v instanceof ReviewValidation.Invalid bad) {
+                outcome = new ReviewOutcome.FailedToReview(
+                        ReviewOutcome.FailureKind.INVALID_ANSWER, bad.message(), bad.kind());
+            } else if (v instanceof ReviewValidation.Valid valid && valid.droppedCount() > 0) {
+                outcome = new ReviewOutcome.Reviewed(
+                        valid.review(), reviewed.duration(), reviewed.droppedIssues() + valid.droppedCount());
+            }
+        }
+        return new PanelReview(reviewer.id(), reviewer.criteria(), outcome, elapsed);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.santabatch.review;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One reviewer's outcome in one iteration, flattened for the store.
+ *
+ * @param reviewerId the reviewer
+ * @param iteration 0 for the review of the original text, n for the review after the n-th fix
+ * @param outcome REVIEWED, or the failure kind
+ * @param verdict the review's verdict; {@code null} when the reviewer failed to review
+ * @param checks the review's checks (empty on failure)
+ * @param criticalIssues the review's critical issues after validation (empty on failure)
+ * @param suggestions the review's suggestions (empty on failure)
+ * @param duration the reviewer's wall time as measured by the panel
+ * @param droppedIssues critical issues dropped for naming no known criterion
+ * @param failure the failure message; {@code null} when reviewed
+ * @param invalidKind for an invalid answer, why it was invalid
+ */
+public record ReviewRecord(
+        String reviewerId,
+        int iteration,
+        Kind outcome,
+        @Nullable Verdict verdict,
+        List<Check> checks,
+        List<String> criticalIssues,
+        List<String> suggestions,
+        Duration duration,
+        int droppedIssues,
+        @Nullable String failure,
+        @Nullable InvalidReviewKind invalidKind) {
+
+    public ReviewRecord {
+        Objects.requireNonNull(reviewerId, "reviewerId");
+        Objects.requireNonNull(outcome, "outcome");
+        checks = List.copyOf(checks);
+        criticalIssues = List.copyOf(criticalIssues);
+        suggestions = List.copyOf(suggestions);
+        Objects.requireNonNull(duration, "duration");
+    }
+
+    public enum Kind {
+        REVIEWED,
+        TRANSPORT,
+        INVALID_ANSWER
+    }
+
+    static ReviewRecord of(int iteration, PanelReview pr) {
+        if (pr.outcome() instanceof ReviewOutcome.Reviewed r) {
+            Review review = r.review();
+            return new ReviewRecord(pr.reviewerId(), iteration, Kind.REVIEWED, review.verdict(), review.checks(),
+                    review.criticalIssues(), review.suggestions(), pr.elapsed(), r.droppedIssues(), null, null);
+        }
+        ReviewOutcome.FailedToReview f = (ReviewOutcome.FailedToReview) pr.outcome();
+        Kind kind = f.kind() == ReviewOutcome.FailureKind.TRANSPORT ? Kind.TRANSPORT : Kind.INVALID_ANSWER;
+        return new ReviewRecord(pr.reviewerId(), iteration, kind, null, List.of(), List.of(), List.of(),
+                pr.elapsed(), 0, f.message(), f.invalidKind());
+    }
+}

@@ -1,0 +1,30 @@
+package dev.santabatch.review;
+
+/** A review step whose failed-to-review share exceeds the threshold: the step, and the run, fail. */
+public class ReviewStepFailedException extends RuntimeException {
+
+    private final long failed;
+    private final long total;
+    private final double threshold;
+
+    public ReviewStepFailedException(long failed, long total, double threshold) {
+        super(String.format(java.util.Locale.ROOT,
+                "%d of %d items (%.1f %%) could not be reviewed, above the failed-review threshold of %.1f %%",
+                failed, total, 100.0 * failed / total, 100.0 * threshold));
+        this.failed = failed;
+        this.total = total;
+        this.threshold = threshold;
+    }
+
+    public long failed() {
+        return failed;
+    }
+
+    public long total() {
+        return total;
+    }
+
+    public double threshold() {
+        return threshold;
+    }
+}

@@ -1,0 +1,177 @@
+package dev.santabatch.review;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Phases 2-4 for one item: review, gate, and fix until nice, counted explicitly.
+ *
+ * <pre>
+ * review 0 (fresh panel) → gate
+ * for fix = 1 .. maxIterations while NAUGHTY:
+ *     fix the merged critical issues (an empty, truncated or unchanged text is retried once
+ *     as a fresh call; still unusable → ESCALATED)
+ *     re-check the fixed text with the rules (any violation → ESCALATED, the fix is rejected)
+ *     review again with a fresh panel → gate
+ * the gate of the review after the last fix decides: NICE, else ESCALATED
+ * </pre>
+ *
+ * Unlike the seed's pseudo-code, the review after the last fix is always looked at. A reviewer
+ * that fails to review, in any iteration, or a fixer transport failure, ends the item UNREVIEWED
+ * for this round (not fixed further, not escalated). {@link ConfigurationException} propagates.
+ *
+ * <p>Thread-safe when its collaborators are: the lead may process several items at once.
+ */
+public final class SantaProcessor {
+
+    private final SantaSettings settings;
+    private final ReviewerFactory reviewers;
+    private final Fixer fixer;
+    private final RevisionCheck revisionCheck;
+    private final Panel panel;
+    private final Gate gate;
+
+    public SantaProcessor(
+            SantaSettings settings,
+            ReviewerFactory reviewers,
+            Fixer fixer,
+            RevisionCheck revisionCheck,
+            Panel panel,
+            Gate gate) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.reviewers = Objects.requireNonNull(reviewers, "reviewers");
+        this.fixer = Objects.requireNonNull(fixer, "fixer");
+        this.revisionCheck = Objects.requireNonNull(revisionCheck, "revisionCheck");
+        this.panel = Objects.requireNonNull(panel, "panel");
+        this.gate = Objects.requireNonNull(gate, "gate");
+    }
+
+    /**
+     * @param itemId the item's id
+     * @param content the item's current text (its latest revision)
+     * @param source the item's source fields
+     */
+    public SantaResult process(String itemId, String content, Map<String, String> source) {
+        Run run = new Run(itemId, content, source);
+        return run.go();
+    }
+
+    /** The state of one item's loop. */
+    private final class Run {
+        final String itemId;
+        final Map<String, String> source;
+        String text;
+        int panelReviews;
+        final List<ReviewRecord> records = new ArrayList<>();
+        final List<FixRevision> revisions = new ArrayList<>();
+
+        Run(String itemId, String content, Map<String, String> source) {
+            this.itemId = Objects.requireNonNull(itemId, "itemId");
+            this.text = Objects.requireNonNull(content, "content");
+            this.source = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(source));
+        }
+
+        SantaResult go() {
+            GateResult verdict = reviewRound(0);
+            for (int fix = 1; ; fix++) {
+                switch (verdict.verdict()) {
+                    case UNREVIEWED -> {
+                        return result(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED,
+                                "failed to review: " + verdict.failedReviewers(), verdict, null, List.of());
+                    }
+                    case NICE -> {
+                        return result(SantaOutcome.NICE, null, "", verdict, null, List.of());
+                    }
+                    case NAUGHTY -> {
+                        // handled below
+                    }
+                }
+                if (verdict.criticalIssues().isEmpty()) {
+                    return result(SantaOutcome.ESCALATED, SantaReason.CRITERION_NOT_JUDGED,
+                            "judged by no reviewer: " + verdict.unjudgedCriteria(), verdict, null, List.of());
+                }
+                if (fix > settings.maxIterations()) {
+                    return result(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY,
+                            "still naughty after " + settings.maxIterations() + " fix(es); failed criteria "
+                                    + verdict.failedCriteria(), verdict, null, List.of());
+                }
+                FixRequest request = new FixRequest(text, source, verdict.issueTexts(), settings.taskSpec());
+                Attempt attempt = fixOnce(request);
+                int attempts = 1;
+                if (attempt.unusable != null) {
+                    attempt = fixOnce(request); // a fresh call
+                    attempts = 2;
+                }
+                if (attempt.transportFailure != null) {
+                    return result(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED,
+                            "fixer failed: " + attempt.transportFailure, verdict, null, List.of());
+                }
+                if (attempt.unusable != null) {
+                    return result(SantaOutcome.ESCALATED, attempt.unusable,
+                            "fix " + fix + " unusable twice: " + describe(attempt.unusable), verdict,
+                            attempt.text, List.of());
+                }
+                List<String> violations = List.copyOf(revisionCheck.violations(attempt.text, source));
+                if (!violations.isEmpty()) {
+                    return result(SantaOutcome.ESCALATED, SantaReason.FIX_BREAKS_RULES,
+                            "fix " + fix + " breaks rules: " + String.join("; ", violations), verdict,
+                            attempt.text, violations);
+                }
+                revisions.add(new FixRevision(fix, text, attempt.text, verdict.issueTexts(), attempts));
+                text = attempt.text;
+                verdict = reviewRound(fix);
+            }
+        }
+
+        GateResult reviewRound(int iteration) {
+            ReviewRequest request =
+                    new ReviewRequest(settings.taskSpec(), itemId, source, text, settings.santaCriteria());
+            List<PanelReview> reviews = panel.review(reviewers.newPanel(), request);
+            panelReviews++;
+            for (PanelReview pr : reviews) {
+                records.add(ReviewRecord.of(iteration, pr));
+            }
+            return gate.decide(settings.criterionIds(), reviews);
+        }
+
+        Attempt fixOnce(FixRequest request) {
+            FixOutcome outcome = fixer.fix(request);
+            if (outcome instanceof FixOutcome.FailedToFix failed) {
+                return new Attempt(null, null, failed.message());
+            }
+            if (!(outcome instanceof FixOutcome.Fixed fixed)) {
+                throw new IllegalStateException("fixer returned no outcome");
+            }
+            SantaReason unusable = null;
+            if (fixed.text().isBlank()) {
+                unusable = SantaReason.FIX_EMPTY;
+            } else if (fixed.truncated()) {
+                unusable = SantaReason.FIX_TRUNCATED;
+            } else if (fixed.text().equals(request.content())) {
+                unusable = SantaReason.FIX_UNCHANGED;
+            }
+            return new Attempt(fixed.text(), unusable, null);
+        }
+
+        SantaResult result(SantaOutcome outcome, @Nullable SantaReason reason, String detail, GateResult last,
+                @Nullable String rejectedFix, List<String> violations) {
+            List<MergedIssue> open = outcome == SantaOutcome.ESCALATED ? last.criticalIssues() : List.of();
+            return new SantaResult(itemId, outcome, reason, detail, panelReviews, revisions.size(), records,
+                    revisions, text, rejectedFix, violations, open, last.suggestions());
+        }
+    }
+
+    private static String describe(SantaReason reason) {
+        return switch (reason) {
+            case FIX_EMPTY -> "empty text";
+            case FIX_TRUNCATED -> "truncated text";
+            case FIX_UNCHANGED -> "text unchanged";
+            default -> reason.name();
+        };
+    }
+
+    private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String transportFailure) {}
+}

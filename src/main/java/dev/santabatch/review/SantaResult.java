@@ -1,0 +1,61 @@
+package dev.santabatch.review;
+
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the Santa processor made of one item in one round.
+ *
+ * @param itemId the item
+ * @param outcome NICE, ESCALATED or UNREVIEWED
+ * @param reason why ESCALATED or UNREVIEWED; {@code null} when NICE
+ * @param reasonDetail readable detail of the reason; empty when NICE
+ * @param reviewsToNice panel reviews performed: 1 for an item nice on its first review, 1 + fixes
+ *     for an item nice after fixes (for ESCALATED and UNREVIEWED items: the reviews performed)
+ * @param fixes accepted fixes (= {@code revisions.size()})
+ * @param reviews every reviewer's outcome of every iteration, in order
+ * @param revisions every accepted fix, in order
+ * @param finalText the last text that passed the rules and was reviewed (the original when no
+ *     fix was accepted); for NICE, the text to ship
+ * @param rejectedFix the last attempted fix that was not accepted (unusable or breaking a rule),
+ *     for escalations.csv; {@code null} if none
+ * @param ruleViolations for {@link SantaReason#FIX_BREAKS_RULES}, the violations of the rejected fix
+ * @param openIssues the merged critical issues of the last review (empty when NICE or UNREVIEWED)
+ * @param suggestions the merged suggestions of the last review
+ */
+public record SantaResult(
+        String itemId,
+        SantaOutcome outcome,
+        @Nullable SantaReason reason,
+        String reasonDetail,
+        int reviewsToNice,
+        int fixes,
+        List<ReviewRecord> reviews,
+        List<FixRevision> revisions,
+        String finalText,
+        @Nullable String rejectedFix,
+        List<String> ruleViolations,
+        List<MergedIssue> openIssues,
+        List<MergedIssue> suggestions) {
+
+    public SantaResult {
+        Objects.requireNonNull(itemId, "itemId");
+        Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(reasonDetail, "reasonDetail");
+        reviews = List.copyOf(reviews);
+        revisions = List.copyOf(revisions);
+        Objects.requireNonNull(finalText, "finalText");
+        ruleViolations = List.copyOf(ruleViolations);
+        openIssues = List.copyOf(openIssues);
+        suggestions = List.copyOf(suggestions);
+        if ((outcome == SantaOutcome.NICE) != (reason == null)) {
+            throw new IllegalArgumentException("a reason is required exactly when the outcome is not NICE");
+        }
+    }
+
+    /** True when the item was NICE on its first review (the first-pass rate's numerator). */
+    public boolean niceOnFirstReview() {
+        return outcome == SantaOutcome.NICE && fixes == 0;
+    }
+}

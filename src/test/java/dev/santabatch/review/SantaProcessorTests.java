@@ -1,0 +1,525 @@
+package dev.santabatch.review;
+
+import static dev.santabatch.review.ReviewFixtures.failOn;
+import static dev.santabatch.review.ReviewFixtures.passAll;
+import static dev.santabatch.review.ReviewFixtures.reviewed;
+import static dev.santabatch.review.ReviewFixtures.set;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.santabatch.review.ReviewFixtures.ScriptedFixer;
+import dev.santabatch.review.ReviewFixtures.ScriptedPanel;
+import dev.santabatch.review.ReviewFixtures.ScriptedReviewer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SantaProcessorTests {
+
+    static final List<String> CRITERIA = List.of("accuracy", "compliance");
+    static final Set<String> ALL = set("accuracy", "compliance");
+    static final String ORIGINAL = "A sturdy kettle with a 3-year warranty.";
+    static final Map<String, String> SOURCE = source();
+
+    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+
+    @AfterEach
+    void shutdown() throws InterruptedException {
+        executor.shutdownNow();
+        executor.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    private static Map<String, String> source() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("name", "Kettle");
+        m.put("warranty_years", "2");
+        return m;
+    }
+
+    private SantaProcessor processor(ReviewerFactory panel, Fixer fixer, RevisionCheck check, int maxIterations) {
+        SantaSettings settings = new SantaSettings(
+                "Write a product description.", ReviewFixtures.criteria("accuracy", "compliance"), maxIterations);
+        return new SantaProcessor(settings, panel, fixer, check, new Panel(executor, new ReviewValidator()), new Gate());
+    }
+
+    private SantaProcessor processor(ReviewerFactory panel, Fixer fixer) {
+        return processor(panel, fixer, RevisionCheck.NONE, 3);
+    }
+
+    private static ReviewOutcome pass() {
+        return reviewed(passAll(CRITERIA));
+    }
+
+    private static ReviewOutcome naughty() {
+        return reviewed(failOn(CRITERIA, "accuracy", "accuracy: states a 3-year warranty, the source says 2"));
+    }
+
+    private static ReviewOutcome[] rounds(int naughtyRounds, boolean thenNice) {
+        List<ReviewOutcome> out = new ArrayList<>();
+        for (int i = 0; i < naughtyRounds; i++) {
+            out.add(naughty());
+        }
+        if (thenNice) {
+            out.add(pass());
+        }
+        return out.toArray(ReviewOutcome[]::new);
+    }
+
+    private static ReviewOutcome[] passes(int n) {
+        return Collections.nCopies(n, pass()).toArray(ReviewOutcome[]::new);
+    }
+
+    private static FixOutcome[] fixes(int n) {
+        List<FixOutcome> out = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            out.add(new FixOutcome.Fixed("fix " + i));
+        }
+        return out.toArray(FixOutcome[]::new);
+    }
+
+    @Test
+    void niceOnFirstReviewNeedsNoFix() {
+        // given
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, pass()).reviewer("C", ALL, pass());
+        ScriptedFixer fixer = new ScriptedFixer();
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+        assertThat(result.reason()).isNull();
+        assertThat(result.reviewsToNice()).isEqualTo(1);
+        assertThat(result.fixes()).isZero();
+        assertThat(result.niceOnFirstReview()).isTrue();
+        assertThat(result.finalText()).isEqualTo(ORIGINAL);
+        assertThat(result.reviews()).extracting(ReviewRecord::reviewerId).containsExactly("B", "C");
+        assertThat(fixer.calls).hasValue(0);
+    }
+
+    @ParameterizedTest(name = "nice after {0} fix(es)")
+    @ValueSource(ints = {1, 2, 3})
+    void niceAfterFixes(int n) {
+        // given B finds the issue n times, then passes; C always passes
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, rounds(n, true))
+                .reviewer("C", ALL, passes(n + 1));
+        ScriptedFixer fixer = new ScriptedFixer(fixes(n));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+        assertThat(result.fixes()).isEqualTo(n);
+        assertThat(result.reviewsToNice()).isEqualTo(n + 1);
+        assertThat(result.finalText()).isEqualTo("fix " + n);
+        assertThat(result.revisions()).extracting(FixRevision::iteration)
+                .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, n).boxed().toList());
+        assertThat(result.revisions().get(0).before()).isEqualTo(ORIGINAL);
+        assertThat(result.revisions().get(n - 1).after()).isEqualTo("fix " + n);
+        assertThat(result.reviews()).hasSize(2 * (n + 1));
+        assertThat(result.reviews().get(2 * n).iteration()).isEqualTo(n);
+        assertThat(result.openIssues()).isEmpty();
+        // the fixer got the merged issues and the current text each time
+        assertThat(fixer.requests.get(0).criticalIssues())
+                .containsExactly("accuracy: states a 3-year warranty, the source says 2");
+        assertThat(fixer.requests.get(0).source()).isEqualTo(SOURCE);
+        if (n > 1) {
+            assertThat(fixer.requests.get(1).content()).isEqualTo("fix 1");
+        }
+    }
+
+    @Test
+    void escalatesWhenTheReviewAfterTheThirdFixIsStillNaughty() {
+        // given B is never satisfied
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, rounds(4, false))
+                .reviewer("C", ALL, passes(4));
+        ScriptedFixer fixer = new ScriptedFixer(fixes(3));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then the review after the last fix was looked at, and it decided
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
+        assertThat(result.reason()).isEqualTo(SantaReason.STILL_NAUGHTY);
+        assertThat(result.fixes()).isEqualTo(3);
+        assertThat(result.reviewsToNice()).isEqualTo(4);
+        assertThat(fixer.calls).hasValue(3);
+        assertThat(result.finalText()).isEqualTo("fix 3");
+        assertThat(result.openIssues()).singleElement()
+                .satisfies(i -> assertThat(i.flaggedBy()).containsExactly("B"));
+        assertThat(result.reviews()).extracting(ReviewRecord::iteration).containsExactly(0, 0, 1, 1, 2, 2, 3, 3);
+    }
+
+    @Test
+    void niceOnTheReviewAfterTheLastAllowedFixIsNice() {
+        // given maxIterations 1: one fix, then the review decides
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, naughty(), pass())
+                .reviewer("C", ALL, pass(), pass());
+
+        // when
+        SantaResult result = processor(panel, new ScriptedFixer(fixes(1)), RevisionCheck.NONE, 1)
+                .process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+        assertThat(result.reviewsToNice()).isEqualTo(2);
+    }
+
+    @Test
+    void aNoOpFixTwiceEscalates() {
+        // given the fixer returns the text unchanged, also on the fresh retry
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, naughty()).reviewer("C", ALL, pass());
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed(ORIGINAL), new FixOutcome.Fixed(ORIGINAL));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
+        assertThat(result.reason()).isEqualTo(SantaReason.FIX_UNCHANGED);
+        assertThat(fixer.calls).hasValue(2);
+        assertThat(result.fixes()).isZero();
+        assertThat(result.reviewsToNice()).isEqualTo(1);
+        assertThat(result.finalText()).isEqualTo(ORIGINAL);
+        assertThat(result.openIssues()).hasSize(1);
+    }
+
+    @Test
+    void anEmptyFixIsRetriedOnceAsAFreshCallThenSucceeds() {
+        // given
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, naughty(), pass())
+                .reviewer("C", ALL, pass(), pass());
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed("  \n"), new FixOutcome.Fixed("fixed text"));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+        assertThat(fixer.calls).hasValue(2);
+        assertThat(fixer.requests.get(1)).isEqualTo(fixer.requests.get(0));
+        assertThat(result.revisions()).singleElement().satisfies(r -> {
+            assertThat(r.attempts()).isEqualTo(2);
+            assertThat(r.after()).isEqualTo("fixed text");
+        });
+    }
+
+    @Test
+    void aTruncatedFixTwiceEscalates() {
+        // given
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, naughty()).reviewer("C", ALL, pass());
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed("A sturdy ket", true), new FixOutcome.Fixed("A st", true));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
+        assertThat(result.reason()).isEqualTo(SantaReason.FIX_TRUNCATED);
+        assertThat(result.rejectedFix()).isEqualTo("A st");
+    }
+
+    @Test
+    void aRuleBreakingFixEscalatesAndIsNotShipped() {
+        // given the fix introduces a forbidden term
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, naughty()).reviewer("C", ALL, pass());
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed("The best-in-class kettle, 2-year warranty."));
+        RevisionCheck rules = (content, source) ->
+                content.contains("best-in-class") ? List.of("forbidden-terms: 'best-in-class'") : List.of();
+
+        // when
+        SantaResult result = processor(panel, fixer, rules, 3).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
+        assertThat(result.reason()).isEqualTo(SantaReason.FIX_BREAKS_RULES);
+        assertThat(result.ruleViolations()).containsExactly("forbidden-terms: 'best-in-class'");
+        assertThat(result.rejectedFix()).isEqualTo("The best-in-class kettle, 2-year warranty.");
+        assertThat(result.finalText()).isEqualTo(ORIGINAL);
+        assertThat(result.revisions()).isEmpty();
+        assertThat(result.reviewsToNice()).isEqualTo(1);
+        assertThat(fixer.calls).hasValue(1);
+    }
+
+    @Test
+    void reviewersReceiveIdenticalImmutableInputsAndFreshInstancesEachRound() {
+        // given
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, naughty(), pass())
+                .reviewer("C", ALL, pass(), pass());
+
+        // when
+        processor(panel, new ScriptedFixer(fixes(1))).process("item-1", ORIGINAL, SOURCE);
+
+        // then every round has new instances, each called once
+        List<ScriptedReviewer> instances = panel.allInstances();
+        assertThat(panel.panels).hasSize(2);
+        assertThat(instances).hasSize(4);
+        Set<ScriptedReviewer> distinct = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        distinct.addAll(instances);
+        assertThat(distinct).hasSize(4);
+        assertThat(instances).allSatisfy(r -> assertThat(r.requests).hasSize(1));
+        // B and C of one round got equal inputs: spec, item, source, content, rubric
+        for (List<ScriptedReviewer> round : panel.panels) {
+            ReviewRequest b = round.get(0).requests.get(0);
+            ReviewRequest c = round.get(1).requests.get(0);
+            assertThat(b).isEqualTo(c);
+        }
+        ReviewRequest first = panel.panels.get(0).get(0).requests.get(0);
+        assertThat(first.content()).isEqualTo(ORIGINAL);
+        assertThat(first.itemId()).isEqualTo("item-1");
+        assertThat(first.source()).isEqualTo(SOURCE);
+        assertThat(first.criterionIds()).isEqualTo(CRITERIA);
+        assertThat(panel.panels.get(1).get(0).requests.get(0).content()).isEqualTo("fix 1");
+        // and nothing in it can be changed by one reviewer under another's feet
+        assertThatThrownBy(() -> first.source().put("warranty_years", "5")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> first.rubric().clear()).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void theRequestIsACopyOfTheCallersMutableSource() {
+        // given
+        Map<String, String> mutable = new LinkedHashMap<>(SOURCE);
+        ReviewRequest request = new ReviewRequest("spec", "item-1", mutable, ORIGINAL, ReviewFixtures.criteria("accuracy"));
+
+        // when
+        mutable.put("warranty_years", "9");
+
+        // then
+        assertThat(request.source()).containsEntry("warranty_years", "2");
+    }
+
+    @Test
+    void reviewersRunInParallel() {
+        // given B and C each wait for the other inside review(): only parallel calls can both finish
+        CyclicBarrier barrier = new CyclicBarrier(2);
+        Reviewer b = waitingReviewer("B", barrier);
+        Reviewer c = waitingReviewer("C", barrier);
+        Panel panel = new Panel(executor, new ReviewValidator());
+        ReviewRequest request = new ReviewRequest("spec", "item-1", SOURCE, ORIGINAL, ReviewFixtures.criteria("accuracy", "compliance"));
+
+        // when
+        List<PanelReview> reviews = panel.review(List.of(b, c), request);
+
+        // then
+        assertThat(reviews).extracting(PanelReview::reviewerId).containsExactly("B", "C");
+        assertThat(reviews).allSatisfy(r -> assertThat(r.outcome()).isInstanceOf(ReviewOutcome.Reviewed.class));
+    }
+
+    private static Reviewer waitingReviewer(String id, CyclicBarrier barrier) {
+        return new Reviewer() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public Set<String> criteria() {
+                return ALL;
+            }
+
+            @Override
+            public ReviewOutcome review(ReviewRequest request) {
+                try {
+                    barrier.await(5, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    throw new AssertionError("reviewers did not run in parallel", e);
+                }
+                return pass();
+            }
+        };
+    }
+
+    @Test
+    void aFailedToReviewReviewerLeavesTheItemUnreviewedAndTheFixerIsNeverCalled() {
+        // given C fails the item, but B cannot review it
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, ReviewFixtures.transportFailure())
+                .reviewer("C", ALL, naughty());
+        ScriptedFixer fixer = new ScriptedFixer();
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.UNREVIEWED);
+        assertThat(result.reason()).isEqualTo(SantaReason.REVIEWER_FAILED);
+        assertThat(fixer.calls).hasValue(0);
+        assertThat(result.openIssues()).isEmpty();
+        assertThat(result.reviews()).extracting(ReviewRecord::outcome)
+                .containsExactly(ReviewRecord.Kind.TRANSPORT, ReviewRecord.Kind.REVIEWED);
+    }
+
+    @Test
+    void aFailedToReviewInALaterIterationAlsoLeavesTheItemUnreviewed() {
+        // given
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, naughty(), pass())
+                .reviewer("C", ALL, pass(), ReviewFixtures.transportFailure());
+
+        // when
+        SantaResult result = processor(panel, new ScriptedFixer(fixes(1))).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.UNREVIEWED);
+        assertThat(result.fixes()).isEqualTo(1);
+        assertThat(result.reviewsToNice()).isEqualTo(2);
+    }
+
+    @Test
+    void aFixerTransportFailureLeavesTheItemUnreviewed() {
+        // given
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, naughty()).reviewer("C", ALL, pass());
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.FailedToFix(FixOutcome.FailureKind.TRANSPORT, "503"));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.UNREVIEWED);
+        assertThat(result.reason()).isEqualTo(SantaReason.FIXER_FAILED);
+        assertThat(fixer.calls).hasValue(1);
+    }
+
+    @Test
+    void anInvalidAnswerIsRetriedOnceAsAFreshCall() {
+        // given B's first answer contradicts itself (PASS with a failed check), its second is valid
+        AtomicInteger calls = new AtomicInteger();
+        List<String> answers = List.of(
+                "{\"verdict\":\"PASS\",\"checks\":[{\"criterion\":\"accuracy\",\"result\":\"FAIL\"},"
+                        + "{\"criterion\":\"compliance\",\"result\":\"PASS\"}],\"critical_issues\":[\"accuracy: x\"]}",
+                passAll(CRITERIA).toJson());
+        ReviewerFactory panel = () -> List.of(
+                new ValidatingReviewer("B", ALL, request -> answers.get(calls.getAndIncrement())),
+                new ValidatingReviewer("C", ALL, request -> passAll(CRITERIA).toJson()));
+
+        // when
+        SantaResult result = processor(panel, new ScriptedFixer()).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(calls).hasValue(2);
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+    }
+
+    @Test
+    void anInvalidAnswerTwiceIsAFailureToReview() {
+        // given B answers prose twice
+        AtomicInteger calls = new AtomicInteger();
+        ValidatingReviewer b = new ValidatingReviewer("B", ALL, request -> {
+            calls.incrementAndGet();
+            return "Looks good to me!";
+        });
+        ReviewRequest request = new ReviewRequest("spec", "item-1", SOURCE, ORIGINAL, ReviewFixtures.criteria("accuracy", "compliance"));
+
+        // when
+        ReviewOutcome outcome = b.review(request);
+
+        // then
+        assertThat(calls).hasValue(2);
+        assertThat(outcome).isInstanceOfSatisfying(ReviewOutcome.FailedToReview.class, f -> {
+            assertThat(f.kind()).isEqualTo(ReviewOutcome.FailureKind.INVALID_ANSWER);
+            assertThat(f.invalidKind()).isEqualTo(InvalidReviewKind.MALFORMED);
+        });
+    }
+
+    @Test
+    void aTransportFailureIsNotRetriedByTheReviewer() {
+        // given
+        AtomicInteger calls = new AtomicInteger();
+        ValidatingReviewer b = new ValidatingReviewer("B", ALL, request -> {
+            calls.incrementAndGet();
+            throw new ReviewTransportException("timeout after 3 attempts");
+        });
+
+        // when
+        ReviewOutcome outcome = b.review(new ReviewRequest("spec", "i", SOURCE, ORIGINAL, ReviewFixtures.criteria("accuracy")));
+
+        // then
+        assertThat(calls).hasValue(1);
+        assertThat(outcome).isEqualTo(new ReviewOutcome.FailedToReview(ReviewOutcome.FailureKind.TRANSPORT, "timeout after 3 attempts"));
+    }
+
+    @Test
+    void droppedIssuesAreCountedInTheRecord() {
+        // given B adds an issue naming no criterion
+        Review withStray = new Review(Verdict.FAIL,
+                List.of(new Check("accuracy", CheckResult.FAIL, ""), new Check("compliance", CheckResult.PASS, "")),
+                List.of("accuracy: wrong warranty", "style: dull"), List.of());
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, reviewed(withStray), pass())
+                .reviewer("C", ALL, pass(), pass());
+
+        // when
+        SantaResult result = processor(panel, new ScriptedFixer(fixes(1))).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.reviews().get(0).droppedIssues()).isEqualTo(1);
+        assertThat(result.reviews().get(0).criticalIssues()).containsExactly("accuracy: wrong warranty");
+        assertThat(result.revisions().get(0).issues()).containsExactly("accuracy: wrong warranty");
+    }
+
+    @Test
+    void theSameIssueFromBAndCReachesTheFixerOnce() {
+        // given
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, naughty(), pass())
+                .reviewer("C", ALL, reviewed(failOn(CRITERIA, "accuracy",
+                        "Accuracy: states a 3-year warranty; the source says 2!")), pass());
+        ScriptedFixer fixer = new ScriptedFixer(fixes(1));
+
+        // when
+        processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(fixer.requests.get(0).criticalIssues()).hasSize(1);
+    }
+
+    @Test
+    void aConfigurationErrorPropagates() {
+        // given
+        ReviewerFactory panel = () -> List.of(
+                new ValidatingReviewer("B", ALL, request -> {
+                    throw new ConfigurationException("401 Unauthorized: check OPENAI_API_KEY");
+                }),
+                new ValidatingReviewer("C", ALL, request -> passAll(CRITERIA).toJson()));
+
+        // when / then
+        assertThatThrownBy(() -> processor(panel, new ScriptedFixer()).process("item-1", ORIGINAL, SOURCE))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("401");
+    }
+
+    @Test
+    void aReviewerReturningAnInvalidReviewIsCaughtByThePanel() {
+        // given a Reviewer implementation that skips validation and omits a check
+        Review missing = new Review(Verdict.PASS, List.of(new Check("accuracy", CheckResult.PASS, "")), List.of(), List.of());
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, new ReviewOutcome.Reviewed(missing, Duration.ZERO))
+                .reviewer("C", ALL, pass());
+
+        // when
+        SantaResult result = processor(panel, new ScriptedFixer()).process("item-1", ORIGINAL, SOURCE);
+
+        // then
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.UNREVIEWED);
+        assertThat(result.reviews().get(0).invalidKind()).isEqualTo(InvalidReviewKind.MISSING_CHECK);
+    }
+}
