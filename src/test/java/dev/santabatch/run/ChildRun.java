@@ -68,9 +68,14 @@ final class ChildRun {
             throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         long last = -1;
+        String lastError = "";
         while (System.nanoTime() < deadline) {
             if (!alive.isAlive()) {
-                throw new AssertionError("child ended (exit " + alive.exitValue() + ") before the condition held; last value " + last);
+                throw new AssertionError("child ended (exit " + alive.exitValue() + ") before the condition held; last value " + last + " " + lastError);
+            }
+            if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
+                Thread.sleep(50);
+                continue; // connecting now would create the database and race the child for its lock
             }
             try {
                 last = queryLong(dir, sql);
@@ -78,7 +83,7 @@ final class ChildRun {
                     return last;
                 }
             } catch (SQLException notYet) {
-                // the schema is not there yet
+                lastError = notYet.getMessage(); // the schema is not there yet
             }
             Thread.sleep(50);
         }
@@ -86,7 +91,7 @@ final class ChildRun {
     }
 
     static long queryLong(Path dir, String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(TestJobs.h2Url(dir), "sa", "");
+        try (Connection c = DriverManager.getConnection(TestJobs.h2Url(dir) + ";IFEXISTS=TRUE", "sa", "");
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getLong(1) : -1;
@@ -94,7 +99,7 @@ final class ChildRun {
     }
 
     static String queryString(Path dir, String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(TestJobs.h2Url(dir), "sa", "");
+        try (Connection c = DriverManager.getConnection(TestJobs.h2Url(dir) + ";IFEXISTS=TRUE", "sa", "");
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;

@@ -68,18 +68,20 @@ class ProcessFunctionalTests {
     @Test
     void aSecondConcurrentRunIsRefusedAndStatusReadsTheLiveStore() throws Exception {
         Path job = TestJobs.writeJob(dir, "live", TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(ROWS)), 10);
-        ChildRun child = ChildRun.start(dir, 100, "run", job.toString(), "--run-id", "l1");
+        ChildRun child = ChildRun.start(dir, 400, "run", job.toString(), "--run-id", "l1");
         ChildRun.pollUntil(dir, ITEMS, n -> n > 0, 60, child.process);
 
-        RunFunctionalTests.Result second = RunFunctionalTests.cli(TestJobs.h2(dir), "run", job.toString(), "--run-id", "l1");
-        RunFunctionalTests.Result status = RunFunctionalTests.cli(TestJobs.h2(dir), "status");
+        ChildRun second = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "l1");
+        int secondExit = second.await(60);
+        ChildRun status = ChildRun.start(dir, 0, "status");
+        int statusExit = status.await(60);
         boolean stillRunning = child.process.isAlive();
 
         assertThat(stillRunning).as("the first run was live during both commands").isTrue();
-        assertThat(second.exit()).isEqualTo(2);
-        assertThat(second.err()).contains("is live in another process");
-        assertThat(status.exit()).isEqualTo(0);
-        assertThat(status.out()).contains("l1").contains("STARTED");
+        assertThat(secondExit).as(second.output()).isEqualTo(2);
+        assertThat(second.output()).contains("is live in another process");
+        assertThat(statusExit).as(status.output()).isEqualTo(0);
+        assertThat(status.output()).contains("l1").contains("STARTED");
         assertThat(child.await(120)).as(child.output()).isEqualTo(0);
         assertCatalogHasEveryRowOnce(dir.resolve("out/live/l1/catalog.csv"));
     }

@@ -95,7 +95,7 @@ final class TestJobs {
     }
 
     static String h2Url(Path dir) {
-        return "jdbc:h2:file:" + dir.toAbsolutePath().resolve("db/santa") + ";AUTO_SERVER=TRUE";
+        return "jdbc:h2:file:" + dir.toAbsolutePath().resolve("db/santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
     }
 
     static List<List<String>> readCsv(Path file) throws IOException {
