@@ -65,7 +65,9 @@ public final class Launcher {
     public static int run(RunRequest request, Map<String, Object> props, PrintStream out, PrintStream err) {
         JobDefinition job;
         try {
-            job = JobFileLoader.load(request.jobFile());
+            JobFileLoader.Result loaded = JobFileLoader.loadWithWarnings(request.jobFile());
+            job = loaded.definition();
+            loaded.warnings().forEach(w -> err.println("santa-batch: warning: " + w));
         } catch (JobFileException e) {
             err.println("santa-batch: invalid job file: " + e.getMessage());
             return ExitCodes.USAGE;

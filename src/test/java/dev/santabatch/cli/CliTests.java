@@ -1,0 +1,67 @@
+package dev.santabatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Usage errors and help, all decided before any Spring context starts. */
+class CliTests {
+
+    record Result(int exit, String out, String err) {}
+
+    static Result cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Cli.run(
+                args,
+                Map.of("spring.datasource.url", "jdbc:h2:mem:cli-tests"),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @ParameterizedTest(name = "{0} -> exit 2, says \"{1}\"")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "''                                   | usage: santa-batch",
+                "frobnicate                           | unknown command 'frobnicate'",
+                "run                                  | run: missing <job-file>",
+                "run jobs/x.yml --colour blue         | unknown option '--colour'",
+                "run jobs/x.yml --run-id              | option '--run-id' needs a value",
+                "run jobs/x.yml --run-id ../../etc    | is not a safe name",
+                "run jobs/x.yml --seed abc            | --seed: expected an integer, got 'abc'",
+                "run jobs/x.yml extra                 | unexpected argument",
+                "run jobs/x.yml --out a --out b       | given twice",
+                "restart                              | restart: expected one <execution-id>",
+                "restart twelve                       | must be a number",
+                "status --limit 0                     | --limit: must be at least 1",
+                "status now                           | status: unexpected argument",
+            })
+    void badCommandLinesAreUsageErrors(String line, String message) {
+        Result r = cli(line.isBlank() ? new String[0] : line.trim().split("\\s+"));
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains(message);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"--help, usage: santa-batch <command>", "run --help, usage: santa-batch run", "restart --help, usage: santa-batch restart", "status --help, usage: santa-batch status"})
+    void everyCommandHasHelp(String line, String expected) {
+        Result r = cli(line.split(" "));
+        assertThat(r.exit()).isEqualTo(ExitCodes.OK);
+        assertThat(r.out()).contains(expected);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"run jobs/does-not-exist.yml, does-not-exist.yml", "restart 999999, no execution with id 999999"})
+    void missingThingsAreUsageErrorsNamingThem(String line, String expected) {
+        Result r = cli(line.split(" "));
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains(expected);
+    }
+}
