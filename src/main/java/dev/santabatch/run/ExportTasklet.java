@@ -74,10 +74,55 @@ final class ExportTasklet implements Tasklet {
             }
             out.commit();
         }
+        long changes = writeChanges(contentIndex);
+        writeEscalations(header, contentIndex);
+        contribution.getStepExecution().getExecutionContext().putLong("export.changes", changes);
         contribution.getStepExecution().getExecutionContext().putLong("export.shipped", shipped[0]);
         contribution.getStepExecution().getExecutionContext().putLong("export.held", held[0]);
         contribution.getStepExecution().getExecutionContext().putLong("export.rejects", rejects);
-        log.info("export: {} items to {}, {} held, {} rejects", shipped[0], run.outDir().resolve("catalog.csv"), held[0], rejects);
+        log.info("export: {} items to {}, {} held, {} rejects, {} changes", shipped[0], run.outDir().resolve("catalog.csv"), held[0], rejects, changes);
         return RepeatStatus.FINISHED;
+    }
+
+    /** {@code changes.csv}: one row per revision, with the text before and after; text kept exact. */
+    private long writeChanges(int contentIndex) throws IOException {
+        long[] n = {0};
+        try (CatalogCsvWriter out = CatalogCsvWriter.create(
+                run.outDir().resolve("changes.csv"), List.of("item_id", "round", "cause", "pattern", "before", "after"))) {
+            store.forEachChange(run.runPk(), c -> {
+                String before = c.previous() != null ? c.previous() : FieldsCodec.decode(c.fields()).get(contentIndex);
+                try {
+                    out.writeRow(c.itemId(), String.valueOf(c.round()), c.cause(), c.pattern() == null ? "" : c.pattern(), before, c.after());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                n[0]++;
+            });
+            out.commit();
+        }
+        return n[0];
+    }
+
+    /**
+     * {@code escalations.csv}: items held for a person, with the original text, the last revision
+     * that passed the rules, the last attempted fix and the open issues. Neutralised for
+     * spreadsheets (a cell starting with =, +, -, @, tab or CR gets a leading quote).
+     */
+    private void writeEscalations(List<String> header, int contentIndex) throws IOException {
+        try (CatalogCsvWriter out = CatalogCsvWriter.neutralising(
+                run.outDir().resolve("escalations.csv"),
+                List.of("item_id", "round", "cause", "pattern", "original", "last_passing", "last_attempt", "open_issues"))) {
+            store.forEachEscalation(run.runPk(), e -> {
+                String original = FieldsCodec.decode(e.fields()).get(contentIndex);
+                try {
+                    out.writeRow(e.itemId(), String.valueOf(e.round()), e.cause(), e.pattern() == null ? "" : e.pattern(),
+                            original, e.current() != null ? e.current() : original,
+                            e.lastAttempt() == null ? "" : e.lastAttempt(), e.issues());
+                } catch (IOException ex) {
+                    throw new UncheckedIOException(ex);
+                }
+            });
+            out.commit();
+        }
     }
 }

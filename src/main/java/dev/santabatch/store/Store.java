@@ -69,7 +69,26 @@ public class Store {
               end_line BIGINT NOT NULL,
               reason VARCHAR(2048) NOT NULL,
               raw VARCHAR NOT NULL,
-              PRIMARY KEY (run_pk, line))""");
+              PRIMARY KEY (run_pk, line))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_rule_count (
+              run_pk BIGINT NOT NULL,
+              rule_id VARCHAR(256) NOT NULL,
+              criterion_id VARCHAR(256) NOT NULL,
+              found BIGINT NOT NULL,
+              fixed BIGINT NOT NULL,
+              escalated BIGINT NOT NULL,
+              PRIMARY KEY (run_pk, rule_id))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_escalation (
+              run_pk BIGINT NOT NULL,
+              item_id VARCHAR(1024) NOT NULL,
+              round_no INT NOT NULL,
+              cause VARCHAR(16) NOT NULL,
+              pattern VARCHAR(1024),
+              last_attempt VARCHAR,
+              issues VARCHAR NOT NULL,
+              PRIMARY KEY (run_pk, item_id))""");
 
     private final JdbcTemplate jdbc;
     private final NamedParameterJdbcTemplate named;
@@ -286,7 +305,105 @@ public class Store {
                 runPk);
     }
 
+    // ---------------------------------------------------------------- revisions, escalations, rule counts
+
+    /** A page of items in input order after {@code afterIndex}, with their current content. */
+    public List<StoredItem> itemsAfter(long runPk, long afterIndex, int limit) {
+        return jdbc.query(
+                "SELECT i.item_id, i.record_index, i.line, i.fields, i.state, i.current_rev, r.content"
+                        + " FROM sb_item i LEFT JOIN sb_revision r"
+                        + " ON r.run_pk = i.run_pk AND r.item_id = i.item_id AND r.rev = i.current_rev"
+                        + " WHERE i.run_pk = ? AND i.record_index > ? ORDER BY i.record_index LIMIT ?",
+                (rs, n) -> new StoredItem(
+                        rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
+                        rs.getString(7)),
+                runPk,
+                afterIndex,
+                limit);
+    }
+
+    /** Stores a new revision of an item and makes it current. */
+    public void addRevision(long runPk, String itemId, int rev, int round, String cause, @Nullable String pattern, String content) {
+        jdbc.update(
+                "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, itemId, rev, round, cause, pattern, content, Timestamp.from(Instant.now()));
+        jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ?", rev, runPk, itemId);
+    }
+
+    /** Holds an item for a person: it leaves the sampling population and the shipped catalog. */
+    public void escalate(long runPk, String itemId, int round, String cause, @Nullable String pattern,
+            @Nullable String lastAttempt, List<String> issues) {
+        jdbc.update("UPDATE sb_item SET state = 'ESCALATED' WHERE run_pk = ? AND item_id = ?", runPk, itemId);
+        jdbc.update(
+                "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, pattern, last_attempt, issues)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                runPk, itemId, round, cause, pattern, lastAttempt, String.join("\n", issues));
+    }
+
+    /** Adds to a rule's counters (in the caller's transaction, so counts stay exact across restarts). */
+    public void addRuleCounts(long runPk, String ruleId, String criterionId, long found, long fixed, long escalated) {
+        int n = jdbc.update(
+                "UPDATE sb_rule_count SET found = found + ?, fixed = fixed + ?, escalated = escalated + ?"
+                        + " WHERE run_pk = ? AND rule_id = ?",
+                found, fixed, escalated, runPk, ruleId);
+        if (n == 0) {
+            jdbc.update(
+                    "INSERT INTO sb_rule_count (run_pk, rule_id, criterion_id, found, fixed, escalated) VALUES (?, ?, ?, ?, ?, ?)",
+                    runPk, ruleId, criterionId, found, fixed, escalated);
+        }
+    }
+
+    public List<RuleCount> ruleCounts(long runPk) {
+        return jdbc.query(
+                "SELECT rule_id, criterion_id, found, fixed, escalated FROM sb_rule_count WHERE run_pk = ? ORDER BY rule_id",
+                (rs, n) -> new RuleCount(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)),
+                runPk);
+    }
+
+    /** Every revision in item order then revision order, with the content it replaced. */
+    public void forEachChange(long runPk, Consumer<Change> action) {
+        jdbc.query(
+                "SELECT r.item_id, r.round_no, r.cause, r.pattern, r.rev, r.content, i.fields,"
+                        + " (SELECT p.content FROM sb_revision p WHERE p.run_pk = r.run_pk AND p.item_id = r.item_id AND p.rev = r.rev - 1)"
+                        + " FROM sb_revision r JOIN sb_item i ON i.run_pk = r.run_pk AND i.item_id = r.item_id"
+                        + " WHERE r.run_pk = ? ORDER BY i.record_index, r.rev",
+                rs -> {
+                    action.accept(new Change(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getInt(5),
+                            rs.getString(6), rs.getString(7), rs.getString(8)));
+                },
+                runPk);
+    }
+
+    public void forEachEscalation(long runPk, Consumer<Escalation> action) {
+        jdbc.query(
+                "SELECT e.item_id, e.round_no, e.cause, e.pattern, e.last_attempt, e.issues, i.fields, r.content"
+                        + " FROM sb_escalation e JOIN sb_item i ON i.run_pk = e.run_pk AND i.item_id = e.item_id"
+                        + " LEFT JOIN sb_revision r ON r.run_pk = i.run_pk AND r.item_id = i.item_id AND r.rev = i.current_rev"
+                        + " WHERE e.run_pk = ? ORDER BY i.record_index",
+                rs -> {
+                    action.accept(new Escalation(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)));
+                },
+                runPk);
+    }
+
     // ---------------------------------------------------------------- records
+
+    public record RuleCount(String ruleId, String criterionId, long found, long fixed, long escalated) {}
+
+    /**
+     * @param previous the content this revision replaced; {@code null} for the first revision (the
+     *     original is in {@code fields})
+     */
+    public record Change(String itemId, int round, String cause, @Nullable String pattern, int rev, String after,
+            String fields, @Nullable String previous) {}
+
+    /**
+     * @param current the last revision that passed the rules ({@code null}: the original)
+     */
+    public record Escalation(String itemId, int round, String cause, @Nullable String pattern,
+            @Nullable String lastAttempt, String issues, String fields, @Nullable String current) {}
 
     public record RunRow(
             long runPk,

@@ -1,0 +1,76 @@
+package dev.santabatch.bench;
+
+import dev.santabatch.cli.Cli;
+import dev.santabatch.sampledata.SampleCatalogGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.Map;
+
+/**
+ * Ingest and export of generated catalogs (default 100,000 and 1,000,000 rows). Not a test: it
+ * prints rows per second per step and the peak heap. Run it with {@code -Xmx256m} (README).
+ *
+ * <p>Arguments: row counts, e.g. {@code 100000 1000000}.
+ */
+public final class IngestExportBenchmark {
+
+    public static void main(String[] args) throws Exception {
+        long[] sizes = args.length == 0 ? new long[] {100_000, 1_000_000} : java.util.Arrays.stream(args).mapToLong(Long::parseLong).toArray();
+        Path dir = Files.createTempDirectory("santa-bench");
+        System.out.printf("max heap %d MB, %d cores%n", Runtime.getRuntime().maxMemory() >> 20, Runtime.getRuntime().availableProcessors());
+        for (long rows : sizes) {
+            Path csv = dir.resolve("catalog-" + rows + ".csv");
+            SampleCatalogGenerator.write(7L, (int) rows, true, csv, dir.resolve("truth-" + rows + ".csv"));
+            Path job = dir.resolve("bench-" + rows + ".yml");
+            Files.writeString(job, """
+                    name: bench
+                    input:
+                      path: %s
+                      id-column: id
+                      content-column: description
+                      category-column: category
+                    task-spec: Benchmark.
+                    rubric:
+                      - id: on-specification
+                        pass: a
+                        fail-signal: b
+                        checked-by: santa
+                    run:
+                      chunk-size: 1000
+                    """.formatted(csv));
+            String url = "jdbc:h2:file:" + dir.resolve("db-" + rows + "/santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
+            System.gc();
+            ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
+            long t0 = System.nanoTime();
+            int exit = Cli.run(
+                    new String[] {"run", job.toString(), "--out", dir.resolve("out").toString(), "--run-id", "b" + rows},
+                    Map.of("spring.datasource.url", url),
+                    new PrintStream(new ByteArrayOutputStream()),
+                    System.err);
+            double wall = (System.nanoTime() - t0) / 1e9;
+            long peak = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) {
+                    peak += pool.getPeakUsage().getUsed();
+                }
+            }
+            try (Connection c = DriverManager.getConnection(url, "sa", "");
+                    ResultSet rs = c.createStatement().executeQuery(
+                            "SELECT STEP_NAME, READ_COUNT, START_TIME, END_TIME FROM BATCH_STEP_EXECUTION ORDER BY STEP_EXECUTION_ID")) {
+                System.out.printf("rows=%d exit=%d wall=%.1fs peak-heap=%dMB (csv %d MB)%n", rows, exit, wall, peak >> 20, Files.size(csv) >> 20);
+                while (rs.next()) {
+                    double secs = java.time.Duration.between(rs.getTimestamp(3).toInstant(), rs.getTimestamp(4).toInstant()).toMillis() / 1000.0;
+                    System.out.printf("  %-8s %8.1fs  %,10.0f rows/s%n", rs.getString(1), secs, rows / Math.max(secs, 1e-3));
+                }
+            }
+        }
+    }
+}
