@@ -368,16 +368,24 @@ final class NumberGroundingRule extends Rule {
         return matches(q.high(), trueInText);
     }
 
-    /** Equal within 1e-6 relative, or equal after rounding to the stated precision and within 1 %. */
+    /**
+     * Equal within 1e-6 relative; or, for a stated decimal, equal to the truth rounded half-up to the
+     * stated decimals (what CORRECT writes); or, for a stated integer, equal to the rounded truth
+     * within 1 % (52 weeks for 1 year).
+     */
     static boolean matches(NumberPart stated, double truth) {
         double s = stated.value();
         if (Math.abs(s - truth) <= 1e-6 * Math.max(1, Math.abs(truth))) {
             return true;
         }
-        int decimals = stated.text().contains(".") ? stated.text().length() - stated.text().indexOf('.') - 1 : 0;
-        double scale = Math.pow(10, decimals);
-        double rounded = Math.rint(truth * scale) / scale;
-        return Math.abs(s - rounded) < 1e-9 && Math.abs(s - truth) <= 0.01 * Math.abs(truth);
+        String t = stated.text();
+        int decimals = t.contains(".") ? t.length() - t.indexOf('.') - 1 : 0;
+        double rounded = java.math.BigDecimal.valueOf(truth)
+                .setScale(decimals, java.math.RoundingMode.HALF_UP).doubleValue();
+        if (Math.abs(s - rounded) >= 1e-9) {
+            return false;
+        }
+        return decimals > 0 || Math.abs(s - truth) <= 0.01 * Math.abs(truth);
     }
 
     // ------------------------------------------------------------------ correcting
