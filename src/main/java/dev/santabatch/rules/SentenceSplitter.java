@@ -109,21 +109,45 @@ public final class SentenceSplitter {
     }
 
     /**
-     * Removes one sentence and one adjoining whitespace character (the one after it when another
-     * sentence follows, else the one before it); the rest of the text is unchanged.
+     * Removes one sentence and the whitespace run that separates it from its neighbour on one side:
+     * the run before it, or, for the first sentence, the run after it; between two sentences the
+     * run with fewer line breaks goes, so a paragraph break survives ("A. B. C." without B is
+     * "A. C."; "A.\n\nB. C." without B is "A.\n\nC."). The rest of the text is unchanged.
      */
     public static String remove(String text, Span sentence) {
         int s = sentence.start();
         int e = sentence.end();
-        int n = text.length();
-        if (e < n && Character.isWhitespace(text.charAt(e)) && skipWhitespace(text, e) < n) {
-            e++;
-        } else if (s > 0 && Character.isWhitespace(text.charAt(s - 1))) {
-            s--;
-        } else if (e < n && Character.isWhitespace(text.charAt(e))) {
-            e++;
+        int before = s;
+        while (before > 0 && Character.isWhitespace(text.charAt(before - 1))) {
+            before--;
+        }
+        int after = skipWhitespace(text, e);
+        boolean hasBefore = before > 0 && before < s;
+        boolean hasAfter = after < text.length() && after > e;
+        boolean dropBefore;
+        if (hasBefore && hasAfter) {
+            // keep the stronger separator (a paragraph break over a space)
+            dropBefore = newlines(text, before, s) <= newlines(text, e, after);
+        } else {
+            dropBefore = hasBefore;
+        }
+        if (dropBefore) {
+            return text.substring(0, before) + text.substring(e);
+        }
+        if (hasAfter) {
+            return text.substring(0, s) + text.substring(after);
         }
         return text.substring(0, s) + text.substring(e);
+    }
+
+    private static int newlines(String text, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            if (text.charAt(i) == '\n') {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Removes every sentence holding one of the offsets (each sentence once). */
