@@ -22,9 +22,14 @@ import org.jspecify.annotations.Nullable;
  * "24-month", "30h", ...), or a range of two numbers ("20-30 hours", "20 to 30 hours", "between 20
  * and 30 hours"). A quantity belongs to the attribute whose keyword is nearest in the same sentence
  * (in words, a comma/semicolon or a conjunction between them counting as 3 words, at most 8) among
- * the attributes whose unit has the quantity's family; a quantity with no such keyword, or preceded
- * by "in"/"within" (time to do something: "charges in 2 hours"), is not checked. Numbers without a
- * unit (prices, counts, model numbers, years, percentages) are never quantities.
+ * the attributes whose unit has the quantity's family. Not checked: a quantity with no such keyword;
+ * one preceded by "in"/"within" (time to do something: "charges in 2 hours") or "every"/"each"/"per"
+ * (a frequency); "a day" after "once"/"twice"/"times" or a unit (a rate: "3 hours a day"); a
+ * hyphenated adjective followed by a noun phrase without the keyword ("30-day returns"); a keyword
+ * after "money-back", "satisfaction", "price", "refund" or "return(s)" does not count. Numbers
+ * without a unit (prices, counts, model numbers, years, percentages) are never quantities.
+ * "at least", "more than", "over", "minimum of" and a trailing "+" ("30+ hours") state a lower
+ * bound; "up to 30 hours" states 30.
  *
  * <p>A stated value matches when it equals the source value converted to the text's unit (relative
  * tolerance 1e-6), or equals it rounded to the stated precision within 1 % (52 weeks for 1 year). A
@@ -44,7 +49,6 @@ final class NumberGroundingRule extends Rule {
         DAY(Unit.DAY, "day", "days", "days?"),
         HOUR(Unit.HOUR, "hour", "hours", "hours?|hrs?\\.?|(?-i:h)"),
         MINUTE(Unit.MINUTE, "minute", "minutes", "minutes?|mins?\\.?"),
-        SECOND(Unit.Family.DURATION, 1.0 / 3600, "second", "seconds", "seconds?|secs?\\.?"),
         KILOGRAM(Unit.KILOGRAM, "kilogram", "kilograms", "kilo(?:gram)?s?|kgs?"),
         GRAM(Unit.GRAM, "gram", "grams", "grams?|(?-i:g)"),
         POUND(Unit.POUND, "pound", "pounds", "pounds?|lbs?\\.?"),
@@ -92,7 +96,7 @@ final class NumberGroundingRule extends Rule {
     private static final String WORDNUM = "(?:half\\s+an?|" + NumberWords.WORDS_RE + "(?:\\s+and\\s+a\\s+half)?|an?)";
     private static final String NUM = "(?:" + DIGITS + "|" + WORDNUM + ")";
     private static final String LEAD = "(?<![\\p{L}\\p{N}$€£¥#.,/_\\-\u2010\u2011])";
-    private static final String SEP = "(?:\\s*[-\u2010\u2011]\\s*|[ \\t\u00A0]+|(?<=\\d))";
+    private static final String SEP = "(?:\\s*[-\u2010\u2011]\\s*|[ \\t\u00A0]+|(?<=[\\d+]))";
     private static final String UNIT;
     private static final String END = "(?![\\p{L}\\p{N}])";
 
@@ -112,9 +116,22 @@ final class NumberGroundingRule extends Rule {
             + "))?\\s*[-\u2010\u2011\u2012\u2013\u2014]\\s*(?<n2>" + DIGITS + ")" + SEP + "(?<u2>" + UNIT + ")" + END, FLAGS);
     private static final Pattern TO_RANGE = Pattern.compile(LEAD + "(?<n1>" + NUM + ")(?:" + SEP + "(?<u1>" + UNIT
             + "))?\\s+(?:to|or)\\s+(?<n2>" + NUM + ")" + SEP + "(?<u2>" + UNIT + ")" + END, FLAGS);
-    private static final Pattern SINGLE = Pattern.compile(LEAD + "(?<n2>" + NUM + ")" + SEP + "(?<u2>" + UNIT + ")"
+    private static final Pattern SINGLE = Pattern.compile(LEAD + "(?<n2>" + NUM + ")(?<plus>(?<=\\d)\\+)?" + SEP + "(?<u2>" + UNIT + ")"
             + END + "(?<half>\\s+and\\s+a\\s+half" + END + ")?", FLAGS);
-    private static final Pattern TIME_TO_DO = Pattern.compile("(?i)(?:^|[^\\p{L}])(?:in|within)\\s+$");
+    /** Time to do something ("charges in 2 hours") or a frequency ("every 2 hours"): not an attribute. */
+    private static final Pattern NOT_AN_ATTRIBUTE =
+            Pattern.compile("(?i)(?:^|[^\\p{L}])(?:in|within|every|each|per)\\s+$");
+    /** "a day" after these is a rate ("twice a day", "3 hours a day"), not a quantity. */
+    private static final Pattern RATE = Pattern.compile(
+            "(?i)(?:^|[^\\p{L}])(?:once|twice|thrice|times|" + TextUnit.YEAR.regex + "|" + TextUnit.MONTH.regex + "|"
+                    + TextUnit.WEEK.regex + "|" + TextUnit.DAY.regex + "|" + TextUnit.HOUR.regex + "|"
+                    + TextUnit.MINUTE.regex + ")\\s+$");
+    /** "at least 30 hours", "over 30 hours": the true value may be larger. */
+    private static final Pattern LOWER_BOUND = Pattern.compile(
+            "(?i)(?:^|[^\\p{L}])(?:at\\s+least|more\\s+than|over|in\\s+excess\\s+of|minimum\\s+of|a\\s+minimum\\s+of)\\s+$");
+    /** Keywords after these name something else ("money-back guarantee", "price guarantee"). */
+    private static final Pattern OTHER_THING = Pattern.compile(
+            "(?i)(?:money[\\s\\-]*back|satisfaction|price(?:[\\s\\-]*match)?|refund|return|returns|lowest[\\s\\-]*price)[\\s\\-]+$");
     private static final Pattern SEPARATOR = Pattern.compile("(?i)[,;]|\\b(?:and|but|while|plus|whereas|or)\\b");
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
     private static final int MAX_DISTANCE = 8;
@@ -231,6 +248,10 @@ final class NumberGroundingRule extends Rule {
                 rangeStart = m.start("pre");
             }
         } else {
+            if (isArticle(high) && !(m.group("u2").equalsIgnoreCase(unit.singular)
+                    || m.group("u2").equalsIgnoreCase(unit.plural))) {
+                return null;
+            }
             half = m.group("half") != null;
             if (half) {
                 high = new NumberPart(high.text(), high.start(), high.end(), high.value() + 0.5);
@@ -260,11 +281,12 @@ final class NumberGroundingRule extends Rule {
             String sub = sentence.of(text);
             for (Quantity local : quantities(sub)) {
                 Quantity q = shift(local, sentence.start());
-                if (TIME_TO_DO.matcher(text.substring(sentence.start(), q.rangeStart())).find()) {
+                String before = text.substring(sentence.start(), q.rangeStart());
+                if (NOT_AN_ATTRIBUTE.matcher(before).find() || isArticle(q.high()) && RATE.matcher(before).find()) {
                     continue;
                 }
                 Keyword k = nearest(text, q, keywords);
-                if (k == null) {
+                if (k == null || !modifiesKeyword(text, q, k, sentence)) {
                     continue;
                 }
                 GroundedAttribute attr = spec.attributes().get(k.attribute());
@@ -273,7 +295,10 @@ final class NumberGroundingRule extends Rule {
                     continue;
                 }
                 double trueInText = truth * attr.unit().toBase() / q.unit().toBase;
-                if (holds(q, trueInText)) {
+                boolean atLeast = !q.range() && (LOWER_BOUND.matcher(before).find()
+                        || text.startsWith("+", q.high().end()));
+                if (atLeast && trueInText >= q.high().value() - 1e-6 * Math.max(1, Math.abs(trueInText))
+                        || holds(q, trueInText)) {
                     continue;
                 }
                 String stated = text.substring(q.range() ? q.rangeStart() : q.start(), q.end());
@@ -285,15 +310,40 @@ final class NumberGroundingRule extends Rule {
         return out;
     }
 
-    private static @Nullable Double sourceValue(@Nullable String raw) {
-        if (raw == null || raw.isBlank()) {
+    private static final Pattern SOURCE_NUMBER = Pattern.compile("^\\s*([0-9][0-9,]*(?:\\.[0-9]+)?|\\.[0-9]+)");
+
+    /** The source value: its leading number ("2", "2.5", "1,800", "30h"); null when there is none. */
+    static @Nullable Double sourceValue(@Nullable String raw) {
+        if (raw == null) {
             return null;
         }
-        try {
-            return Double.parseDouble(raw.trim().replace(",", ""));
-        } catch (NumberFormatException e) {
-            return null;
+        Matcher m = SOURCE_NUMBER.matcher(raw);
+        return m.find() ? Double.valueOf(m.group(1).replace(",", "")) : null;
+    }
+
+    private static boolean isArticle(NumberPart n) {
+        String t = n.text().toLowerCase(Locale.ROOT).trim();
+        return t.equals("a") || t.equals("an") || t.startsWith("half");
+    }
+
+    /**
+     * A hyphenated quantity followed by a word is an adjective of the noun after it ("30-day
+     * returns"): it belongs to the attribute only when that noun phrase (the next three words)
+     * holds the keyword.
+     */
+    private static boolean modifiesKeyword(String text, Quantity q, Keyword k, SentenceSplitter.Span sentence) {
+        boolean hyphenated = text.substring(q.high().end(), q.unitStart()).matches("\\s*[-\u2010\u2011]\\s*");
+        if (!hyphenated || q.unitEnd() >= sentence.end()) {
+            return true;
         }
+        String rest = text.substring(q.unitEnd(), sentence.end());
+        if (!rest.matches("(?s)(?:-long|-plus)?\\s+\\p{L}.*")) {
+            return true; // not followed by a word: predicative ("Warranty: 2-year.")
+        }
+        if (k.start() < q.unitEnd()) {
+            return false;
+        }
+        return count(WORD, text.substring(q.unitEnd(), k.start())) < 3;
     }
 
     private static Quantity shift(Quantity q, int by) {
@@ -313,7 +363,9 @@ final class NumberGroundingRule extends Rule {
             }
             Matcher m = p.matcher(text).region(sentence.start(), sentence.end());
             while (m.find()) {
-                out.add(new Keyword(i, m.start(), m.end(), m.group()));
+                if (!OTHER_THING.matcher(text.substring(sentence.start(), m.start())).find()) {
+                    out.add(new Keyword(i, m.start(), m.end(), m.group()));
+                }
             }
         }
         return out;

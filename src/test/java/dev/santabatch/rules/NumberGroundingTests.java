@@ -91,6 +91,22 @@ class NumberGroundingTests {
             'The battery lasts 30 hours, and it has a 5-year warranty.' | 2 | 30 | violation | 'The battery lasts 30 hours, and it has a 2-year warranty.'
             30 hours of playback and a two-year guarantee.      | 2   | 30  | ok        |
             The warranty lasts 2 years. Battery: 30 hours.      | 2   | 30  | ok        |
+            # adjective quantities belong to the noun they modify; money-back guarantees are not warranties
+            A 30-day money-back guarantee and a 2-year warranty. | 2  | 30  | ok        |
+            A 2-year warranty and 30-day returns.               | 2   | 30  | ok        |
+            It has a 2-year limited warranty.                   | 3   | 30  | violation | It has a 3-year limited warranty.
+            'Warranty: 2-year.'                                 | 3   | 30  | violation | 'Warranty: 3-year.'
+            # rates and frequencies are not quantities of the attribute
+            Charge it twice a day; the battery lasts 30 hours.  | 2   | 30  | ok        |
+            It checks every 2 hours while on battery.           | 2   | 30  | ok        |
+            A second battery doubles the runtime.               | 2   | 30  | ok        |
+            # lower bounds
+            'Battery: 30+ hours.'                               | 2   | 40  | ok        |
+            'Battery: 30+ hours.'                               | 2   | 20  | violation | 'Battery: 20+ hours.'
+            At least 30 hours of playback.                      | 2   | 35  | ok        |
+            At least 30 hours of playback.                      | 2   | 20  | violation | At least 20 hours of playback.
+            # a source value with a unit still grounds
+            The battery is rated for 30 hours.                  | 2   | 30h | ok        |
             # an empty source value means the attribute is not grounded for the item
             A 12-hour battery and a 2-year warranty.            | 2   | ''  | ok        |
             Thirty hours of playback.                           | ''  | ''  | ok        |
