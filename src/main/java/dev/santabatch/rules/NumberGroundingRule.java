@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * "half a" = 0.5, "X and a half") followed by a unit of some family ("years", "yrs", "-year",
  * "24-month", "30h", ...), or a range of two numbers ("20-30 hours", "20 to 30 hours", "between 20
  * and 30 hours"). A quantity belongs to the attribute whose keyword is nearest in the same sentence
- * (in words, a comma/semicolon or a conjunction between them counting as 3 words, at most 8) among
+ * (in words, a comma/semicolon or a conjunction between them counting as 3 words, at most 8, and
+ * no other quantity between them) among
  * the attributes whose unit has the quantity's family. Not checked: a quantity with no such keyword;
  * one preceded by "in"/"within" (time to do something: "charges in 2 hours") or "every"/"each"/"per"
  * (a frequency); "a day" after "once"/"twice"/"times" or a unit (a rate: "3 hours a day"); a
@@ -29,7 +30,11 @@ import org.jspecify.annotations.Nullable;
  * after "money-back", "satisfaction", "price", "refund" or "return(s)" does not count. Numbers
  * without a unit (prices, counts, model numbers, years, percentages) are never quantities.
  * "at least", "more than", "over", "minimum of" and a trailing "+" ("30+ hours") state a lower
- * bound; "up to 30 hours" states 30.
+ * bound; "up to 30 hours" states 30. A comparison word between quantity and keyword ("versus",
+ * "than", "unlike", "while", ...) breaks the tie. The keyword "charge" counts only as a noun ("per
+ * charge", "on a single charge"), not as the verb ("charge it for 2 hours"). A quantity in another
+ * unit than the attribute's that is off by more than a factor of 10 ("12 hours" next to a 2-year
+ * warranty) is taken to be about something else.
  *
  * <p>A stated value matches when it equals the source value converted to the text's unit (relative
  * tolerance 1e-6), or equals it rounded to the stated precision within 1 % (52 weeks for 1 year). A
@@ -134,6 +139,15 @@ final class NumberGroundingRule extends Rule {
             "(?i)(?:money[\\s\\-]*back|satisfaction|price(?:[\\s\\-]*match)?|refund|return|returns|lowest[\\s\\-]*price)[\\s\\-]+$");
     private static final Pattern SEPARATOR = Pattern.compile("(?i)[,;]|\\b(?:and|but|while|plus|whereas|or)\\b");
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
+    /** A comparison between quantity and keyword: the quantity is about something else. */
+    private static final Pattern COMPARISON = Pattern.compile(
+            "(?i)\\b(?:versus|vs|compared|than|unlike|whereas|while|instead)\\b");
+    /** "charge" is a keyword only as the noun of "per/a/one/single/full/each charge". */
+    private static final Pattern CHARGE = Pattern.compile("(?i)charges?");
+    private static final Pattern CHARGE_NOUN = Pattern.compile(
+            "(?i)(?:^|[^\\p{L}])(?:per|a|one|single|full|each|every|the|its|on)\\s+$");
+    /** Beyond this ratio a quantity in another unit is taken to be about something else. */
+    private static final double PLAUSIBLE_RATIO = 10;
     private static final int MAX_DISTANCE = 8;
 
     /** A stated quantity: one number, or a range of two. */
@@ -279,13 +293,13 @@ final class NumberGroundingRule extends Rule {
                 continue;
             }
             String sub = sentence.of(text);
-            for (Quantity local : quantities(sub)) {
-                Quantity q = shift(local, sentence.start());
+            List<Quantity> inSentence = quantities(sub).stream().map(x -> shift(x, sentence.start())).toList();
+            for (Quantity q : inSentence) {
                 String before = text.substring(sentence.start(), q.rangeStart());
                 if (NOT_AN_ATTRIBUTE.matcher(before).find() || isArticle(q.high()) && RATE.matcher(before).find()) {
                     continue;
                 }
-                Keyword k = nearest(text, q, keywords);
+                Keyword k = nearest(text, q, keywords, inSentence);
                 if (k == null || !modifiesKeyword(text, q, k, sentence)) {
                     continue;
                 }
@@ -295,6 +309,9 @@ final class NumberGroundingRule extends Rule {
                     continue;
                 }
                 double trueInText = truth * attr.unit().toBase() / q.unit().toBase;
+                if (!plausible(q, attr, trueInText)) {
+                    continue;
+                }
                 boolean atLeast = !q.range() && (LOWER_BOUND.matcher(before).find()
                         || text.startsWith("+", q.high().end()));
                 if (atLeast && trueInText >= q.high().value() - 1e-6 * Math.max(1, Math.abs(trueInText))
@@ -319,6 +336,22 @@ final class NumberGroundingRule extends Rule {
         }
         Matcher m = SOURCE_NUMBER.matcher(raw);
         return m.find() ? Double.valueOf(m.group(1).replace(",", "")) : null;
+    }
+
+    /**
+     * A quantity in another unit than the attribute's that is off by more than a factor of 10 (12
+     * hours against a 2-year warranty) is about something else: it is not checked.
+     */
+    private static boolean plausible(Quantity q, GroundedAttribute attr, double trueInText) {
+        if (Math.abs(q.unit().toBase - attr.unit().toBase()) < 1e-12 || trueInText <= 0) {
+            return true;
+        }
+        double stated = q.high().value();
+        if (stated <= 0) {
+            return true;
+        }
+        double ratio = stated / trueInText;
+        return ratio <= PLAUSIBLE_RATIO && ratio >= 1 / PLAUSIBLE_RATIO;
     }
 
     private static boolean isArticle(NumberPart n) {
@@ -363,7 +396,11 @@ final class NumberGroundingRule extends Rule {
             }
             Matcher m = p.matcher(text).region(sentence.start(), sentence.end());
             while (m.find()) {
-                if (!OTHER_THING.matcher(text.substring(sentence.start(), m.start())).find()) {
+                String before = text.substring(sentence.start(), m.start());
+                if (CHARGE.matcher(m.group()).matches() && !CHARGE_NOUN.matcher(before).find()) {
+                    continue;
+                }
+                if (!OTHER_THING.matcher(before).find()) {
                     out.add(new Keyword(i, m.start(), m.end(), m.group()));
                 }
             }
@@ -372,7 +409,7 @@ final class NumberGroundingRule extends Rule {
     }
 
     /** The nearest keyword of an attribute of the quantity's family, or null when none is near. */
-    private @Nullable Keyword nearest(String text, Quantity q, List<Keyword> keywords) {
+    private @Nullable Keyword nearest(String text, Quantity q, List<Keyword> keywords, List<Quantity> all) {
         Keyword best = null;
         int bestDistance = Integer.MAX_VALUE;
         boolean bestAfter = false;
@@ -384,7 +421,15 @@ final class NumberGroundingRule extends Rule {
                 continue;
             }
             boolean after = k.start() >= q.end();
+            int gapStart = after ? q.end() : k.end();
+            int gapEnd = after ? k.start() : q.rangeStart();
+            if (all.stream().anyMatch(o -> o != q && o.rangeStart() >= gapStart && o.end() <= gapEnd)) {
+                continue; // another quantity sits between them: the keyword is that one's
+            }
             String gap = after ? text.substring(q.end(), k.start()) : text.substring(k.end(), q.rangeStart());
+            if (COMPARISON.matcher(gap).find()) {
+                continue;
+            }
             int d = count(WORD, gap) + 3 * count(SEPARATOR, gap);
             if (d > MAX_DISTANCE) {
                 continue;

@@ -107,6 +107,17 @@ class NumberGroundingTests {
             At least 30 hours of playback.                      | 2   | 20  | violation | At least 20 hours of playback.
             # a source value with a unit still grounds
             The battery is rated for 30 hours.                  | 2   | 30h | ok        |
+            # more phrasings and numbers about other things
+            Charge it for 2 hours to get 30 hours of playback.  | 2   | 30  | ok        |
+            A quick 90-minute charge gives you 30 hours of playback. | 2 | 30 | ok       |
+            'Backed by a warranty, it plays music for 12 hours straight.' | 2 | 30 | ok   |
+            It has a 3-year warranty (versus 1 year for rivals). | 2  | 30  | violation | It has a 2-year warranty (versus 1 year for rivals).
+            The warranty on this product covers you for a full 3 years. | 2 | 30 | violation | The warranty on this product covers you for a full 2 years.
+            Battery life is rated at 1.25 days.                 | 2   | 30  | ok        |
+            Covered for 730 days.                               | 2   | 30  | ok        |
+            It offers thirty hrs of play time and a one-year guarantee. | 2 | 30 | violation | It offers thirty hrs of play time and a two-year guarantee.
+            Warranty for two to three years.                    | 2   | 30  | ok        |
+            An hour of playback per charge.                     | 2   | 2   | violation | Two hours of playback per charge.
             # an empty source value means the attribute is not grounded for the item
             A 12-hour battery and a 2-year warranty.            | 2   | ''  | ok        |
             Thirty hours of playback.                           | ''  | ''  | ok        |

@@ -139,6 +139,35 @@ class RuleEngineTests {
     }
 
     @Test
+    void randomTextsNeverThrowAndFixedTextsAreAFixedPoint() {
+        String[] fragments = {
+            "The Boom X200 speaker costs $49.99.", "It has a 5-year warranty.", "Enjoy 20–30 hours of playback.",
+            "A miracle!", "It CURES boredom.", "Risk free returns within 30 days.", "Two years of coverage.",
+            "Guaranteed for a year and a half.", "The battery lasts 1,800 minutes, e.g. on low volume.",
+            "Clinically\nproven.", "Ask Dr. Smith about it.", "Fully charges in 2 hours.", "  ", "\n\n",
+            "between two and three years of warranty", "30+ hours of battery", "Half an hour of runtime.",
+            "A 12-month guarantee", "released in 2019", "Revolutionising sound", "It's 100% risk-free!",
+        };
+        java.util.Random random = new java.util.Random(20261130);
+        for (int i = 0; i < 2000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int n = 1 + random.nextInt(6);
+            for (int j = 0; j < n; j++) {
+                sb.append(fragments[random.nextInt(fragments.length)]).append(random.nextBoolean() ? " " : "");
+            }
+            String text = sb.toString();
+            Map<String, String> f = item(random.nextBoolean() ? "supplements" : "audio",
+                    String.valueOf(1 + random.nextInt(3)), random.nextBoolean() ? "" : String.valueOf(10 * (1 + random.nextInt(4))));
+            RuleOutcome o = engine.apply(text, f);
+            assertThat(o.remaining()).as(text).isEqualTo(engine.check(o.text(), f));
+            if (!o.mustEscalate()) {
+                RuleOutcome again = engine.apply(o.text(), f);
+                assertThat(again.changed()).as(text).isFalse();
+            }
+        }
+    }
+
+    @Test
     void ruleIdsInRubricOrder() {
         assertThat(engine.ruleIds())
                 .containsExactly("forbidden-claims", "supplement-disclaimer", "grounded-numbers", "length-bounds");
