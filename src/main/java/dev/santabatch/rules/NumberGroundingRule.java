@@ -1,0 +1,542 @@
+package dev.santabatch.rules;
+
+import dev.santabatch.job.RuleSpec;
+import dev.santabatch.job.RuleSpec.GroundedAttribute;
+import dev.santabatch.job.Unit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Number grounding: every quantity the text states for a grounded attribute must equal the
+ * attribute's source value.
+ *
+ * <p>A quantity is a number (digits "2", "2.5", "1,000"; words "two", "twenty-four", "a"/"an" = 1,
+ * "half a" = 0.5, "X and a half") followed by a unit of some family ("years", "yrs", "-year",
+ * "24-month", "30h", ...), or a range of two numbers ("20-30 hours", "20 to 30 hours", "between 20
+ * and 30 hours"). A quantity belongs to the attribute whose keyword is nearest in the same sentence
+ * (in words, a comma/semicolon or a conjunction between them counting as 3 words, at most 8, and
+ * no other quantity between them) among
+ * the attributes whose unit has the quantity's family. Not checked: a quantity with no such keyword;
+ * one preceded by "in"/"within" (time to do something: "charges in 2 hours") or "every"/"each"/"per"
+ * (a frequency); "a day" after "once"/"twice"/"times" or a unit (a rate: "3 hours a day"); a
+ * hyphenated adjective followed by a noun phrase without the keyword ("30-day returns"); a keyword
+ * after "money-back", "satisfaction", "price", "refund" or "return(s)" does not count. Numbers
+ * without a unit (prices, counts, model numbers, years, percentages) are never quantities.
+ * "at least", "more than", "over", "minimum of" and a trailing "+" ("30+ hours") state a lower
+ * bound; "up to 30 hours" states 30. A comparison word between quantity and keyword ("versus",
+ * "than", "unlike", "while", ...) breaks the tie. The keyword "charge" counts only as a noun ("per
+ * charge", "on a single charge"), not as the verb ("charge it for 2 hours"). A quantity in another
+ * unit than the attribute's that is off by more than a factor of 10 ("12 hours" next to a 2-year
+ * warranty) is taken to be about something else.
+ *
+ * <p>A stated value matches when it equals the source value converted to the text's unit (relative
+ * tolerance 1e-6), or equals it rounded to the stated precision within 1 % (52 weeks for 1 year). A
+ * range matches when the source value lies inside it. CORRECT replaces only the number (keeping the
+ * text's unit and style; a singular/plural unit word is adjusted when the number changes to or from
+ * one); "a year", "half a year" and "a year and a half" are rewritten with the unit; a wrong range
+ * becomes the single true value. An empty or non-numeric source value skips the attribute.
+ */
+final class NumberGroundingRule extends Rule {
+
+    /** Units as written in text. {@code toBase} is in the base unit of the family ({@link Unit}). */
+    enum TextUnit {
+        DECADE(Unit.Family.DURATION, Unit.YEAR.toBase() * 10, "decade", "decades", "decades?"),
+        YEAR(Unit.YEAR, "year", "years", "years?|yrs?\\.?|yr"),
+        MONTH(Unit.MONTH, "month", "months", "months?|mos?\\.?"),
+        WEEK(Unit.WEEK, "week", "weeks", "weeks?|wks?\\.?"),
+        DAY(Unit.DAY, "day", "days", "days?"),
+        HOUR(Unit.HOUR, "hour", "hours", "hours?|hrs?\\.?|(?-i:h)"),
+        MINUTE(Unit.MINUTE, "minute", "minutes", "minutes?|mins?\\.?"),
+        KILOGRAM(Unit.KILOGRAM, "kilogram", "kilograms", "kilo(?:gram)?s?|kgs?"),
+        GRAM(Unit.GRAM, "gram", "grams", "grams?|(?-i:g)"),
+        POUND(Unit.POUND, "pound", "pounds", "pounds?|lbs?\\.?"),
+        OUNCE(Unit.OUNCE, "ounce", "ounces", "ounces?|oz\\.?"),
+        MILLILITRE(Unit.MILLILITRE, "millilitre", "millilitres", "millilit(?:re|er)s?|(?-i:ml|mL)"),
+        LITRE(Unit.LITRE, "litre", "litres", "lit(?:re|er)s?|(?-i:l|L)"),
+        MILLIMETRE(Unit.MILLIMETRE, "millimetre", "millimetres", "millimet(?:re|er)s?|(?-i:mm)"),
+        CENTIMETRE(Unit.CENTIMETRE, "centimetre", "centimetres", "centimet(?:re|er)s?|(?-i:cm)"),
+        METRE(Unit.METRE, "metre", "metres", "met(?:re|er)s?|(?-i:m)"),
+        INCH(Unit.INCH, "inch", "inches", "inch(?:es)?"),
+        KILOWATT(Unit.Family.POWER, 1000, "kilowatt", "kilowatts", "kilowatts?|(?-i:kW)"),
+        WATT(Unit.WATT, "watt", "watts", "watts?|(?-i:W)");
+
+        final Unit.Family family;
+        final double toBase;
+        final String singular;
+        final String plural;
+        final Pattern exact;
+        final String regex;
+
+        TextUnit(Unit unit, String singular, String plural, String regex) {
+            this(unit.family(), unit.toBase(), singular, plural, regex);
+        }
+
+        TextUnit(Unit.Family family, double toBase, String singular, String plural, String regex) {
+            this.family = family;
+            this.toBase = toBase;
+            this.singular = singular;
+            this.plural = plural;
+            this.regex = regex;
+            this.exact = Pattern.compile("(?:" + regex + ")", Pattern.CASE_INSENSITIVE);
+        }
+
+        static @Nullable TextUnit of(String text) {
+            for (TextUnit u : values()) {
+                if (u.exact.matcher(text).matches()) {
+                    return u;
+                }
+            }
+            return null;
+        }
+    }
+
+    private static final String DIGITS = "\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?";
+    private static final String WORDNUM = "(?:half\\s+an?|" + NumberWords.WORDS_RE + "(?:\\s+and\\s+a\\s+half)?|an?)";
+    private static final String NUM = "(?:" + DIGITS + "|" + WORDNUM + ")";
+    private static final String LEAD = "(?<![\\p{L}\\p{N}$€£¥#.,/_\\-\u2010\u2011])";
+    private static final String SEP = "(?:\\s*[-\u2010\u2011]\\s*|[ \\t\u00A0]+|(?<=[\\d+]))";
+    private static final String UNIT;
+    private static final String END = "(?![\\p{L}\\p{N}])";
+
+    static {
+        List<String> alts = new ArrayList<>();
+        for (TextUnit u : TextUnit.values()) {
+            alts.add(u.regex);
+        }
+        UNIT = "(?:" + String.join("|", alts) + ")";
+    }
+
+    private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
+    private static final Pattern BETWEEN = Pattern.compile("\\b(?<pre>between|from)\\s+" + LEAD + "(?<n1>" + NUM
+            + ")(?:" + SEP + "(?<u1>" + UNIT + "))?\\s+(?:and|to)\\s+(?<n2>" + NUM + ")" + SEP + "(?<u2>" + UNIT + ")"
+            + END, FLAGS);
+    private static final Pattern DASH_RANGE = Pattern.compile(LEAD + "(?<n1>" + DIGITS + ")(?:\\s*(?<u1>" + UNIT
+            + "))?\\s*[-\u2010\u2011\u2012\u2013\u2014]\\s*(?<n2>" + DIGITS + ")" + SEP + "(?<u2>" + UNIT + ")" + END, FLAGS);
+    private static final Pattern TO_RANGE = Pattern.compile(LEAD + "(?<n1>" + NUM + ")(?:" + SEP + "(?<u1>" + UNIT
+            + "))?\\s+(?:to|or)\\s+(?<n2>" + NUM + ")" + SEP + "(?<u2>" + UNIT + ")" + END, FLAGS);
+    private static final Pattern SINGLE = Pattern.compile(LEAD + "(?<n2>" + NUM + ")(?<plus>(?<=\\d)\\+)?" + SEP + "(?<u2>" + UNIT + ")"
+            + END + "(?<half>\\s+and\\s+a\\s+half" + END + ")?", FLAGS);
+    /** Time to do something ("charges in 2 hours") or a frequency ("every 2 hours"): not an attribute. */
+    private static final Pattern NOT_AN_ATTRIBUTE =
+            Pattern.compile("(?i)(?:^|[^\\p{L}])(?:in|within|every|each|per)\\s+$");
+    /** "a day" after these is a rate ("twice a day", "3 hours a day"), not a quantity. */
+    private static final Pattern RATE = Pattern.compile(
+            "(?i)(?:^|[^\\p{L}])(?:once|twice|thrice|times|" + TextUnit.YEAR.regex + "|" + TextUnit.MONTH.regex + "|"
+                    + TextUnit.WEEK.regex + "|" + TextUnit.DAY.regex + "|" + TextUnit.HOUR.regex + "|"
+                    + TextUnit.MINUTE.regex + ")\\s+$");
+    /** "at least 30 hours", "over 30 hours": the true value may be larger. */
+    private static final Pattern LOWER_BOUND = Pattern.compile(
+            "(?i)(?:^|[^\\p{L}])(?:at\\s+least|more\\s+than|over|in\\s+excess\\s+of|minimum\\s+of|a\\s+minimum\\s+of)\\s+$");
+    /** Keywords after these name something else ("money-back guarantee", "price guarantee"). */
+    private static final Pattern OTHER_THING = Pattern.compile(
+            "(?i)(?:money[\\s\\-]*back|satisfaction|price(?:[\\s\\-]*match)?|refund|return|returns|lowest[\\s\\-]*price)[\\s\\-]+$");
+    private static final Pattern SEPARATOR = Pattern.compile("(?i)[,;]|\\b(?:and|but|while|plus|whereas|or)\\b");
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
+    /** A comparison between quantity and keyword: the quantity is about something else. */
+    private static final Pattern COMPARISON = Pattern.compile(
+            "(?i)\\b(?:versus|vs|compared|than|unlike|whereas|while|instead)\\b");
+    /** "charge" is a keyword only as the noun of "per/a/one/single/full/each charge". */
+    private static final Pattern CHARGE = Pattern.compile("(?i)charges?");
+    private static final Pattern CHARGE_NOUN = Pattern.compile(
+            "(?i)(?:^|[^\\p{L}])(?:per|a|one|single|full|each|every|the|its|on)\\s+$");
+    /** Beyond this ratio a quantity in another unit is taken to be about something else. */
+    private static final double PLAUSIBLE_RATIO = 10;
+    private static final int MAX_DISTANCE = 8;
+
+    /** A stated quantity: one number, or a range of two. */
+    record Quantity(int start, int end, @Nullable NumberPart low, NumberPart high, TextUnit unit,
+            @Nullable TextUnit lowUnit, int unitStart, int unitEnd, boolean halfAfterUnit, int rangeStart) {
+
+        boolean range() {
+            return low != null;
+        }
+    }
+
+    record NumberPart(String text, int start, int end, double value) {}
+
+    private record Keyword(int attribute, int start, int end, String text) {}
+
+    private final RuleSpec.NumberGrounding spec;
+    private final List<Pattern> keywordPatterns = new ArrayList<>();
+
+    NumberGroundingRule(String criterionId, RuleSpec.NumberGrounding spec) {
+        super(criterionId);
+        this.spec = spec;
+        for (GroundedAttribute a : spec.attributes()) {
+            List<String> alts = new ArrayList<>();
+            for (String k : a.keywords()) {
+                String kw = k.trim().toLowerCase(Locale.ROOT);
+                String last = kw.replaceAll(".*[\\s\\-]", "");
+                String head = kw.substring(0, kw.length() - last.length());
+                String headRe = head.isEmpty() ? "" : Pattern.quote(head.trim()).replace(" ", "\\E[\\s\\-]+\\Q")
+                        + "[\\s\\-\u2010\u2011]*";
+                String lastRe;
+                if (last.endsWith("y") && last.length() > 2 && "aeiou".indexOf(last.charAt(last.length() - 2)) < 0) {
+                    lastRe = "(?:" + Pattern.quote(last) + "|" + Pattern.quote(last.substring(0, last.length() - 1))
+                            + "ies)";
+                } else {
+                    lastRe = Pattern.quote(last) + "(?:s|es)?";
+                }
+                alts.add(headRe + lastRe);
+            }
+            alts.sort(Comparator.comparingInt(String::length).reversed());
+            keywordPatterns.add(alts.isEmpty() ? null
+                    : Pattern.compile("(?<![\\p{L}\\p{N}])(?:" + String.join("|", alts) + ")(?![\\p{L}\\p{N}])", FLAGS));
+        }
+    }
+
+    @Override
+    RuleSpec spec() {
+        return spec;
+    }
+
+    // ------------------------------------------------------------------ finding quantities
+
+    /** Every quantity stated in the text (with any unit), non-overlapping, in order. */
+    static List<Quantity> quantities(String text) {
+        List<Quantity> all = new ArrayList<>();
+        collect(BETWEEN, text, all);
+        collect(DASH_RANGE, text, all);
+        collect(TO_RANGE, text, all);
+        collect(SINGLE, text, all);
+        all.sort(Comparator.comparingInt(Quantity::start).thenComparing(Comparator.comparingInt(
+                (Quantity q) -> q.end() - q.start()).reversed()));
+        List<Quantity> out = new ArrayList<>();
+        int end = -1;
+        for (Quantity q : all) {
+            if (q.start() >= end) {
+                out.add(q);
+                end = q.end();
+            }
+        }
+        return out;
+    }
+
+    private static void collect(Pattern p, String text, List<Quantity> out) {
+        Matcher m = p.matcher(text);
+        int from = 0;
+        while (from <= text.length() && m.find(from)) {
+            Quantity q = toQuantity(m);
+            if (q != null) {
+                out.add(q);
+            }
+            from = m.start() + 1; // overlapping candidates are resolved by the caller
+            if (q != null) {
+                from = m.end();
+            }
+        }
+    }
+
+    private static @Nullable Quantity toQuantity(Matcher m) {
+        TextUnit unit = TextUnit.of(m.group("u2"));
+        if (unit == null) {
+            return null;
+        }
+        NumberPart high = part(m, "n2");
+        if (high == null) {
+            return null;
+        }
+        NumberPart low = null;
+        TextUnit lowUnit = null;
+        int rangeStart = m.start();
+        boolean half = false;
+        if (m.pattern() != SINGLE) {
+            low = part(m, "n1");
+            if (low == null) {
+                return null;
+            }
+            if (m.group("u1") != null) {
+                lowUnit = TextUnit.of(m.group("u1"));
+                if (lowUnit == null || lowUnit.family != unit.family) {
+                    return null;
+                }
+            }
+            if (m.pattern() == BETWEEN) {
+                rangeStart = m.start("pre");
+            }
+        } else {
+            if (isArticle(high) && !(m.group("u2").equalsIgnoreCase(unit.singular)
+                    || m.group("u2").equalsIgnoreCase(unit.plural))) {
+                return null;
+            }
+            half = m.group("half") != null;
+            if (half) {
+                high = new NumberPart(high.text(), high.start(), high.end(), high.value() + 0.5);
+            }
+        }
+        int start = m.pattern() == BETWEEN ? m.start("n1") : m.start();
+        return new Quantity(start, m.end(), low, high, unit, lowUnit, m.start("u2"), m.end("u2"), half, rangeStart);
+    }
+
+    private static @Nullable NumberPart part(Matcher m, String group) {
+        String t = m.group(group);
+        OptionalDouble v = NumberWords.parse(t);
+        return v.isPresent() ? new NumberPart(t, m.start(group), m.end(group), v.getAsDouble()) : null;
+    }
+
+    // ------------------------------------------------------------------ checking
+
+    @Override
+    List<Finding> find(String text, Map<String, String> sourceFields) {
+        List<Finding> out = new ArrayList<>();
+        List<SentenceSplitter.Span> sentences = SentenceSplitter.split(text);
+        for (SentenceSplitter.Span sentence : sentences) {
+            List<Keyword> keywords = keywords(text, sentence);
+            if (keywords.isEmpty()) {
+                continue;
+            }
+            String sub = sentence.of(text);
+            List<Quantity> inSentence = quantities(sub).stream().map(x -> shift(x, sentence.start())).toList();
+            for (Quantity q : inSentence) {
+                String before = text.substring(sentence.start(), q.rangeStart());
+                if (NOT_AN_ATTRIBUTE.matcher(before).find() || isArticle(q.high()) && RATE.matcher(before).find()) {
+                    continue;
+                }
+                Keyword k = nearest(text, q, keywords, inSentence);
+                if (k == null || !modifiesKeyword(text, q, k, sentence)) {
+                    continue;
+                }
+                GroundedAttribute attr = spec.attributes().get(k.attribute());
+                Double truth = sourceValue(sourceFields.get(attr.column()));
+                if (truth == null) {
+                    continue;
+                }
+                double trueInText = truth * attr.unit().toBase() / q.unit().toBase;
+                if (!plausible(q, attr, trueInText)) {
+                    continue;
+                }
+                boolean atLeast = !q.range() && (LOWER_BOUND.matcher(before).find()
+                        || text.startsWith("+", q.high().end()));
+                if (atLeast && trueInText >= q.high().value() - 1e-6 * Math.max(1, Math.abs(trueInText))
+                        || holds(q, trueInText)) {
+                    continue;
+                }
+                String stated = text.substring(q.range() ? q.rangeStart() : q.start(), q.end());
+                Violation v = violation(q.start(), q.end(), "states \"" + stated + "\" (" + k.text() + ") but "
+                        + attr.column() + " is " + sourceFields.get(attr.column()).trim());
+                out.add(correction(text, q, trueInText, v));
+            }
+        }
+        return out;
+    }
+
+    private static final Pattern SOURCE_NUMBER = Pattern.compile("^\\s*([0-9][0-9,]*(?:\\.[0-9]+)?|\\.[0-9]+)");
+
+    /** The source value: its leading number ("2", "2.5", "1,800", "30h"); null when there is none. */
+    static @Nullable Double sourceValue(@Nullable String raw) {
+        if (raw == null) {
+            return null;
+        }
+        Matcher m = SOURCE_NUMBER.matcher(raw);
+        return m.find() ? Double.valueOf(m.group(1).replace(",", "")) : null;
+    }
+
+    /**
+     * A quantity in another unit than the attribute's that is off by more than a factor of 10 (12
+     * hours against a 2-year warranty) is about something else: it is not checked.
+     */
+    private static boolean plausible(Quantity q, GroundedAttribute attr, double trueInText) {
+        if (Math.abs(q.unit().toBase - attr.unit().toBase()) < 1e-12 || trueInText <= 0) {
+            return true;
+        }
+        double stated = q.high().value();
+        if (stated <= 0) {
+            return true;
+        }
+        double ratio = stated / trueInText;
+        return ratio <= PLAUSIBLE_RATIO && ratio >= 1 / PLAUSIBLE_RATIO;
+    }
+
+    private static boolean isArticle(NumberPart n) {
+        String t = n.text().toLowerCase(Locale.ROOT).trim();
+        return t.equals("a") || t.equals("an") || t.startsWith("half");
+    }
+
+    /**
+     * A hyphenated quantity followed by a word is an adjective of the noun after it ("30-day
+     * returns"): it belongs to the attribute only when that noun phrase (the next three words)
+     * holds the keyword.
+     */
+    private static boolean modifiesKeyword(String text, Quantity q, Keyword k, SentenceSplitter.Span sentence) {
+        boolean hyphenated = text.substring(q.high().end(), q.unitStart()).matches("\\s*[-\u2010\u2011]\\s*");
+        if (!hyphenated || q.unitEnd() >= sentence.end()) {
+            return true;
+        }
+        String rest = text.substring(q.unitEnd(), sentence.end());
+        if (!rest.matches("(?s)(?:-long|-plus)?\\s+\\p{L}.*")) {
+            return true; // not followed by a word: predicative ("Warranty: 2-year.")
+        }
+        if (k.start() < q.unitEnd()) {
+            return false;
+        }
+        return count(WORD, text.substring(q.unitEnd(), k.start())) < 3;
+    }
+
+    private static Quantity shift(Quantity q, int by) {
+        NumberPart low = q.low() == null ? null
+                : new NumberPart(q.low().text(), q.low().start() + by, q.low().end() + by, q.low().value());
+        NumberPart high = new NumberPart(q.high().text(), q.high().start() + by, q.high().end() + by, q.high().value());
+        return new Quantity(q.start() + by, q.end() + by, low, high, q.unit(), q.lowUnit(), q.unitStart() + by,
+                q.unitEnd() + by, q.halfAfterUnit(), q.rangeStart() + by);
+    }
+
+    private List<Keyword> keywords(String text, SentenceSplitter.Span sentence) {
+        List<Keyword> out = new ArrayList<>();
+        for (int i = 0; i < keywordPatterns.size(); i++) {
+            Pattern p = keywordPatterns.get(i);
+            if (p == null) {
+                continue;
+            }
+            Matcher m = p.matcher(text).region(sentence.start(), sentence.end());
+            while (m.find()) {
+                String before = text.substring(sentence.start(), m.start());
+                if (CHARGE.matcher(m.group()).matches() && !CHARGE_NOUN.matcher(before).find()) {
+                    continue;
+                }
+                if (!OTHER_THING.matcher(before).find()) {
+                    out.add(new Keyword(i, m.start(), m.end(), m.group()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The nearest keyword of an attribute of the quantity's family, or null when none is near. */
+    private @Nullable Keyword nearest(String text, Quantity q, List<Keyword> keywords, List<Quantity> all) {
+        Keyword best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        boolean bestAfter = false;
+        for (Keyword k : keywords) {
+            if (spec.attributes().get(k.attribute()).unit().family() != q.unit().family) {
+                continue;
+            }
+            if (k.start() < q.end() && k.end() > q.rangeStart()) {
+                continue;
+            }
+            boolean after = k.start() >= q.end();
+            int gapStart = after ? q.end() : k.end();
+            int gapEnd = after ? k.start() : q.rangeStart();
+            if (all.stream().anyMatch(o -> o != q && o.rangeStart() >= gapStart && o.end() <= gapEnd)) {
+                continue; // another quantity sits between them: the keyword is that one's
+            }
+            String gap = after ? text.substring(q.end(), k.start()) : text.substring(k.end(), q.rangeStart());
+            if (COMPARISON.matcher(gap).find()) {
+                continue;
+            }
+            int d = count(WORD, gap) + 3 * count(SEPARATOR, gap);
+            if (d > MAX_DISTANCE) {
+                continue;
+            }
+            if (d < bestDistance || d == bestDistance && after && !bestAfter) {
+                best = k;
+                bestDistance = d;
+                bestAfter = after;
+            }
+        }
+        return best;
+    }
+
+    private static int count(Pattern p, String s) {
+        Matcher m = p.matcher(s);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    private static boolean holds(Quantity q, double trueInText) {
+        if (q.range()) {
+            double lo = q.low().value();
+            if (q.lowUnit() != null) {
+                lo = lo * q.lowUnit().toBase / q.unit().toBase;
+            }
+            double hi = q.high().value();
+            double eps = 1e-6 * Math.max(1, Math.abs(trueInText));
+            return trueInText >= Math.min(lo, hi) - eps && trueInText <= Math.max(lo, hi) + eps;
+        }
+        return matches(q.high(), trueInText);
+    }
+
+    /**
+     * Equal within 1e-6 relative; or, for a stated decimal, equal to the truth rounded half-up to the
+     * stated decimals (what CORRECT writes); or, for a stated integer, equal to the rounded truth
+     * within 1 % (52 weeks for 1 year).
+     */
+    static boolean matches(NumberPart stated, double truth) {
+        double s = stated.value();
+        if (Math.abs(s - truth) <= 1e-6 * Math.max(1, Math.abs(truth))) {
+            return true;
+        }
+        String t = stated.text();
+        int decimals = t.contains(".") ? t.length() - t.indexOf('.') - 1 : 0;
+        double rounded = java.math.BigDecimal.valueOf(truth)
+                .setScale(decimals, java.math.RoundingMode.HALF_UP).doubleValue();
+        if (Math.abs(s - rounded) >= 1e-9) {
+            return false;
+        }
+        return decimals > 0 || Math.abs(s - truth) <= 0.01 * Math.abs(truth);
+    }
+
+    // ------------------------------------------------------------------ correcting
+
+    private Finding correction(String text, Quantity q, double truth, Violation v) {
+        if (q.range()) {
+            int from = q.rangeStart();
+            return new Finding(v, from, q.high().end(), NumberWords.formatLike(q.high().text(), truth));
+        }
+        NumberPart n = q.high();
+        String numLower = n.text().toLowerCase(Locale.ROOT).trim();
+        boolean article = numLower.equals("a") || numLower.equals("an") || numLower.startsWith("half ")
+                || numLower.endsWith(" half") || q.halfAfterUnit();
+        String unitText = text.substring(q.unitStart(), q.unitEnd());
+        boolean fullWord = unitText.equalsIgnoreCase(q.unit().singular) || unitText.equalsIgnoreCase(q.unit().plural);
+        boolean adjective = text.substring(n.end(), q.unitStart()).contains("-")
+                || text.startsWith("-", q.unitEnd()) || text.startsWith("\u2010", q.unitEnd());
+        if (article) {
+            String number;
+            if (NumberWords.isInteger(truth) && truth < 1000) {
+                number = NumberWords.toWords((int) Math.round(truth), "-");
+            } else {
+                number = NumberWords.digits(truth, false);
+            }
+            String unitWord = fullWord ? (adjective || isOne(truth) ? q.unit().singular : q.unit().plural) : unitText;
+            String sep = adjective ? "-" : " ";
+            int end = q.halfAfterUnit() ? q.end() : q.unitEnd();
+            return new Finding(v, n.start(), end,
+                    ForbiddenTermsRule.applyCase(n.text(), number + sep + matchCase(unitText, unitWord)));
+        }
+        String number = NumberWords.formatLike(n.text(), truth);
+        if (fullWord && !adjective) {
+            boolean plural = unitText.equalsIgnoreCase(q.unit().plural);
+            String after = text.substring(q.unitEnd());
+            boolean nounUse = after.isEmpty() || after.matches("(?s)\\s*(?:[^\\p{L}\\s].*|(?:of|and|or|for|on|in|with)\\b.*)");
+            String unitWord = null;
+            if (plural && isOne(truth)) {
+                unitWord = q.unit().singular;
+            } else if (!plural && isOne(n.value()) && !isOne(truth) && nounUse) {
+                unitWord = q.unit().plural;
+            }
+            if (unitWord != null) {
+                return new Finding(v, n.start(), q.unitEnd(),
+                        number + text.substring(n.end(), q.unitStart()) + matchCase(unitText, unitWord));
+            }
+        }
+        return new Finding(v, n.start(), n.end(), number);
+    }
+
+    private static boolean isOne(double v) {
+        return Math.abs(v - 1) < 1e-9;
+    }
+
+    private static String matchCase(String model, String word) {
+        return ForbiddenTermsRule.applyCase(model, word);
+    }
+}
