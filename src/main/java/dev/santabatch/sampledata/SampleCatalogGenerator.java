@@ -164,9 +164,6 @@ public final class SampleCatalogGenerator {
             }
         }
         c.flush();
-        if (System.getProperty("gen.debug") != null) {
-            System.err.println("retries " + e.retries);
-        }
         if (t != null) {
             t.flush();
         }
@@ -288,7 +285,6 @@ public final class SampleCatalogGenerator {
         private final ArrayDeque<Product> recent = new ArrayDeque<>();
         private final Map<String, ShingleWindow> windows = new HashMap<>();
         private int groups;
-        int retries;
 
         Engine(long seed, int rows, Pool pool) {
             this.r = new Random(pool == CatalogVocabulary.HELD_OUT ? seed ^ 0x6A09E667F3BCC909L : seed);
@@ -408,9 +404,6 @@ public final class SampleCatalogGenerator {
             long[] bestSh = null;
             double bestScore = 2;
             for (int attempt = 0; attempt < 40; attempt++) {
-                if (attempt > 0) {
-                    retries++;
-                }
                 String text = compose(p, Set.of(), new ArrayList<>());
                 long[] sh = hashes(text);
                 double score = window(p).maxJaccard(sh);

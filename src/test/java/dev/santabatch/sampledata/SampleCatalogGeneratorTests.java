@@ -441,8 +441,8 @@ class SampleCatalogGeneratorTests {
                 return this;
             }
         };
-        SampleCatalogGenerator.Summary s = SampleCatalogGenerator.write(1, 10_000, false, sink, sink);
-        assertThat(s.rows()).isEqualTo(10_000);
+        SampleCatalogGenerator.Summary s = SampleCatalogGenerator.write(1, 5_000, false, sink, sink);
+        assertThat(s.rows()).isEqualTo(5_000);
         assertThat((double) s.cleanRows() / s.rows()).isBetween(0.6, 0.8);
     }
 
