@@ -128,6 +128,9 @@ class NumberGroundingTests {
             A 1.5-year warranty.                                | 2   | 30  | violation | A 2-year warranty.
             The battery lasts 2 days.                           | 2   | 48  | ok        |
             The battery lasts 2 days.                           | 2   | 36  | violation | The battery lasts 1.5 days.
+            # a decade (optional unit)
+            Covered for a decade.                               | 10  | 30  | ok        |
+            Covered for a decade.                               | 2   | 30  | violation | Covered for two years.
             # an empty source value means the attribute is not grounded for the item
             A 12-hour battery and a 2-year warranty.            | 2   | ''  | ok        |
             Thirty hours of playback.                           | ''  | ''  | ok        |
