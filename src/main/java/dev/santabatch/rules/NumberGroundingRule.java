@@ -321,7 +321,7 @@ final class NumberGroundingRule extends Rule {
                 String stated = text.substring(q.range() ? q.rangeStart() : q.start(), q.end());
                 Violation v = violation(q.start(), q.end(), "states \"" + stated + "\" (" + k.text() + ") but "
                         + attr.column() + " is " + sourceFields.get(attr.column()).trim());
-                out.add(correction(text, q, trueInText, v));
+                out.add(correction(text, q, trueInText, v, truth, attr.unit()));
             }
         }
         return out;
@@ -487,7 +487,7 @@ final class NumberGroundingRule extends Rule {
 
     // ------------------------------------------------------------------ correcting
 
-    private Finding correction(String text, Quantity q, double truth, Violation v) {
+    private Finding correction(String text, Quantity q, double truth, Violation v, double truthInAttr, Unit attrUnit) {
         if (q.range()) {
             int from = q.rangeStart();
             return new Finding(v, from, q.high().end(), NumberWords.formatLike(q.high().text(), truth));
@@ -501,13 +501,24 @@ final class NumberGroundingRule extends Rule {
         boolean adjective = text.substring(n.end(), q.unitStart()).contains("-")
                 || text.startsWith("-", q.unitEnd()) || text.startsWith("\u2010", q.unitEnd());
         if (article) {
+            TextUnit unit = q.unit();
+            if (!NumberWords.isInteger(truth) && NumberWords.isInteger(truthInAttr) && fullWord) {
+                // "a decade" against 2 years: say "two years", not "0.2 decades"
+                for (TextUnit u : TextUnit.values()) {
+                    if (u.family == attrUnit.family() && Math.abs(u.toBase - attrUnit.toBase()) < 1e-12) {
+                        unit = u;
+                        truth = truthInAttr;
+                        break;
+                    }
+                }
+            }
             String number;
             if (NumberWords.isInteger(truth) && truth < 1000) {
                 number = NumberWords.toWords((int) Math.round(truth), "-");
             } else {
                 number = NumberWords.digits(truth, false);
             }
-            String unitWord = fullWord ? (adjective || isOne(truth) ? q.unit().singular : q.unit().plural) : unitText;
+            String unitWord = fullWord ? (adjective || isOne(truth) ? unit.singular : unit.plural) : unitText;
             String sep = adjective ? "-" : " ";
             int end = q.halfAfterUnit() ? q.end() : q.unitEnd();
             return new Finding(v, n.start(), end,

@@ -1,6 +1,7 @@
 package dev.santabatch.rules;
 
 import dev.santabatch.job.Criterion;
+import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.RuleSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,11 @@ public final class RuleEngine {
             }
         }
         this.rules = List.copyOf(list);
+    }
+
+    /** The engine of a job: the rules of its rule criteria (checked-by rules or both). */
+    public static RuleEngine forJob(JobDefinition job) {
+        return new RuleEngine(job.ruleCriteria());
     }
 
     private static Rule compile(String criterionId, RuleSpec spec) {

@@ -118,6 +118,19 @@ class NumberGroundingTests {
             It offers thirty hrs of play time and a one-year guarantee. | 2 | 30 | violation | It offers thirty hrs of play time and a two-year guarantee.
             Warranty for two to three years.                    | 2   | 30  | ok        |
             An hour of playback per charge.                     | 2   | 2   | violation | Two hours of playback per charge.
+            # unit words follow the number's grammar only where they must
+            A one year warranty is included.                    | 2   | 30  | violation | A two year warranty is included.
+            One year of warranty is included.                   | 2   | 30  | violation | Two years of warranty is included.
+            It has 2 years warranty.                            | 1   | 30  | violation | It has 1 year warranty.
+            TWO-YEAR WARRANTY INCLUDED.                         | 3   | 30  | violation | THREE-YEAR WARRANTY INCLUDED.
+            Twenty four hours of playback.                      | 2   | 36  | violation | Thirty six hours of playback.
+            Six months of coverage.                             | 1   | 30  | violation | Twelve months of coverage.
+            A 1.5-year warranty.                                | 2   | 30  | violation | A 2-year warranty.
+            The battery lasts 2 days.                           | 2   | 48  | ok        |
+            The battery lasts 2 days.                           | 2   | 36  | violation | The battery lasts 1.5 days.
+            # a decade (optional unit)
+            Covered for a decade.                               | 10  | 30  | ok        |
+            Covered for a decade.                               | 2   | 30  | violation | Covered for two years.
             # an empty source value means the attribute is not grounded for the item
             A 12-hour battery and a 2-year warranty.            | 2   | ''  | ok        |
             Thirty hours of playback.                           | ''  | ''  | ok        |
