@@ -83,7 +83,7 @@ public final class Cli {
                 case "run" -> runCommand(rest, springProperties, out, err);
                 case "restart" -> restartCommand(rest, springProperties, out, err);
                 case "status" -> statusCommand(rest, springProperties, out, err);
-                case "generate" -> 0; // GEN-TODO
+                case "generate" -> dev.santabatch.sampledata.SampleCatalogGenerator.run(rest.toArray(String[]::new));
                 default -> throw new UsageException("unknown command '" + command + "'");
             };
         } catch (UsageException e) {

@@ -45,6 +45,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.core.env.MapPropertySource;
 
 /**
  * Runs, restarts and lists jobs. Owns the run's lifecycle around Spring Batch: the run row and its
@@ -152,10 +153,13 @@ public final class Launcher {
             // H2's AUTO_SERVER would otherwise listen on every interface
             System.setProperty("h2.bindAddress", "127.0.0.1");
         }
-        Map<String, Object> all = new HashMap<>(props);
+        Map<String, Object> overrides = new HashMap<>(props);
         return new SpringApplicationBuilder(SantaBatchApplication.class)
                 .web(WebApplicationType.NONE)
-                .properties(all)
+                // highest precedence: the caller's properties win over application.properties
+                .initializers(ctx -> ctx.getEnvironment()
+                        .getPropertySources()
+                        .addFirst(new MapPropertySource("santa-batch-overrides", overrides)))
                 .logStartupInfo(false)
                 .registerShutdownHook(false)
                 .run();
