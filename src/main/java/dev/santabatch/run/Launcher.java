@@ -82,7 +82,12 @@ public final class Launcher {
         RunRequest request;
         try (ConfigurableApplicationContext base = baseContext(props)) {
             JobRepository repo = base.getBean(JobRepository.class);
-            JobExecution execution = repo.getJobExecution(executionId);
+            JobExecution execution;
+            try {
+                execution = repo.getJobExecution(executionId);
+            } catch (org.springframework.dao.EmptyResultDataAccessException e) {
+                execution = null;
+            }
             if (execution == null) {
                 err.println("santa-batch: no execution with id " + executionId + " (see 'santa-batch status')");
                 return ExitCodes.USAGE;
