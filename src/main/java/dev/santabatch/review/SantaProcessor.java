@@ -67,6 +67,7 @@ public final class SantaProcessor {
         int panelReviews;
         final List<ReviewRecord> records = new ArrayList<>();
         final List<FixRevision> revisions = new ArrayList<>();
+        List<MergedIssue> firstIssues = List.of();
 
         Run(String itemId, String content, Map<String, String> source) {
             this.itemId = Objects.requireNonNull(itemId, "itemId");
@@ -134,7 +135,11 @@ public final class SantaProcessor {
             for (PanelReview pr : reviews) {
                 records.add(ReviewRecord.of(iteration, pr));
             }
-            return gate.decide(settings.criterionIds(), reviews);
+            GateResult result = gate.decide(settings.criterionIds(), reviews);
+            if (iteration == 0) {
+                firstIssues = result.criticalIssues();
+            }
+            return result;
         }
 
         Attempt fixOnce(FixRequest request) {
@@ -160,7 +165,7 @@ public final class SantaProcessor {
                 @Nullable String rejectedFix, List<String> violations) {
             List<MergedIssue> open = outcome == SantaOutcome.ESCALATED ? last.criticalIssues() : List.of();
             return new SantaResult(itemId, outcome, reason, detail, panelReviews, revisions.size(), records,
-                    revisions, text, rejectedFix, violations, open, last.suggestions());
+                    revisions, text, rejectedFix, violations, open, last.suggestions(), firstIssues);
         }
     }
 

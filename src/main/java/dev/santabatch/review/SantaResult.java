@@ -23,6 +23,8 @@ import org.jspecify.annotations.Nullable;
  * @param ruleViolations for {@link SantaReason#FIX_BREAKS_RULES}, the violations of the rejected fix
  * @param openIssues the merged critical issues of the last review (empty when NICE or UNREVIEWED)
  * @param suggestions the merged suggestions of the last review
+ * @param firstIssues the merged critical issues of the first review (iteration 0): the failures
+ *     this item shows as sampled, for pattern classification and reviewer agreement
  */
 public record SantaResult(
         String itemId,
@@ -37,7 +39,8 @@ public record SantaResult(
         @Nullable String rejectedFix,
         List<String> ruleViolations,
         List<MergedIssue> openIssues,
-        List<MergedIssue> suggestions) {
+        List<MergedIssue> suggestions,
+        List<MergedIssue> firstIssues) {
 
     public SantaResult {
         Objects.requireNonNull(itemId, "itemId");
@@ -49,6 +52,7 @@ public record SantaResult(
         ruleViolations = List.copyOf(ruleViolations);
         openIssues = List.copyOf(openIssues);
         suggestions = List.copyOf(suggestions);
+        firstIssues = List.copyOf(firstIssues);
         if ((outcome == SantaOutcome.NICE) != (reason == null)) {
             throw new IllegalArgumentException("a reason is required exactly when the outcome is not NICE");
         }

@@ -16,7 +16,8 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * The project's own tables beside Spring Batch's job repository: runs (with their lock), items,
- * revisions and rejects. Nothing is ever deleted by a run. The SQL is portable between H2 and
+ * revisions and rejects. Nothing is ever deleted by a run. Items are keyed (item_id, run_pk) so
+ * that the duplicate-id check of a chunk, an IN list on item_id, is an index lookup. The SQL is portable between H2 and
  * PostgreSQL.
  */
 public class Store {
@@ -49,7 +50,7 @@ public class Store {
               fields VARCHAR NOT NULL,
               state VARCHAR(16) NOT NULL,
               current_rev INT NOT NULL,
-              PRIMARY KEY (run_pk, item_id))""",
+              PRIMARY KEY (item_id, run_pk))""",
             "CREATE INDEX IF NOT EXISTS sb_item_order ON sb_item (run_pk, record_index)",
             """
             CREATE TABLE IF NOT EXISTS sb_revision (
@@ -61,7 +62,7 @@ public class Store {
               pattern VARCHAR(1024),
               content VARCHAR NOT NULL,
               created_at TIMESTAMP NOT NULL,
-              PRIMARY KEY (run_pk, item_id, rev))""",
+              PRIMARY KEY (item_id, run_pk, rev))""",
             """
             CREATE TABLE IF NOT EXISTS sb_reject (
               run_pk BIGINT NOT NULL,
@@ -270,23 +271,15 @@ public class Store {
      * means the original, unchanged).
      */
     public void forEachItem(long runPk, Consumer<StoredItem> action) {
-        jdbc.setFetchSize(1000);
-        jdbc.query(
-                "SELECT i.item_id, i.record_index, i.line, i.fields, i.state, i.current_rev, r.content"
-                        + " FROM sb_item i LEFT JOIN sb_revision r"
-                        + " ON r.run_pk = i.run_pk AND r.item_id = i.item_id AND r.rev = i.current_rev"
-                        + " WHERE i.run_pk = ? ORDER BY i.record_index",
-                rs -> {
-                    action.accept(new StoredItem(
-                            rs.getString(1),
-                            rs.getLong(2),
-                            rs.getLong(3),
-                            rs.getString(4),
-                            rs.getString(5),
-                            rs.getInt(6),
-                            rs.getString(7)));
-                },
-                runPk);
+        long after = -1;
+        while (true) {
+            List<StoredItem> page = itemsAfter(runPk, after, 2000);
+            if (page.isEmpty()) {
+                return;
+            }
+            page.forEach(action);
+            after = page.get(page.size() - 1).recordIndex();
+        }
     }
 
     public List<RejectRow> rejects(long runPk) {
@@ -310,10 +303,13 @@ public class Store {
     /** A page of items in input order after {@code afterIndex}, with their current content. */
     public List<StoredItem> itemsAfter(long runPk, long afterIndex, int limit) {
         return jdbc.query(
+                // the page is chosen on the (run_pk, record_index) index first, then joined
                 "SELECT i.item_id, i.record_index, i.line, i.fields, i.state, i.current_rev, r.content"
-                        + " FROM sb_item i LEFT JOIN sb_revision r"
-                        + " ON r.run_pk = i.run_pk AND r.item_id = i.item_id AND r.rev = i.current_rev"
-                        + " WHERE i.run_pk = ? AND i.record_index > ? ORDER BY i.record_index LIMIT ?",
+                        + " FROM (SELECT item_id, run_pk, record_index, line, fields, state, current_rev FROM sb_item"
+                        + " WHERE run_pk = ? AND record_index > ? ORDER BY record_index LIMIT ?) i"
+                        + " LEFT JOIN sb_revision r"
+                        + " ON r.item_id = i.item_id AND r.run_pk = i.run_pk AND r.rev = i.current_rev"
+                        + " ORDER BY i.record_index",
                 (rs, n) -> new StoredItem(
                         rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
                         rs.getString(7)),

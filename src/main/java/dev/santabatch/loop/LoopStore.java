@@ -1,0 +1,282 @@
+package dev.santabatch.loop;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The Pattern C loop's tables: rounds (written in the same transaction as the round's sample),
+ * samples with their outcomes, every review of every iteration, merged issues, and patterns.
+ * Portable between H2 and PostgreSQL.
+ */
+public final class LoopStore {
+
+    private static final List<String> DDL = List.of(
+            """
+            CREATE TABLE IF NOT EXISTS sb_round (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              seed BIGINT NOT NULL,
+              eligible BIGINT NOT NULL,
+              sample_size INT NOT NULL,
+              full_review BOOLEAN NOT NULL,
+              strata VARCHAR NOT NULL,
+              decision VARCHAR(16),
+              created_at TIMESTAMP NOT NULL,
+              PRIMARY KEY (run_pk, round_no))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_sample (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              item_id VARCHAR(1024) NOT NULL,
+              rev INT NOT NULL,
+              stratum VARCHAR(1024) NOT NULL,
+              seq INT NOT NULL,
+              outcome VARCHAR(16),
+              reason VARCHAR(32),
+              reviews INT,
+              fixes INT,
+              PRIMARY KEY (run_pk, round_no, item_id))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_review (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              item_id VARCHAR(1024) NOT NULL,
+              rev INT NOT NULL,
+              iteration INT NOT NULL,
+              reviewer VARCHAR(64) NOT NULL,
+              outcome VARCHAR(16) NOT NULL,
+              verdict VARCHAR(8),
+              review_json VARCHAR,
+              failure VARCHAR,
+              duration_ms BIGINT NOT NULL,
+              PRIMARY KEY (run_pk, item_id, rev, iteration, reviewer, round_no))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_issue (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              item_id VARCHAR(1024) NOT NULL,
+              seq INT NOT NULL,
+              criterion VARCHAR(256),
+              text VARCHAR NOT NULL,
+              flagged_by VARCHAR(256) NOT NULL,
+              PRIMARY KEY (run_pk, round_no, item_id, seq))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_pattern (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              pattern_no INT NOT NULL,
+              criterion VARCHAR(256) NOT NULL,
+              label VARCHAR NOT NULL,
+              items VARCHAR NOT NULL,
+              item_count INT NOT NULL,
+              sample_share DOUBLE PRECISION NOT NULL,
+              systematic BOOLEAN NOT NULL,
+              matched BIGINT NOT NULL,
+              fixed BIGINT NOT NULL,
+              escalated BIGINT NOT NULL,
+              PRIMARY KEY (run_pk, round_no, pattern_no))""");
+
+    private final JdbcTemplate jdbc;
+
+    public LoopStore(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public void createSchema() {
+        DDL.forEach(jdbc::execute);
+    }
+
+    public JdbcTemplate jdbc() {
+        return jdbc;
+    }
+
+    // ---------------------------------------------------------------- rounds
+
+    public record Round(int round, long seed, long eligible, int sampleSize, boolean fullReview, String strata,
+            @Nullable String decision) {}
+
+    public Optional<Round> lastRound(long runPk) {
+        return jdbc.query(
+                        "SELECT round_no, seed, eligible, sample_size, full_review, strata, decision FROM sb_round"
+                                + " WHERE run_pk = ? ORDER BY round_no DESC LIMIT 1",
+                        (rs, n) -> new Round(rs.getInt(1), rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getBoolean(5),
+                                rs.getString(6), rs.getString(7)),
+                        runPk)
+                .stream()
+                .findFirst();
+    }
+
+    public List<Round> rounds(long runPk) {
+        return jdbc.query(
+                "SELECT round_no, seed, eligible, sample_size, full_review, strata, decision FROM sb_round"
+                        + " WHERE run_pk = ? ORDER BY round_no",
+                (rs, n) -> new Round(rs.getInt(1), rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getBoolean(5),
+                        rs.getString(6), rs.getString(7)),
+                runPk);
+    }
+
+    public void insertRound(long runPk, Round r) {
+        jdbc.update(
+                "INSERT INTO sb_round (run_pk, round_no, seed, eligible, sample_size, full_review, strata, decision, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+                runPk, r.round(), r.seed(), r.eligible(), r.sampleSize(), r.fullReview(), r.strata(),
+                Timestamp.from(Instant.now()));
+    }
+
+    public void decide(long runPk, int round, String decision) {
+        jdbc.update("UPDATE sb_round SET decision = ? WHERE run_pk = ? AND round_no = ?", decision, runPk, round);
+    }
+
+    // ---------------------------------------------------------------- samples
+
+    public record SampleRow(String itemId, int rev, String stratum, int seq) {}
+
+    public void insertSample(long runPk, int round, List<SampleRow> rows) {
+        jdbc.batchUpdate(
+                "INSERT INTO sb_sample (run_pk, round_no, item_id, rev, stratum, seq) VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+                1000,
+                (ps, r) -> {
+                    ps.setLong(1, runPk);
+                    ps.setInt(2, round);
+                    ps.setString(3, r.itemId());
+                    ps.setInt(4, r.rev());
+                    ps.setString(5, r.stratum());
+                    ps.setInt(6, r.seq());
+                });
+    }
+
+    /** The round's sampled items not yet given an outcome, after {@code afterSeq}, in draw order. */
+    public List<SampleRow> pendingSample(long runPk, int round, int afterSeq, int limit) {
+        return jdbc.query(
+                "SELECT item_id, rev, stratum, seq FROM sb_sample WHERE run_pk = ? AND round_no = ? AND seq > ?"
+                        + " AND outcome IS NULL ORDER BY seq LIMIT ?",
+                (rs, n) -> new SampleRow(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getInt(4)),
+                runPk, round, afterSeq, limit);
+    }
+
+    public void sampleOutcome(long runPk, int round, String itemId, String outcome, @Nullable String reason, int reviews,
+            int fixes) {
+        jdbc.update(
+                "UPDATE sb_sample SET outcome = ?, reason = ?, reviews = ?, fixes = ? WHERE run_pk = ? AND round_no = ?"
+                        + " AND item_id = ?",
+                outcome, reason, reviews, fixes, runPk, round, itemId);
+    }
+
+    public record SampleOutcome(String itemId, String stratum, @Nullable String outcome, @Nullable String reason,
+            @Nullable Integer reviews, @Nullable Integer fixes) {}
+
+    public List<SampleOutcome> sample(long runPk, int round) {
+        return jdbc.query(
+                "SELECT item_id, stratum, outcome, reason, reviews, fixes FROM sb_sample WHERE run_pk = ? AND round_no = ?"
+                        + " ORDER BY seq",
+                (rs, n) -> new SampleOutcome(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        (Integer) rs.getObject(5), (Integer) rs.getObject(6)),
+                runPk, round);
+    }
+
+    // ---------------------------------------------------------------- reviews and issues
+
+    public record ReviewRow(String itemId, int rev, int iteration, String reviewer, String outcome,
+            @Nullable String verdict, @Nullable String reviewJson, @Nullable String failure, long durationMillis) {}
+
+    public void insertReviews(long runPk, int round, List<ReviewRow> rows) {
+        jdbc.batchUpdate(
+                "INSERT INTO sb_review (run_pk, round_no, item_id, rev, iteration, reviewer, outcome, verdict, review_json,"
+                        + " failure, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+                1000,
+                (ps, r) -> {
+                    ps.setLong(1, runPk);
+                    ps.setInt(2, round);
+                    ps.setString(3, r.itemId());
+                    ps.setInt(4, r.rev());
+                    ps.setInt(5, r.iteration());
+                    ps.setString(6, r.reviewer());
+                    ps.setString(7, r.outcome());
+                    ps.setString(8, r.verdict());
+                    ps.setString(9, r.reviewJson());
+                    ps.setString(10, r.failure());
+                    ps.setLong(11, r.durationMillis());
+                });
+    }
+
+    public record IssueRow(String itemId, int seq, @Nullable String criterion, String text, String flaggedBy) {}
+
+    public void insertIssues(long runPk, int round, List<IssueRow> rows) {
+        jdbc.batchUpdate(
+                "INSERT INTO sb_issue (run_pk, round_no, item_id, seq, criterion, text, flagged_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                rows,
+                1000,
+                (ps, r) -> {
+                    ps.setLong(1, runPk);
+                    ps.setInt(2, round);
+                    ps.setString(3, r.itemId());
+                    ps.setInt(4, r.seq());
+                    ps.setString(5, r.criterion());
+                    ps.setString(6, r.text());
+                    ps.setString(7, r.flaggedBy());
+                });
+    }
+
+    public List<IssueRow> issues(long runPk, int round) {
+        return jdbc.query(
+                "SELECT item_id, seq, criterion, text, flagged_by FROM sb_issue WHERE run_pk = ? AND round_no = ?"
+                        + " ORDER BY item_id, seq",
+                (rs, n) -> new IssueRow(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getString(5)),
+                runPk, round);
+    }
+
+    /** First-iteration verdicts per item and reviewer for a round (for kappa). */
+    public List<ReviewRow> firstReviews(long runPk, int round) {
+        return jdbc.query(
+                "SELECT item_id, rev, iteration, reviewer, outcome, verdict, review_json, failure, duration_ms FROM sb_review"
+                        + " WHERE run_pk = ? AND round_no = ? AND iteration = 0 ORDER BY item_id, reviewer",
+                (rs, n) -> new ReviewRow(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getString(5),
+                        rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9)),
+                runPk, round);
+    }
+
+    public long countReviews(long runPk) {
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_review WHERE run_pk = ?", Long.class, runPk);
+        return n == null ? 0 : n;
+    }
+
+    // ---------------------------------------------------------------- patterns
+
+    public record PatternRow(int patternNo, String criterion, String label, List<String> items, double share,
+            boolean systematic, long matched, long fixed, long escalated) {}
+
+    public void replacePatterns(long runPk, int round, List<PatternRow> rows) {
+        jdbc.update("DELETE FROM sb_pattern WHERE run_pk = ? AND round_no = ?", runPk, round);
+        for (PatternRow p : rows) {
+            jdbc.update(
+                    "INSERT INTO sb_pattern (run_pk, round_no, pattern_no, criterion, label, items, item_count, sample_share,"
+                            + " systematic, matched, fixed, escalated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0)",
+                    runPk, round, p.patternNo(), p.criterion(), p.label(), String.join(",", p.items()), p.items().size(),
+                    p.share(), p.systematic());
+        }
+    }
+
+    public List<PatternRow> patterns(long runPk, int round) {
+        return jdbc.query(
+                "SELECT pattern_no, criterion, label, items, sample_share, systematic, matched, fixed, escalated FROM sb_pattern"
+                        + " WHERE run_pk = ? AND round_no = ? ORDER BY pattern_no",
+                (rs, n) -> new PatternRow(rs.getInt(1), rs.getString(2), rs.getString(3),
+                        rs.getString(4).isEmpty() ? List.of() : new ArrayList<>(List.of(rs.getString(4).split(","))),
+                        rs.getDouble(5), rs.getBoolean(6), rs.getLong(7), rs.getLong(8), rs.getLong(9)),
+                runPk, round);
+    }
+
+    public void addPatternCounts(long runPk, int round, int patternNo, long matched, long fixed, long escalated) {
+        jdbc.update(
+                "UPDATE sb_pattern SET matched = matched + ?, fixed = fixed + ?, escalated = escalated + ?"
+                        + " WHERE run_pk = ? AND round_no = ? AND pattern_no = ?",
+                matched, fixed, escalated, runPk, round, patternNo);
+    }
+}
