@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Random;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code audit.csv}: the human spot-check of shipped items, and its filled-in copy handed back.
@@ -312,7 +313,7 @@ public final class AuditFile {
     }
 
     /** The record's fields, or {@code null} after adding a problem. */
-    private static List<String> fields(RawRecord rec, List<Problem> problems) {
+    private static @Nullable List<String> fields(RawRecord rec, List<Problem> problems) {
         if (rec.unterminatedQuote()) {
             problems.add(new Problem(rec.firstLine(), "unterminated quoted field (lines " + rec.firstLine() + "-"
                     + rec.lastLine() + ")"));
