@@ -1,0 +1,73 @@
+package dev.santabatch.stats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class ClopperPearsonTests {
+
+    @Test
+    void zeroOfTwenty() {
+        // upper = 1 - 0.025^(1/20) = 0.168433
+        ConfidenceInterval ci = ClopperPearson.interval(0, 20);
+        assertThat(ci.lower()).isZero();
+        assertThat(ci.upper()).isCloseTo(1 - Math.pow(0.025, 1.0 / 20), within(1e-10));
+        assertThat(ci.upper()).isCloseTo(0.1684, within(5e-5));
+    }
+
+    @Test
+    void oneOfTwenty() {
+        ConfidenceInterval ci = ClopperPearson.interval(1, 20);
+        // lower = 1 - 0.975^(1/20) (x = 1: Beta(1, 20) quantile) = 0.0012651
+        assertThat(ci.lower()).isCloseTo(1 - Math.pow(0.975, 1.0 / 20), within(1e-10));
+        assertThat(ci.lower()).isCloseTo(0.0013, within(5e-5));
+        assertThat(ci.upper()).isCloseTo(0.2487, within(5e-5));
+    }
+
+    @Test
+    void twentyOfTwenty() {
+        ConfidenceInterval ci = ClopperPearson.interval(20, 20);
+        assertThat(ci.lower()).isCloseTo(Math.pow(0.025, 1.0 / 20), within(1e-10));
+        assertThat(ci.lower()).isCloseTo(0.8316, within(5e-5));
+        assertThat(ci.upper()).isEqualTo(1.0);
+    }
+
+    @Test
+    void symmetricMiddleCase() {
+        // 5/10: [0.187086, 0.812914]
+        ConfidenceInterval ci = ClopperPearson.interval(5, 10);
+        assertThat(ci.lower()).isCloseTo(0.187086, within(1e-6));
+        assertThat(ci.upper()).isCloseTo(0.812914, within(1e-6));
+        assertThat(ci.toString()).isEqualTo("[18.7 %, 81.3 %] (95 % Clopper-Pearson)");
+    }
+
+    @Test
+    void largeCounts() {
+        // 0/3000: 1 - 0.025^(1/3000)
+        assertThat(ClopperPearson.interval(0, 3000).upper())
+                .isCloseTo(-Math.expm1(Math.log(0.025) / 3000), within(1e-12));
+        ConfidenceInterval ci = ClopperPearson.interval(300, 3000);
+        assertThat(ci.lower()).isBetween(0.089, 0.0895);
+        assertThat(ci.upper()).isBetween(0.1105, 0.1115);
+    }
+
+    @Test
+    void incompleteBetaSpecialCases() {
+        assertThat(ClopperPearson.regularizedIncompleteBeta(0.3, 1, 1)).isCloseTo(0.3, within(1e-13));
+        assertThat(ClopperPearson.regularizedIncompleteBeta(0.5, 2, 2)).isCloseTo(0.5, within(1e-13));
+        // I_x(1, b) = 1 - (1 - x)^b
+        assertThat(ClopperPearson.regularizedIncompleteBeta(0.1, 1, 7)).isCloseTo(1 - Math.pow(0.9, 7), within(1e-13));
+        // I_x(a, 1) = x^a
+        assertThat(ClopperPearson.regularizedIncompleteBeta(0.8, 5, 1)).isCloseTo(Math.pow(0.8, 5), within(1e-13));
+        assertThat(ClopperPearson.logGamma(5)).isCloseTo(Math.log(24), within(1e-12));
+        assertThat(ClopperPearson.logGamma(0.5)).isCloseTo(0.5 * Math.log(Math.PI), within(1e-12));
+    }
+
+    @Test
+    void rejectsBadCounts() {
+        assertThatThrownBy(() -> ClopperPearson.interval(0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClopperPearson.interval(3, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

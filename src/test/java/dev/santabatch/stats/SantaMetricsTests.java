@@ -1,0 +1,107 @@
+package dev.santabatch.stats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.santabatch.review.SantaOutcome;
+import dev.santabatch.review.SantaReason;
+import dev.santabatch.stats.SantaMetrics.ItemOutcome;
+import dev.santabatch.stats.SeedTargets.Status;
+import dev.santabatch.stats.SeedTargets.Target;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+class SantaMetricsTests {
+
+    static List<ItemOutcome> round() {
+        List<ItemOutcome> items = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            items.add(new ItemOutcome(SantaOutcome.NICE, null, 1, 0)); // nice on the first review
+        }
+        items.add(new ItemOutcome(SantaOutcome.NICE, null, 2, 1));
+        items.add(new ItemOutcome(SantaOutcome.NICE, null, 2, 1));
+        items.add(new ItemOutcome(SantaOutcome.NICE, null, 3, 2));
+        items.add(new ItemOutcome(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY, 4, 3));
+        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 0, 0)); // never reviewed
+        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED, 1, 0)); // reviewed once
+        return items;
+    }
+
+    @Test
+    void firstPassRateAndMeanReviewsToNice() {
+        SantaMetrics m = SantaMetrics.of(round());
+        assertThat(m.sampled()).isEqualTo(13);
+        assertThat(m.reviewed()).isEqualTo(12); // the REVIEWER_FAILED item had no review
+        assertThat(m.niceFirstReview()).isEqualTo(7);
+        // first-pass rate = 7 / 12
+        assertThat(m.firstPassRate().getAsDouble()).isCloseTo(7.0 / 12, within(1e-12));
+        // mean reviews to NICE = (7*1 + 2 + 2 + 3) / 10 = 1.4
+        assertThat(m.nice()).isEqualTo(10);
+        assertThat(m.meanReviewsToNice().getAsDouble()).isCloseTo(1.4, within(1e-12));
+        // all reviewed items: reviews (14 + 4 + 1) / 12, fixes (0 + 1 + 1 + 2 + 3 + 0) / 12
+        assertThat(m.meanReviewsPerItem().getAsDouble()).isCloseTo(19.0 / 12, within(1e-12));
+        assertThat(m.meanFixesPerItem().getAsDouble()).isCloseTo(7.0 / 12, within(1e-12));
+        assertThat(m.escalated()).isEqualTo(1);
+        assertThat(m.unreviewed()).isEqualTo(2);
+        assertThat(m.escalationsByReason()).isEqualTo(Map.of("STILL_NAUGHTY", 1L));
+    }
+
+    @Test
+    void emptyAndSummedRounds() {
+        SantaMetrics none = SantaMetrics.of(List.of());
+        assertThat(none.firstPassRate()).isEmpty();
+        assertThat(none.meanReviewsToNice()).isEmpty();
+        SantaMetrics twice = SantaMetrics.of(round()).plus(SantaMetrics.of(round()));
+        assertThat(twice.firstPassRate().getAsDouble()).isCloseTo(7.0 / 12, within(1e-12));
+        assertThat(twice.escalationsByReason()).isEqualTo(Map.of("STILL_NAUGHTY", 2L));
+    }
+
+    @Test
+    void seedTargetsBesideMeasuredValues() {
+        List<Target> t = SeedTargets.of(SantaMetrics.of(round()), OptionalDouble.empty());
+        assertThat(t).extracting(Target::metric)
+                .containsExactly("first-pass-rate", "mean-reviews-to-nice", "escape-rate");
+        assertThat(t).extracting(Target::status).containsExactly(Status.MISSED, Status.MET, Status.NOT_MEASURED);
+        assertThat(t.get(0).target()).isEqualTo("> 70 %");
+        assertThat(SeedTargets.of(SantaMetrics.of(round()), OptionalDouble.of(0)).get(2).status()).isEqualTo(Status.MET);
+        assertThat(SeedTargets.of(SantaMetrics.of(round()), OptionalDouble.of(0.05)).get(2).status())
+                .isEqualTo(Status.MISSED);
+        // exactly 70 % is not above 70 %
+        List<ItemOutcome> seventy = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            seventy.add(i < 7 ? new ItemOutcome(SantaOutcome.NICE, null, 1, 0)
+                    : new ItemOutcome(SantaOutcome.NICE, null, 2, 1));
+        }
+        assertThat(SeedTargets.of(SantaMetrics.of(seventy), OptionalDouble.empty()).get(0).status())
+                .isEqualTo(Status.MISSED);
+    }
+
+    @Test
+    void costSharesBothWays() {
+        // N = 1000, r = 2, R̄ = 1.3, F̄ = 0.3; reviewers 260 calls x 500 tokens, fixer 30 x 800, matcher 20 calls 10,000 tokens
+        CostShares c = CostShares.of(1000, 2, 1.3, 0.3,
+                new Usage(260, 130_000), new Usage(30, 24_000), new Usage(20, 10_000));
+        assertThat(c.actual()).isEqualTo(new Usage(310, 164_000));
+        // review once: 2,000 calls, 1,000,000 tokens
+        assertThat(c.reviewOnceCalls()).isCloseTo(2000, within(1e-9));
+        assertThat(c.shareOfReviewOnceCalls().getAsDouble()).isCloseTo(0.155, within(1e-12));
+        assertThat(c.shareOfReviewOnceTokens().getAsDouble()).isCloseTo(0.164, within(1e-12));
+        // full Santa: 1000*2*1.3 + 1000*0.3 = 2,900 calls; 1000*2*1.3*500 + 1000*0.3*800 = 1,540,000 tokens
+        assertThat(c.fullSantaCalls()).isCloseTo(2900, within(1e-9));
+        assertThat(c.fullSantaTokens()).isCloseTo(1_540_000, within(1e-6));
+        assertThat(c.shareOfFullSantaCalls().getAsDouble()).isCloseTo(310.0 / 2900, within(1e-12));
+        assertThat(c.shareOfFullSantaTokens().getAsDouble()).isCloseTo(164_000.0 / 1_540_000, within(1e-12));
+    }
+
+    @Test
+    void costSharesWithoutModelCallsAreUndefinedInTokens() {
+        CostShares offline = CostShares.of(1000, 2, 1.0, 0, Usage.NONE, Usage.NONE, Usage.NONE);
+        assertThat(offline.shareOfReviewOnceCalls().getAsDouble()).isZero();
+        assertThat(offline.shareOfReviewOnceTokens()).isEmpty();
+        assertThat(offline.shareOfFullSantaTokens()).isEmpty();
+        assertThat(CostShares.of(0, 2, 1, 0, Usage.NONE, Usage.NONE, Usage.NONE).shareOfReviewOnceCalls()).isEmpty();
+    }
+}
