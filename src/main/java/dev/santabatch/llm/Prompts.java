@@ -30,6 +30,11 @@ final class Prompts {
 
     private Prompts() {}
 
+    /** The system message's rule that enclosed text is data. */
+    static String dataRule() {
+        return DATA_RULE;
+    }
+
     /** Item text with every opening of our tags neutralised. */
     static String neutralise(String text) {
         return OUR_TAG.matcher(text).replaceAll("&lt;");
