@@ -1,0 +1,132 @@
+package dev.santabatch.llm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.langchain4j.model.chat.request.ResponseFormat;
+import dev.langchain4j.model.chat.request.ResponseFormatType;
+import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
+import dev.langchain4j.model.chat.request.json.JsonSchema;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A model pattern matcher for Pattern C's batch fix: one fresh call per candidate (already
+ * narrowed cheaply by the caller) asks whether it shows the pattern and, if so, for the full
+ * corrected text, with the sample's before/after fixes of the pattern as examples. The answer is
+ * {@code {"shows_pattern": bool, "corrected_text": "..."}} by strict JSON schema, JSON mode or the
+ * prompt (the model's {@code structured-output}). An invalid answer (not that JSON, a match with
+ * an empty, truncated or unchanged text) is retried once fresh, then {@code FailedToMatch}; each is
+ * counted under the matcher's role. Configuration errors and a reached budget propagate.
+ */
+public final class LlmMatcher {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final LlmClient client;
+
+    /** @param client the matcher's model; its role should be {@link LlmRoles#MATCHER} */
+    public LlmMatcher(LlmClient client) {
+        this.client = Objects.requireNonNull(client, "client");
+    }
+
+    public MatchOutcome match(MatchRequest request) {
+        String first = null;
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            ModelAnswer answer;
+            try {
+                answer = client.ask(system(), user(request), responseFormat());
+            } catch (ModelCallFailedException e) {
+                return new MatchOutcome.FailedToMatch(MatchOutcome.Kind.TRANSPORT, e.getMessage());
+            }
+            Object parsed = parse(answer, request);
+            if (parsed instanceof MatchOutcome outcome) {
+                return outcome;
+            }
+            String problem = (String) parsed;
+            if (first != null) {
+                return new MatchOutcome.FailedToMatch(MatchOutcome.Kind.INVALID_ANSWER, "invalid answer twice: " + first + "; then " + problem);
+            }
+            first = problem;
+        }
+        throw new AssertionError("unreachable");
+    }
+
+    /** A {@link MatchOutcome}, or the problem with the answer (counted). */
+    private Object parse(ModelAnswer answer, MatchRequest request) {
+        if (answer.truncated()) {
+            client.recordAnswerError(ErrorKind.TRUNCATED);
+            return "answer cut at the output-token limit";
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(Prompts.unwrapJson(answer.text()));
+        } catch (Exception e) {
+            root = null;
+        }
+        if (root == null || !root.isObject() || !root.path("shows_pattern").isBoolean()) {
+            client.recordAnswerError(ErrorKind.MALFORMED_JSON);
+            return "not JSON with a boolean 'shows_pattern'";
+        }
+        if (!root.get("shows_pattern").asBoolean()) {
+            return new MatchOutcome.NotMatched();
+        }
+        JsonNode text = root.get("corrected_text");
+        String corrected = text == null || !text.isTextual() ? "" : Prompts.unwrapText(text.asText());
+        if (corrected.isEmpty()) {
+            client.recordAnswerError(ErrorKind.EMPTY_ANSWER);
+            return "a match without corrected text";
+        }
+        if (corrected.equals(request.content().strip())) {
+            client.recordAnswerError(ErrorKind.UNCHANGED);
+            return "a match whose corrected text is unchanged";
+        }
+        return new MatchOutcome.Matched(corrected);
+    }
+
+    private @Nullable ResponseFormat responseFormat() {
+        return switch (client.structuredOutput()) {
+            case JSON_SCHEMA -> ResponseFormat.builder()
+                    .type(ResponseFormatType.JSON)
+                    .jsonSchema(JsonSchema.builder()
+                            .name("santa_match")
+                            .rootElement(JsonObjectSchema.builder()
+                                    .addBooleanProperty("shows_pattern")
+                                    .addStringProperty("corrected_text")
+                                    .required("shows_pattern", "corrected_text")
+                                    .additionalProperties(false)
+                                    .build())
+                            .build())
+                    .build();
+            case JSON_OBJECT -> ResponseFormat.JSON;
+            case PROMPT -> null;
+        };
+    }
+
+    static String system() {
+        return "You check one text for one known problem and correct it if present. " + Prompts.dataRule()
+                + " Answer with one JSON object only.";
+    }
+
+    static String user(MatchRequest request) {
+        StringBuilder sb = new StringBuilder(2048);
+        sb.append("## Task Specification\n").append(request.taskSpec().strip()).append("\n\n");
+        sb.append("## The Problem\nCriterion ").append(request.criterionId()).append(", as a reviewer flagged it:\n")
+                .append(Prompts.issues(java.util.List.of(request.pattern()))).append("\n\n");
+        if (!request.examples().isEmpty()) {
+            sb.append("## Examples of the problem and its fix\n");
+            for (MatchRequest.Example e : request.examples()) {
+                sb.append("<example>\nbefore: ").append(Prompts.neutralise(e.before()))
+                        .append("\nafter: ").append(Prompts.neutralise(e.after())).append("\n</example>\n");
+            }
+            sb.append('\n');
+        }
+        sb.append("## Source Facts\n").append(Prompts.source(request.source())).append("\n\n");
+        sb.append("## Text To Check\n<content>\n").append(Prompts.neutralise(request.content())).append("\n</content>\n\n");
+        sb.append("## Instructions\n")
+                .append("Does the text show this problem? Judge against the source facts, not the examples' facts.\n")
+                .append("If it does, correct it: ").append(Prompts.FIX_ONLY)
+                .append(" Give the full corrected text (all of it), without tags.\n")
+                .append("Answer as JSON: {\"shows_pattern\": true|false, \"corrected_text\": \"<full corrected text, or empty when false>\"}\n");
+        return sb.toString();
+    }
+}

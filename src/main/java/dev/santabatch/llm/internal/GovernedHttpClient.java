@@ -1,0 +1,156 @@
+package dev.santabatch.llm.internal;
+
+import dev.langchain4j.http.client.HttpClient;
+import dev.langchain4j.http.client.HttpRequest;
+import dev.langchain4j.http.client.SuccessfulHttpResponse;
+import dev.langchain4j.http.client.sse.ServerSentEventListener;
+import dev.langchain4j.http.client.sse.ServerSentEventParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * langchain4j's {@link HttpClient} over {@code java.net.http}, for the call governor: a non-2xx
+ * answer throws {@link HttpStatusException} with status and headers (so {@code Retry-After} is
+ * seen), no answer throws {@link HttpTransportException} (timeout or connection). It never
+ * retries; the governor does. Request logging (DEBUG on this class, only when enabled) masks
+ * credential headers completely, and error bodies are redacted of the request's credentials.
+ */
+public final class GovernedHttpClient implements HttpClient {
+
+    private static final Logger log = LoggerFactory.getLogger(GovernedHttpClient.class);
+    private static final int MAX_ERROR_BODY = 2000;
+
+    private final java.net.http.HttpClient delegate;
+    private final @Nullable Duration readTimeout;
+    private final boolean logRequests;
+
+    GovernedHttpClient(java.net.http.HttpClient delegate, @Nullable Duration readTimeout, boolean logRequests) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        this.readTimeout = readTimeout;
+        this.logRequests = logRequests;
+    }
+
+    public static GovernedHttpClientBuilder builder() {
+        return new GovernedHttpClientBuilder();
+    }
+
+    @Override
+    public SuccessfulHttpResponse execute(HttpRequest request) {
+        Redactor redactor = Redactor.forHeaders(request.headers());
+        logRequest(request, redactor);
+        java.net.http.HttpRequest jdkRequest = toJdkRequest(request);
+        HttpResponse<byte[]> response;
+        try {
+            response = delegate.send(jdkRequest, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (HttpTimeoutException e) {
+            throw new HttpTransportException(
+                    "no answer from " + request.url() + " within " + readTimeout + " (timeout)", e, true);
+        } catch (IOException e) {
+            throw new HttpTransportException(
+                    "request to " + request.url() + " failed: " + e.getClass().getSimpleName() + " " + redactor.redact(String.valueOf(e.getMessage())),
+                    e, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while calling " + request.url());
+        }
+        if (response.statusCode() < 200 || response.statusCode() >= 300) {
+            throw statusException(response.statusCode(), response.headers().map(), response.body(), redactor);
+        }
+        if (logRequests && log.isDebugEnabled()) {
+            log.debug("HTTP {} from {} ({} bytes)", response.statusCode(), request.url(), response.body().length);
+        }
+        return SuccessfulHttpResponse.builder()
+                .statusCode(response.statusCode())
+                .headers(response.headers().map())
+                .body(response.body())
+                .build();
+    }
+
+    @Override
+    public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
+        Redactor redactor = Redactor.forHeaders(request.headers());
+        logRequest(request, redactor);
+        delegate.sendAsync(toJdkRequest(request), HttpResponse.BodyHandlers.ofInputStream())
+                .thenAccept(response -> {
+                    if (response.statusCode() < 200 || response.statusCode() >= 300) {
+                        byte[] body;
+                        try (InputStream in = response.body()) {
+                            body = in.readAllBytes();
+                        } catch (IOException e) {
+                            body = new byte[0];
+                        }
+                        listener.onError(statusException(response.statusCode(), response.headers().map(), body, redactor));
+                        return;
+                    }
+                    listener.onOpen(SuccessfulHttpResponse.builder()
+                            .statusCode(response.statusCode())
+                            .headers(response.headers().map())
+                            .build());
+                    try (InputStream in = response.body()) {
+                        parser.parse(in, listener);
+                        listener.onClose();
+                    } catch (IOException e) {
+                        listener.onError(new HttpTransportException("stream from " + request.url() + " broke", e, false));
+                    }
+                })
+                .exceptionally(t -> {
+                    Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+                    listener.onError(new HttpTransportException(
+                            "request to " + request.url() + " failed: " + cause.getClass().getSimpleName(),
+                            cause, cause instanceof HttpTimeoutException));
+                    return null;
+                });
+    }
+
+    private static HttpStatusException statusException(
+            int status, java.util.Map<String, java.util.List<String>> headers, byte[] body, Redactor redactor) {
+        String text = redactor.redact(new String(body, StandardCharsets.UTF_8));
+        if (text.length() > MAX_ERROR_BODY) {
+            text = text.substring(0, MAX_ERROR_BODY) + "...";
+        }
+        return new HttpStatusException(status, headers, text);
+    }
+
+    private void logRequest(HttpRequest request, Redactor redactor) {
+        if (logRequests && log.isDebugEnabled()) {
+            log.debug(
+                    "HTTP {} {} headers [{}] body {}",
+                    request.method(),
+                    request.url(),
+                    Redactor.formatHeaders(request.headers()),
+                    redactor.redact(request.body()));
+        }
+    }
+
+    private java.net.http.HttpRequest toJdkRequest(HttpRequest request) {
+        if (!request.formDataFields().isEmpty() || !request.formDataFiles().isEmpty()) {
+            throw new UnsupportedOperationException("multipart requests are not used by santa-batch");
+        }
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(URI.create(request.url()));
+        request.headers().forEach((name, values) -> {
+            if (values != null) {
+                values.forEach(v -> b.header(name, v));
+            }
+        });
+        b.method(
+                request.method().name(),
+                request.body() == null
+                        ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                        : java.net.http.HttpRequest.BodyPublishers.ofString(request.body(), StandardCharsets.UTF_8));
+        if (readTimeout != null) {
+            b.timeout(readTimeout);
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,375 @@
+package dev.santabatch.llm;
+
+import static dev.santabatch.llm.LlmFixtures.ENV;
+import static dev.santabatch.llm.LlmFixtures.FAST;
+import static dev.santabatch.llm.LlmFixtures.IDS;
+import static dev.santabatch.llm.LlmFixtures.NO_BUDGET;
+import static dev.santabatch.llm.LlmFixtures.model;
+import static dev.santabatch.llm.LlmFixtures.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.santabatch.job.BudgetSpec;
+import dev.santabatch.job.ModelSpec;
+import dev.santabatch.llm.ScriptedServer.Reply;
+import dev.santabatch.llm.internal.Failures;
+import dev.santabatch.review.ConfigurationException;
+import dev.santabatch.review.ReviewOutcome;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class CallGovernorTests {
+
+    private static final String ROLE = LlmRoles.reviewer("B");
+
+    private static LlmReviewer reviewer(CallGovernor governor, ModelSpec spec) {
+        return new LlmReviewer("B", Set.copyOf(IDS), LlmClient.create(spec, ROLE, governor, ENV));
+    }
+
+    private static Reply status(int code, String body) {
+        return Reply.status(code, body, Map.of("Content-Type", "application/json"));
+    }
+
+    @ParameterizedTest(name = "HTTP {0} -> {1}")
+    @CsvSource({
+        "429, RATE_LIMITED, RETRIABLE",
+        "500, SERVER_ERROR, RETRIABLE",
+        "502, SERVER_ERROR, RETRIABLE",
+        "503, SERVER_ERROR, RETRIABLE",
+        "408, TIMEOUT, RETRIABLE",
+        "401, AUTH, CONFIGURATION",
+        "403, AUTH, CONFIGURATION",
+        "404, MODEL_NOT_FOUND, CONFIGURATION",
+        "400, BAD_REQUEST, REJECTED",
+        "422, BAD_REQUEST, REJECTED"
+    })
+    void statusCodesMapToKindsAndCategories(int status, ErrorKind kind, ErrorKind.Category category) {
+        assertThat(Failures.kindOf(status)).isEqualTo(kind);
+        assertThat(kind.category()).isEqualTo(category);
+    }
+
+    @Test
+    void a429WithRetryAfterIsHonouredThenSucceeds() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(
+                Reply.status(429, "{\"error\":{\"message\":\"slow down\",\"code\":\"rate_limit_exceeded\"}}", Map.of("Retry-After", "1")),
+                Reply.ok(LlmFixtures.passJson()))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            ReviewOutcome outcome = reviewer(governor, model(server.baseUrl())).review(request("A kettle."));
+
+            assertThat(outcome).isInstanceOf(ReviewOutcome.Reviewed.class);
+            List<Long> at = server.arrivalNanos();
+            assertThat(at).hasSize(2);
+            // the server asked for 1 s; the initial backoff alone would be 10 ms
+            assertThat(Duration.ofNanos(at.get(1) - at.get(0))).isGreaterThanOrEqualTo(Duration.ofMillis(980));
+            Tally run = governor.snapshot().run();
+            assertThat(run.errors(ErrorKind.RATE_LIMITED)).isEqualTo(1);
+            assertThat(run.total().calls()).isEqualTo(2);
+            assertThat(run.total().retries()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void serverErrorsAreRetriedWithBackoffThenSucceed() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(status(500, "{}"), status(503, "busy"), Reply.ok(LlmFixtures.passJson()))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            ReviewOutcome outcome = reviewer(governor, model(server.baseUrl())).review(request("A kettle."));
+
+            assertThat(outcome).isInstanceOf(ReviewOutcome.Reviewed.class);
+            assertThat(server.requests()).hasSize(3);
+            Tally run = governor.snapshot().run();
+            assertThat(run.errors(ErrorKind.SERVER_ERROR)).isEqualTo(2);
+            assertThat(run.role(ROLE).retries()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aResponseHungPastTheTimeoutIsRetriedThenFailsToReviewAsTransport() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson()).after(Duration.ofSeconds(3)))) {
+            CallGovernor governor = new CallGovernor(FAST.withRetries(2, Duration.ofMillis(10), Duration.ofMillis(10)));
+            ModelSpec spec = model(server.baseUrl(), ModelSpec.StructuredOutput.JSON_SCHEMA, Duration.ofMillis(300));
+
+            long start = System.nanoTime();
+            ReviewOutcome outcome = reviewer(governor, spec).review(request("A kettle."));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(outcome).isInstanceOfSatisfying(ReviewOutcome.FailedToReview.class, f -> {
+                assertThat(f.kind()).isEqualTo(ReviewOutcome.FailureKind.TRANSPORT);
+                assertThat(f.message()).contains("timeout");
+            });
+            assertThat(server.requests()).hasSize(2);
+            assertThat(governor.snapshot().run().errors(ErrorKind.TIMEOUT)).isEqualTo(2);
+            assertThat(took).isLessThan(Duration.ofMillis(2500));
+        }
+    }
+
+    @Test
+    void anEndpointOutageFailsToReviewAsTransportAfterRetries() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        CallGovernor governor = new CallGovernor(FAST.withRetries(3, Duration.ofMillis(5), Duration.ofMillis(5)));
+
+        ReviewOutcome outcome = reviewer(governor, model("http://127.0.0.1:" + port + "/v1")).review(request("A kettle."));
+
+        assertThat(outcome).isInstanceOfSatisfying(ReviewOutcome.FailedToReview.class,
+                f -> assertThat(f.kind()).isEqualTo(ReviewOutcome.FailureKind.TRANSPORT));
+        assertThat(governor.snapshot().run().errors(ErrorKind.CONNECTION)).isEqualTo(3);
+    }
+
+    @Test
+    void a401IsAConfigurationErrorAtOnceWithoutRetry() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(
+                status(401, "{\"error\":{\"message\":\"Incorrect API key provided: sk-test-SECRET123\",\"code\":\"invalid_api_key\"}}"))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            assertThatThrownBy(() -> reviewer(governor, model(server.baseUrl())).review(request("A kettle.")))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("authentication failed")
+                    .hasMessageContaining("model.api-key-env")
+                    .satisfies(e -> assertThat(LlmFixturesText.allMessages(e)).doesNotContain(LlmFixtures.SECRET));
+            assertThat(server.requests()).hasSize(1);
+            assertThat(governor.snapshot().run().errors(ErrorKind.AUTH)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anUnknownModelIsAConfigurationErrorAtOnce() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(
+                status(404, "{\"error\":{\"message\":\"The model `nope` does not exist\",\"code\":\"model_not_found\"}}"))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            assertThatThrownBy(() -> reviewer(governor, model(server.baseUrl())).review(request("A kettle.")))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("model not found")
+                    .hasMessageContaining("model.model");
+            assertThat(server.requests()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aBadRequestFailsTheCallWithoutRetry() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(status(400, "{\"error\":{\"message\":\"context too long\"}}"))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            ReviewOutcome outcome = reviewer(governor, model(server.baseUrl())).review(request("A kettle."));
+
+            assertThat(outcome).isInstanceOfSatisfying(ReviewOutcome.FailedToReview.class,
+                    f -> assertThat(f.kind()).isEqualTo(ReviewOutcome.FailureKind.TRANSPORT));
+            assertThat(server.requests()).hasSize(1);
+            assertThat(governor.snapshot().run().errors(ErrorKind.BAD_REQUEST)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aMissingApiKeyVariableIsAConfigurationErrorNamingIt() {
+        ModelSpec spec = new ModelSpec("http://127.0.0.1:1/v1", "m", "NO_SUCH_KEY_VAR", 0, Duration.ofSeconds(1), 10,
+                ModelSpec.StructuredOutput.JSON_SCHEMA, null, null);
+
+        assertThatThrownBy(() -> LlmClient.create(spec, ROLE, new CallGovernor(FAST), ENV))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("NO_SUCH_KEY_VAR");
+    }
+
+    @Test
+    void theBaseUrlDefaultsToTheEnvironmentThenOpenAi() {
+        ModelSpec noUrl = new ModelSpec(null, "m", "K", 0, Duration.ofSeconds(1), 10, ModelSpec.StructuredOutput.JSON_SCHEMA, null, null);
+
+        assertThat(LlmClient.resolveBaseUrl(noUrl, n -> n.equals("OPENAI_BASE_URL") ? "http://localhost:11434/v1/" : null))
+                .isEqualTo("http://localhost:11434/v1");
+        assertThat(LlmClient.resolveBaseUrl(noUrl, n -> null)).isEqualTo("https://api.openai.com/v1");
+    }
+
+    @Test
+    void aReachedCallBudgetStopsBeforeTheCall() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson()))) {
+            CallGovernor governor = new CallGovernor(FAST, new BudgetSpec(1L, null, null, null, null, null), SpendSnapshot.NONE);
+            LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+            reviewer.review(request("A kettle."));
+
+            assertThatThrownBy(() -> reviewer.review(request("Another kettle.")))
+                    .isInstanceOfSatisfying(BudgetExceededException.class, e -> {
+                        assertThat(e.limit()).isEqualTo(BudgetExceededException.Limit.MAX_CALLS);
+                        assertThat(e.getMessage()).contains("budget.max-calls");
+                    });
+            assertThat(server.requests()).hasSize(1);
+        }
+    }
+
+    @Test
+    void tokenAndRoundBudgetsStopBeforeTheCallAndAResumedRunCountsCumulatively() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20))) {
+            // given a per-round call budget of 1 and a run token budget of 300
+            BudgetSpec budget = new BudgetSpec(null, 300L, null, 1L, null, null);
+            CallGovernor governor = new CallGovernor(FAST, budget, SpendSnapshot.NONE);
+            governor.startRound(1);
+            reviewer(governor, model(server.baseUrl())).review(request("A kettle."));
+
+            // then a second call in round 1 is refused
+            assertThatThrownBy(() -> reviewer(governor, model(server.baseUrl())).review(request("A kettle.")))
+                    .isInstanceOfSatisfying(BudgetExceededException.class,
+                            e -> assertThat(e.limit()).isEqualTo(BudgetExceededException.Limit.MAX_CALLS_PER_ROUND));
+            // and round 2 may call again
+            governor.startRound(2);
+            reviewer(governor, model(server.baseUrl())).review(request("A kettle."));
+            SpendSnapshot stored = governor.snapshot();
+            assertThat(stored.run().total().tokens()).isEqualTo(240);
+
+            // when the run resumes in round 3 with the spend restored: 240 + 120 passes 300 after one call
+            CallGovernor resumed = new CallGovernor(FAST, budget, stored);
+            resumed.startRound(3);
+            reviewer(resumed, model(server.baseUrl())).review(request("A kettle."));
+            resumed.startRound(4);
+            assertThatThrownBy(() -> reviewer(resumed, model(server.baseUrl())).review(request("A kettle.")))
+                    .isInstanceOfSatisfying(BudgetExceededException.class,
+                            e -> assertThat(e.limit()).isEqualTo(BudgetExceededException.Limit.MAX_TOKENS));
+            assertThat(server.requests()).hasSize(3);
+            SpendSnapshot after = resumed.snapshot();
+            assertThat(after.run().total().calls()).isEqualTo(3);
+            assertThat(after.rounds()).containsKeys(1, 2, 3);
+            assertThat(after.rounds().get(1).total().calls()).isEqualTo(1);
+
+            // and raising the budget lets the resumed run go on, still counting from where it was
+            CallGovernor raised = new CallGovernor(FAST, new BudgetSpec(null, 1000L, null, 1L, null, null), after);
+            reviewer(raised, model(server.baseUrl())).review(request("A kettle."));
+            assertThat(raised.snapshot().run().total().calls()).isEqualTo(4);
+            assertThat(raised.snapshot().currentRound().total().calls()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aCostBudgetUsesThePrices() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 1000, 250))) {
+            // 1000 × 2.0/M + 250 × 8.0/M = 0.004 per call
+            CallGovernor governor = new CallGovernor(FAST, new BudgetSpec(null, null, 0.007, null, null, null), SpendSnapshot.NONE);
+            LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+            reviewer.review(request("A kettle."));
+            reviewer.review(request("A kettle."));
+
+            assertThatThrownBy(() -> reviewer.review(request("A kettle.")))
+                    .isInstanceOfSatisfying(BudgetExceededException.class,
+                            e -> assertThat(e.limit()).isEqualTo(BudgetExceededException.Limit.MAX_COST));
+            assertThat(server.requests()).hasSize(2);
+        }
+    }
+
+    @Test
+    void tokensAndCostAreCountedPerRoleFromTheServersUsage() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(r -> r.body().contains("Fix ONLY")
+                ? Reply.ok("The Trail Kettle has a 2-year warranty.", "stop", 700, 60)
+                : Reply.ok(LlmFixtures.passJson(), "stop", 1000, 250))) {
+            CallGovernor governor = new CallGovernor(FAST);
+            LlmReviewer b = reviewer(governor, model(server.baseUrl()));
+            LlmReviewer c = new LlmReviewer("C", Set.copyOf(IDS),
+                    LlmClient.create(model(server.baseUrl()), LlmRoles.reviewer("C"), governor, ENV));
+            LlmFixer fixer = new LlmFixer(LlmClient.create(model(server.baseUrl()), LlmRoles.FIXER, governor, ENV));
+
+            b.review(request("A kettle."));
+            b.review(request("A kettle."));
+            c.review(request("A kettle."));
+            fixer.fix(LlmFixtures.fixRequest("The Trail Kettle has a 5-year warranty.", List.of("accuracy: 5 years, source says 2")));
+
+            Tally run = governor.snapshot().run();
+            assertThat(run.role("reviewer:B")).isEqualTo(new CallCounts(2, 0, 0, 2000, 500, 2 * 0.004));
+            assertThat(run.role("reviewer:C").inputTokens()).isEqualTo(1000);
+            assertThat(run.role("reviewer:C").outputTokens()).isEqualTo(250);
+            assertThat(run.role("fixer").inputTokens()).isEqualTo(700);
+            assertThat(run.role("fixer").outputTokens()).isEqualTo(60);
+            assertThat(run.role("fixer").cost()).isCloseTo(700 * 2.0 / 1e6 + 60 * 8.0 / 1e6, org.assertj.core.data.Offset.offset(1e-12));
+            assertThat(run.total().inputTokens()).isEqualTo(3700);
+            assertThat(run.total().outputTokens()).isEqualTo(810);
+            assertThat(run.total().cost()).isCloseTo(3 * 0.004 + 0.00188, org.assertj.core.data.Offset.offset(1e-12));
+            assertThat(run.total().calls()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void callsInFlightPerModelNeverExceedTheLimit() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson()).after(Duration.ofMillis(150)))) {
+            CallGovernor governor = new CallGovernor(FAST.withInFlight(16, 3));
+            LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+
+            runConcurrently(12, () -> reviewer.review(request("A kettle.")));
+
+            assertThat(server.requests()).hasSize(12);
+            assertThat(server.maxInFlight()).isLessThanOrEqualTo(3).isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    @Test
+    void callsInFlightPerEndpointCoverAllModels() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson()).after(Duration.ofMillis(150)))) {
+            CallGovernor governor = new CallGovernor(FAST.withInFlight(2, 8));
+            LlmReviewer b = reviewer(governor, model(server.baseUrl()));
+            ModelSpec other = new ModelSpec(server.baseUrl(), "other-model", LlmFixtures.KEY_ENV, 0, Duration.ofSeconds(5), 512,
+                    ModelSpec.StructuredOutput.JSON_SCHEMA, null, null);
+            LlmReviewer c = new LlmReviewer("C", Set.copyOf(IDS), LlmClient.create(other, LlmRoles.reviewer("C"), governor, ENV));
+
+            runConcurrently(8, () -> {
+                b.review(request("A kettle."));
+                c.review(request("A kettle."));
+            });
+
+            assertThat(server.requests()).hasSize(16);
+            assertThat(server.maxInFlight()).isLessThanOrEqualTo(2);
+        }
+    }
+
+    @Test
+    void requestsPerMinuteAreSpacedOutAfterTheBurst() {
+        // 600 per minute: a burst of 60, then one every 100 ms
+        CallGovernor.TokenBucket bucket = new CallGovernor.TokenBucket(600);
+        long start = System.nanoTime();
+        for (int i = 0; i < 63; i++) {
+            bucket.acquire();
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(took).isBetween(Duration.ofMillis(250), Duration.ofMillis(1500));
+    }
+
+    @Test
+    void retryAfterIsReadAsSecondsMillisecondsOrDate() {
+        assertThat(dev.santabatch.llm.internal.HttpStatusExceptionAccess.retryAfter(null, "2")).contains(Duration.ofSeconds(2));
+        assertThat(dev.santabatch.llm.internal.HttpStatusExceptionAccess.retryAfter("1500", "9")).contains(Duration.ofMillis(1500));
+        assertThat(dev.santabatch.llm.internal.HttpStatusExceptionAccess.retryAfter(null, "0.5")).contains(Duration.ofMillis(500));
+        assertThat(dev.santabatch.llm.internal.HttpStatusExceptionAccess.retryAfter(null, "Wed, 21 Oct 2015 07:28:00 GMT")).contains(Duration.ZERO);
+        assertThat(dev.santabatch.llm.internal.HttpStatusExceptionAccess.retryAfter(null, "soon")).isEmpty();
+    }
+
+    @Test
+    void backoffDoublesUpToTheCapWithJitter() {
+        CallGovernor governor = new CallGovernor(GovernorSettings.defaults());
+        for (int i = 0; i < 20; i++) {
+            assertThat(governor.backoff(1).toMillis()).isBetween(800L, 1200L);
+            assertThat(governor.backoff(3).toMillis()).isBetween(3200L, 4800L);
+            assertThat(governor.backoff(10).toMillis()).isBetween(24000L, 36000L);
+        }
+    }
+
+    private static void runConcurrently(int tasks, Runnable task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(tasks);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int i = 0; i < tasks; i++) {
+                futures.add(pool.submit(task));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
