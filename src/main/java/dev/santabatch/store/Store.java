@@ -300,22 +300,109 @@ public class Store {
 
     // ---------------------------------------------------------------- revisions, escalations, rule counts
 
-    /** A page of items in input order after {@code afterIndex}, with their current content. */
+    /**
+     * A page of items in input order after {@code afterIndex}, with their current content. Two
+     * index lookups (the page on (run_pk, record_index), then the revised items' contents by
+     * item_id) rather than a join, which H2 plans badly over a derived table.
+     */
     public List<StoredItem> itemsAfter(long runPk, long afterIndex, int limit) {
-        return jdbc.query(
-                // the page is chosen on the (run_pk, record_index) index first, then joined
-                "SELECT i.item_id, i.record_index, i.line, i.fields, i.state, i.current_rev, r.content"
-                        + " FROM (SELECT item_id, run_pk, record_index, line, fields, state, current_rev FROM sb_item"
-                        + " WHERE run_pk = ? AND record_index > ? ORDER BY record_index LIMIT ?) i"
-                        + " LEFT JOIN sb_revision r"
-                        + " ON r.item_id = i.item_id AND r.run_pk = i.run_pk AND r.rev = i.current_rev"
-                        + " ORDER BY i.record_index",
+        // ORDER BY names run_pk too, so that H2 reads the (run_pk, record_index) index in order
+        // instead of sorting every later row for each page
+        List<StoredItem> page = jdbc.query(
+                "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item"
+                        + " WHERE run_pk = ? AND record_index > ? ORDER BY run_pk, record_index LIMIT ?",
                 (rs, n) -> new StoredItem(
                         rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-                        rs.getString(7)),
+                        null),
                 runPk,
                 afterIndex,
                 limit);
+        return withContent(runPk, page);
+    }
+
+    private List<StoredItem> withContent(long runPk, List<StoredItem> page) {
+        Map<String, Integer> revised = new HashMap<>();
+        for (StoredItem it : page) {
+            if (it.currentRev() > 0) {
+                revised.put(it.id(), it.currentRev());
+            }
+        }
+        if (revised.isEmpty()) {
+            return page;
+        }
+        Map<String, String> content = new HashMap<>();
+        MapSqlParameterSource p = new MapSqlParameterSource()
+                .addValue("run", runPk)
+                .addValue("ids", new ArrayList<>(revised.keySet()));
+        named.query(
+                "SELECT item_id, rev, content FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run",
+                p,
+                rs -> {
+                    if (revised.get(rs.getString(1)) == rs.getInt(2)) {
+                        content.put(rs.getString(1), rs.getString(3));
+                    }
+                });
+        List<StoredItem> out = new ArrayList<>(page.size());
+        for (StoredItem it : page) {
+            out.add(it.currentRev() > 0
+                    ? new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), it.currentRev(),
+                            content.get(it.id()))
+                    : it);
+        }
+        return out;
+    }
+
+    /** An eligible item: ACTIVE, with its category and whether the given round's batch-fix wrote its revision. */
+    public record EligibleItem(StoredItem item, @Nullable String category, boolean changedLastRound) {}
+
+    public List<EligibleItem> eligibleAfter(long runPk, long afterIndex, int batchFixRound, int limit) {
+        List<Object[]> meta = new ArrayList<>();
+        List<StoredItem> page = jdbc.query(
+                "SELECT item_id, record_index, line, fields, state, current_rev, category FROM sb_item"
+                        + " WHERE run_pk = ? AND record_index > ? AND state = 'ACTIVE' ORDER BY run_pk, record_index LIMIT ?",
+                (rs, n) -> {
+                    meta.add(new Object[] {rs.getString(7)});
+                    return new StoredItem(
+                            rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
+                            null);
+                },
+                runPk,
+                afterIndex,
+                limit);
+        Map<String, String> causes = new HashMap<>();
+        List<String> revised = page.stream().filter(i -> i.currentRev() > 0).map(StoredItem::id).toList();
+        if (!revised.isEmpty() && batchFixRound > 0) {
+            named.query(
+                    "SELECT item_id, rev, cause, round_no FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run",
+                    new MapSqlParameterSource().addValue("ids", revised).addValue("run", runPk),
+                    rs -> {
+                        causes.put(rs.getString(1) + "#" + rs.getInt(2), rs.getString(3) + "#" + rs.getInt(4));
+                    });
+        }
+        List<StoredItem> full = withContent(runPk, page);
+        List<EligibleItem> out = new ArrayList<>(full.size());
+        for (int i = 0; i < full.size(); i++) {
+            StoredItem it = full.get(i);
+            boolean changed = ("batch-fix#" + batchFixRound).equals(causes.get(it.id() + "#" + it.currentRev()));
+            out.add(new EligibleItem(it, (String) meta.get(i)[0], changed));
+        }
+        return out;
+    }
+
+    public void setState(long runPk, String itemId, String state) {
+        jdbc.update("UPDATE sb_item SET state = ? WHERE item_id = ? AND run_pk = ?", state, itemId, runPk);
+    }
+
+    /** One item with its current content. */
+    public Optional<StoredItem> item(long runPk, String itemId) {
+        List<StoredItem> one = jdbc.query(
+                "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item WHERE item_id = ? AND run_pk = ?",
+                (rs, n) -> new StoredItem(
+                        rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
+                        null),
+                itemId,
+                runPk);
+        return withContent(runPk, one).stream().findFirst();
     }
 
     /** Stores a new revision of an item and makes it current. */

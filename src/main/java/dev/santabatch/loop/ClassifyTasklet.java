@@ -1,0 +1,70 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.run.RunContext;
+import dev.santabatch.run.StopSignal;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+
+/**
+ * Classifies the round's failures (the merged critical issues of each sampled item's first review)
+ * into patterns; a pattern seen in at least {@code santa.systematic-min-items} sampled items is
+ * systematic. Replaces the round's patterns in one transaction, so a rerun gives the same result.
+ */
+final class ClassifyTasklet implements Tasklet {
+
+    private static final Logger log = LoggerFactory.getLogger(ClassifyTasklet.class);
+
+    private final LoopStore loop;
+    private final RunContext run;
+    private final FailureClassifier classifier;
+
+    ClassifyTasklet(LoopStore loop, RunContext run, FailureClassifier classifier) {
+        this.loop = loop;
+        this.run = run;
+        this.classifier = classifier;
+    }
+
+    @Override
+    public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
+        if (StopSignal.requested()) {
+            contribution.getStepExecution().setTerminateOnly();
+            return RepeatStatus.FINISHED;
+        }
+        Optional<LoopStore.Round> current = loop.lastRound(run.runPk()).filter(r -> r.decision() == null);
+        if (current.isEmpty()) {
+            return RepeatStatus.FINISHED;
+        }
+        int round = current.get().round();
+        List<FailureClassifier.Failure> failures = new ArrayList<>();
+        for (LoopStore.IssueRow i : loop.issues(run.runPk(), round)) {
+            if (i.criterion() != null) {
+                failures.add(new FailureClassifier.Failure(i.itemId(), i.criterion(), i.text()));
+            }
+        }
+        long sampled = Math.max(1, loop.sample(run.runPk(), round).size());
+        List<LoopStore.PatternRow> rows = new ArrayList<>();
+        int no = 0;
+        for (FailureClassifier.Pattern p : classifier.classify(failures)) {
+            List<String> items = new ArrayList<>(new LinkedHashSet<>(p.itemIds()));
+            boolean systematic = items.size() >= run.job().santa().systematicMinItems();
+            rows.add(new LoopStore.PatternRow(++no, p.criterion(), p.label(), items, items.size() / (double) sampled,
+                    systematic, 0, 0, 0));
+        }
+        loop.replacePatterns(run.runPk(), round, rows);
+        long systematic = rows.stream().filter(LoopStore.PatternRow::systematic).count();
+        log.info("classify: round {}: {} failure(s) in {} pattern(s), {} systematic", round, failures.size(), rows.size(), systematic);
+        for (LoopStore.PatternRow p : rows) {
+            log.info("  pattern {} [{}] {} item(s){}: {}", p.patternNo(), p.criterion(), p.items().size(),
+                    p.systematic() ? " SYSTEMATIC" : "", p.label());
+        }
+        return RepeatStatus.FINISHED;
+    }
+}

@@ -1,0 +1,15 @@
+package dev.santabatch.loop;
+
+/** A round's decision, stored with the round. */
+public final class Decision {
+    /** Every sampled item was reviewed and NICE on first review. */
+    public static final String CLEAN = "clean";
+    /** Nothing left eligible: every item verified NICE or held. */
+    public static final String FULLY_REVIEWED = "fully-reviewed";
+    /** Not clean, rounds left: resample. */
+    public static final String CONTINUE = "continue";
+    /** Not clean and no rounds left. */
+    public static final String NOT_CLEAN = "not-clean";
+
+    private Decision() {}
+}

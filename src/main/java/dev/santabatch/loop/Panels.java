@@ -1,0 +1,112 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.offline.CatalogSnapshot;
+import dev.santabatch.review.Fixer;
+import dev.santabatch.review.Gate;
+import dev.santabatch.review.IssueSimilarity;
+import dev.santabatch.review.Panel;
+import dev.santabatch.review.Reviewer;
+import dev.santabatch.review.ReviewValidator;
+import dev.santabatch.review.RevisionCheck;
+import dev.santabatch.review.SantaProcessor;
+import dev.santabatch.review.SantaSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * The run's Santa panel: its reviewer types (prepared once per round), fresh reviewers for every
+ * panel review, the gate, the fixer and the processor that runs the convergence loop per item.
+ */
+public final class Panels implements AutoCloseable {
+
+    private final JobDefinition job;
+    private final Map<String, ReviewerType> types;
+    private final ExecutorService executor;
+    private final Gate gate;
+    private final Panel panel;
+    private final SantaProcessor processor;
+    private final Fixer fixer;
+    private final RevisionCheck revisionCheck;
+
+    public Panels(JobDefinition job, Map<String, ReviewerType> types, RevisionCheck revisionCheck,
+            IssueSimilarity similarity, Function<Panels, Fixer> fixerFactory) {
+        this.job = job;
+        this.types = Map.copyOf(types);
+        for (ReviewerSpec spec : job.reviewers()) {
+            if (!types.containsKey(spec.type())) {
+                throw new IllegalArgumentException("reviewer '" + spec.id() + "': type '" + spec.type()
+                        + "' is not available in this build (available: " + types.keySet() + ")");
+            }
+        }
+        int threads = Math.max(2, job.run().concurrency() * job.reviewers().size());
+        AtomicInteger n = new AtomicInteger();
+        this.executor = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "santa-reviewer-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.gate = new Gate(similarity);
+        this.panel = new Panel(executor, new ReviewValidator());
+        this.revisionCheck = revisionCheck;
+        this.fixer = fixerFactory.apply(this);
+        this.processor = new SantaProcessor(SantaSettings.of(job), this::newPanel, fixer, revisionCheck, panel, gate);
+    }
+
+    /** Prepares every reviewer type the panel uses for a round (idempotent). */
+    public void prepare(CatalogSnapshot snapshot) {
+        Set<String> used = new LinkedHashSet<>();
+        job.reviewers().forEach(r -> used.add(r.type()));
+        used.forEach(t -> types.get(t).prepare(snapshot));
+    }
+
+    /** Fresh reviewer instances, one per panel member, in job-file order. */
+    public List<Reviewer> newPanel() {
+        List<Reviewer> reviewers = new ArrayList<>();
+        for (ReviewerSpec spec : job.reviewers()) {
+            reviewers.add(types.get(spec.type()).create(spec));
+        }
+        return reviewers;
+    }
+
+    public ReviewerType type(String name) {
+        return types.get(name);
+    }
+
+    public JobDefinition job() {
+        return job;
+    }
+
+    public Gate gate() {
+        return gate;
+    }
+
+    public Panel panel() {
+        return panel;
+    }
+
+    public Fixer fixer() {
+        return fixer;
+    }
+
+    public RevisionCheck revisionCheck() {
+        return revisionCheck;
+    }
+
+    public SantaProcessor processor() {
+        return processor;
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,195 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.review.FailedReviewThreshold;
+import dev.santabatch.review.FixRevision;
+import dev.santabatch.review.MergedIssue;
+import dev.santabatch.review.Review;
+import dev.santabatch.review.ReviewRecord;
+import dev.santabatch.review.SantaResult;
+import dev.santabatch.run.RunContext;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.infrastructure.item.Chunk;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.item.ItemProcessor;
+import org.springframework.batch.infrastructure.item.ItemStreamReader;
+import org.springframework.batch.infrastructure.item.ItemWriter;
+
+/**
+ * The review step: the Santa processor on every sampled item of the current round. Items are
+ * processed concurrently (the chunk step's task executor; each item's reviewers run in parallel on
+ * the panel's pool). Each item's reviews, fixes and outcome are written in its chunk's transaction,
+ * so a restart reviews exactly the items without a stored outcome. Items that failed to review are
+ * retried by a restart; above the job's threshold share they fail the step.
+ */
+final class ReviewStep {
+
+    private static final Logger log = LoggerFactory.getLogger(ReviewStep.class);
+
+    /** Cause of a revision made by the Santa fixer. */
+    static final String CAUSE = "santa-fix";
+
+    record Task(LoopStore.SampleRow sample, Store.StoredItem item, int round) {}
+
+    record Done(Task task, SantaResult result) {}
+
+    private ReviewStep() {}
+
+    /** Reads the current round's sampled items that have no outcome yet (or failed to review). */
+    static final class Reader implements ItemStreamReader<Task> {
+        private final Store store;
+        private final LoopStore loop;
+        private final RunContext run;
+        private final Panels panels;
+        private final SourceFields source;
+        private final int categoryIndex;
+        private final Deque<Task> page = new ArrayDeque<>();
+        private int round = -1;
+        private int lastSeq;
+        private int fetchedSeq;
+        private boolean exhausted;
+
+        Reader(Store store, LoopStore loop, RunContext run, Panels panels, SourceFields source, int categoryIndex) {
+            this.store = store;
+            this.loop = loop;
+            this.run = run;
+            this.panels = panels;
+            this.source = source;
+            this.categoryIndex = categoryIndex;
+        }
+
+        @Override
+        public void open(ExecutionContext ctx) {
+            page.clear();
+            exhausted = false;
+            round = loop.lastRound(run.runPk()).filter(r -> r.decision() == null).map(LoopStore.Round::round).orElse(-1);
+            lastSeq = ctx.containsKey("review.seq") && ctx.getInt("review.round", -1) == round ? ctx.getInt("review.seq") : 0;
+            fetchedSeq = lastSeq;
+            if (round > 0) {
+                panels.prepare(new StoreSnapshot(store, run.runPk(), round, source, categoryIndex));
+            }
+        }
+
+        @Override
+        public @Nullable Task read() {
+            if (round < 0) {
+                return null;
+            }
+            if (page.isEmpty() && !exhausted) {
+                List<LoopStore.SampleRow> rows = loop.pendingSample(run.runPk(), round, fetchedSeq, 64);
+                if (rows.isEmpty()) {
+                    exhausted = true;
+                    checkThreshold();
+                } else {
+                    for (LoopStore.SampleRow r : rows) {
+                        page.add(new Task(r, store.item(run.runPk(), r.itemId()).orElseThrow(), round));
+                    }
+                    fetchedSeq = rows.get(rows.size() - 1).seq();
+                }
+            }
+            Task t = page.poll();
+            if (t != null) {
+                lastSeq = t.sample().seq();
+            }
+            return t;
+        }
+
+        private void checkThreshold() {
+            List<LoopStore.SampleOutcome> outcomes = loop.sample(run.runPk(), round);
+            long failed = outcomes.stream().filter(o -> "UNREVIEWED".equals(o.outcome())).count();
+            new FailedReviewThreshold(run.job().santa().failedReviewThreshold()).check(failed, outcomes.size());
+        }
+
+        @Override
+        public void update(ExecutionContext ctx) {
+            ctx.putInt("review.round", round);
+            ctx.putInt("review.seq", lastSeq);
+        }
+    }
+
+    static final class Processor implements ItemProcessor<Task, Done> {
+        private final Panels panels;
+        private final SourceFields source;
+
+        Processor(Panels panels, SourceFields source) {
+            this.panels = panels;
+            this.source = source;
+        }
+
+        @Override
+        public Done process(Task task) {
+            List<String> fields = FieldsCodec.decode(task.item().fields());
+            String content = task.item().content() != null ? task.item().content() : source.content(fields);
+            SantaResult result = panels.processor().process(task.item().id(), content, source.of(fields));
+            return new Done(task, result);
+        }
+    }
+
+    static final class Writer implements ItemWriter<Done> {
+        private final Store store;
+        private final LoopStore loop;
+        private final RunContext run;
+
+        Writer(Store store, LoopStore loop, RunContext run) {
+            this.store = store;
+            this.loop = loop;
+            this.run = run;
+        }
+
+        @Override
+        public void write(Chunk<? extends Done> chunk) {
+            for (Done d : chunk) {
+                write(d);
+            }
+        }
+
+        private void write(Done d) {
+            long runPk = run.runPk();
+            int round = d.task().round();
+            String id = d.task().item().id();
+            int baseRev = d.task().item().currentRev();
+            SantaResult r = d.result();
+            // a retry after a failed-to-review attempt supersedes that attempt's reviews
+            loop.jdbc().update("DELETE FROM sb_review WHERE run_pk = ? AND round_no = ? AND item_id = ?", runPk, round, id);
+            loop.jdbc().update("DELETE FROM sb_issue WHERE run_pk = ? AND round_no = ? AND item_id = ?", runPk, round, id);
+            List<LoopStore.ReviewRow> reviews = new ArrayList<>();
+            for (ReviewRecord rr : r.reviews()) {
+                String json = rr.verdict() == null ? null
+                        : new Review(rr.verdict(), rr.checks(), rr.criticalIssues(), rr.suggestions()).toJson();
+                reviews.add(new LoopStore.ReviewRow(id, baseRev + rr.iteration(), rr.iteration(), rr.reviewerId(),
+                        rr.outcome().name(), rr.verdict() == null ? null : rr.verdict().name(), json, rr.failure(),
+                        rr.duration().toMillis()));
+            }
+            loop.insertReviews(runPk, round, reviews);
+            List<LoopStore.IssueRow> issues = new ArrayList<>();
+            int seq = 0;
+            for (MergedIssue mi : r.firstIssues()) {
+                issues.add(new LoopStore.IssueRow(id, ++seq, mi.criterion(), mi.text(), String.join(",", new TreeSet<>(mi.flaggedBy()))));
+            }
+            loop.insertIssues(runPk, round, issues);
+            int rev = baseRev;
+            for (FixRevision fx : r.revisions()) {
+                store.addRevision(runPk, id, ++rev, round, CAUSE, null, fx.after());
+            }
+            switch (r.outcome()) {
+                case NICE -> store.setState(runPk, id, "NICE");
+                case ESCALATED -> store.escalate(runPk, id, round, CAUSE, null, r.rejectedFix(),
+                        r.openIssues().isEmpty()
+                                ? List.of(r.reasonDetail())
+                                : r.openIssues().stream().map(MergedIssue::text).toList());
+                case UNREVIEWED -> log.warn("review: {} not reviewed this round: {}", id, r.reasonDetail());
+            }
+            loop.sampleOutcome(runPk, round, id, r.outcome().name(), r.reason() == null ? null : r.reason().name(),
+                    r.reviewsToNice(), r.fixes());
+        }
+    }
+}

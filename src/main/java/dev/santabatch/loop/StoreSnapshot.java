@@ -1,0 +1,60 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.offline.CatalogSnapshot;
+import dev.santabatch.offline.SnapshotItem;
+import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/** The catalog snapshot of a round, streamed from the store a page at a time. */
+final class StoreSnapshot implements CatalogSnapshot {
+
+    private final Store store;
+    private final long runPk;
+    private final int round;
+    private final SourceFields source;
+    private final int categoryIndex;
+
+    StoreSnapshot(Store store, long runPk, int round, SourceFields source, int categoryIndex) {
+        this.store = store;
+        this.runPk = runPk;
+        this.round = round;
+        this.source = source;
+        this.categoryIndex = categoryIndex;
+    }
+
+    @Override
+    public long runPk() {
+        return runPk;
+    }
+
+    @Override
+    public int round() {
+        return round;
+    }
+
+    @Override
+    public long size() {
+        return store.countItems(runPk);
+    }
+
+    @Override
+    public void forEach(Consumer<SnapshotItem> action) {
+        store.forEachItem(runPk, it -> action.accept(toSnapshot(it)));
+    }
+
+    @Override
+    public Optional<SnapshotItem> get(String id) {
+        return store.item(runPk, id).map(this::toSnapshot);
+    }
+
+    SnapshotItem toSnapshot(Store.StoredItem it) {
+        List<String> fields = FieldsCodec.decode(it.fields());
+        String content = it.content() != null ? it.content() : source.content(fields);
+        return new SnapshotItem(it.id(), it.currentRev(), content, source.of(fields),
+                categoryIndex < 0 ? null : fields.get(categoryIndex));
+    }
+}
