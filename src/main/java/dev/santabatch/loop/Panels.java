@@ -36,10 +36,14 @@ public final class Panels implements AutoCloseable {
     private final SantaProcessor processor;
     private final Fixer fixer;
     private final RevisionCheck revisionCheck;
+    private final IssueSimilarity similarity;
+    private final FailureClassifier classifier;
 
     public Panels(JobDefinition job, Map<String, ReviewerType> types, RevisionCheck revisionCheck,
-            IssueSimilarity similarity, Function<Panels, Fixer> fixerFactory) {
+            IssueSimilarity similarity, FailureClassifier classifier, Function<Panels, Fixer> fixerFactory) {
         this.job = job;
+        this.similarity = similarity;
+        this.classifier = classifier;
         this.types = Map.copyOf(types);
         for (ReviewerSpec spec : job.reviewers()) {
             if (!types.containsKey(spec.type())) {
@@ -95,6 +99,14 @@ public final class Panels implements AutoCloseable {
 
     public Fixer fixer() {
         return fixer;
+    }
+
+    public IssueSimilarity similarity() {
+        return similarity;
+    }
+
+    public FailureClassifier classifier() {
+        return classifier;
     }
 
     public RevisionCheck revisionCheck() {

@@ -1,6 +1,11 @@
 package dev.santabatch.run;
 
 import dev.santabatch.catalog.CatalogCsvWriter;
+import dev.santabatch.loop.Decision;
+import dev.santabatch.loop.LoopStore;
+import dev.santabatch.report.AuditFile;
+import dev.santabatch.report.GroundTruthEscapes;
+import dev.santabatch.report.RunReport;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.io.IOException;
@@ -8,28 +13,36 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.StepContribution;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
  * Writes the run's outputs from the store: {@code catalog.csv} (the input's header, column order
- * and row order; the latest revision's content; escalated items held out) and {@code rejects.csv}.
- * Files are written under a temporary name and moved into place, so a stopped or failed export
- * never leaves a half file; rerunning it rewrites them whole.
+ * and row order; latest revisions; escalated items held out: the seed ships only what passed),
+ * {@code changes.csv}, {@code escalations.csv}, {@code rejects.csv}, {@code audit.csv} and {@code
+ * report.json}. Every file is written under a temporary name and moved into place, so a stopped or
+ * failed export never leaves a half file; rerunning it rewrites them whole. When the last round
+ * ended not clean the step's exit status is {@link #NOT_CLEAN}: the job then stops, restartable.
  */
 final class ExportTasklet implements Tasklet {
+
+    static final String NOT_CLEAN = "NOT_CLEAN";
 
     private static final Logger log = LoggerFactory.getLogger(ExportTasklet.class);
 
     private final Store store;
+    private final LoopStore loop;
     private final RunContext run;
 
-    ExportTasklet(Store store, RunContext run) {
+    ExportTasklet(Store store, LoopStore loop, RunContext run) {
         this.store = store;
+        this.loop = loop;
         this.run = run;
     }
 
@@ -40,18 +53,25 @@ final class ExportTasklet implements Tasklet {
             return RepeatStatus.FINISHED;
         }
         Files.createDirectories(run.outDir());
-        List<String> header = FieldsCodec.decode(store.header(run.runPk())
-                .orElseThrow(() -> new IllegalStateException("no header stored for run " + run.runId())));
-        int contentIndex = header.indexOf(run.job().input().contentColumn());
+        List<String> header = run.header();
+        int contentIndex = run.column(run.job().input().contentColumn());
+        int idIndex = run.column(run.job().input().idColumn());
         long[] shipped = {0};
         long[] held = {0};
+        GroundTruthEscapes truth = run.job().input().groundTruth() == null ? null
+                : new GroundTruthEscapes(run.job().input().groundTruth());
+        AuditFile.Reservoir audit = new AuditFile.Reservoir(run.job().santa().auditSize(), run.seed());
         try (CatalogCsvWriter out = CatalogCsvWriter.create(run.outDir().resolve("catalog.csv"), header)) {
             store.forEachItem(run.runPk(), item -> {
+                List<String> values = FieldsCodec.decode(item.fields());
+                String original = values.get(contentIndex);
                 if ("ESCALATED".equals(item.state())) {
                     held[0]++;
+                    if (truth != null) {
+                        truth.offer(values.get(idIndex), original, null);
+                    }
                     return;
                 }
-                List<String> values = FieldsCodec.decode(item.fields());
                 if (item.content() != null) {
                     values = new ArrayList<>(values);
                     values.set(contentIndex, item.content());
@@ -62,6 +82,10 @@ final class ExportTasklet implements Tasklet {
                     throw new UncheckedIOException(e);
                 }
                 shipped[0]++;
+                audit.offer(new AuditFile.ShippedItem(item.id(), values.get(contentIndex)));
+                if (truth != null) {
+                    truth.offer(values.get(idIndex), original, values.get(contentIndex));
+                }
             });
             out.commit();
         }
@@ -75,12 +99,22 @@ final class ExportTasklet implements Tasklet {
             out.commit();
         }
         long changes = writeChanges(contentIndex);
-        writeEscalations(header, contentIndex);
-        contribution.getStepExecution().getExecutionContext().putLong("export.changes", changes);
-        contribution.getStepExecution().getExecutionContext().putLong("export.shipped", shipped[0]);
-        contribution.getStepExecution().getExecutionContext().putLong("export.held", held[0]);
-        contribution.getStepExecution().getExecutionContext().putLong("export.rejects", rejects);
-        log.info("export: {} items to {}, {} held, {} rejects, {} changes", shipped[0], run.outDir().resolve("catalog.csv"), held[0], rejects, changes);
+        writeEscalations(contentIndex);
+        AuditFile.write(run.outDir().resolve("audit.csv"), audit.sample());
+
+        String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
+        String status = RunReport.status(decision);
+        Map<String, Object> report = RunReport.build(store, loop,
+                new RunReport.Context(run.job().name(), run.runId(), run.runPk(), run.job().reviewers().size(),
+                        run.job().santa().lowAgreementKappa(), run.warnings(), truth == null ? null : truth.result(),
+                        null),
+                status, shipped[0], held[0], rejects);
+        RunReport.write(run.outDir().resolve("report.json"), report);
+        log.info("export: {} items shipped to {}, {} held, {} rejects, {} changes; status {}", shipped[0],
+                run.outDir().resolve("catalog.csv"), held[0], rejects, changes, status);
+        if (Decision.NOT_CLEAN.equals(decision)) {
+            contribution.setExitStatus(new ExitStatus(NOT_CLEAN, "no clean sample within santa.max-rounds"));
+        }
         return RepeatStatus.FINISHED;
     }
 
@@ -92,7 +126,8 @@ final class ExportTasklet implements Tasklet {
             store.forEachChange(run.runPk(), c -> {
                 String before = c.previous() != null ? c.previous() : FieldsCodec.decode(c.fields()).get(contentIndex);
                 try {
-                    out.writeRow(c.itemId(), String.valueOf(c.round()), c.cause(), c.pattern() == null ? "" : c.pattern(), before, c.after());
+                    out.writeRow(c.itemId(), String.valueOf(c.round()), c.cause(), c.pattern() == null ? "" : c.pattern(),
+                            before, c.after());
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -108,7 +143,7 @@ final class ExportTasklet implements Tasklet {
      * that passed the rules, the last attempted fix and the open issues. Neutralised for
      * spreadsheets (a cell starting with =, +, -, @, tab or CR gets a leading quote).
      */
-    private void writeEscalations(List<String> header, int contentIndex) throws IOException {
+    private void writeEscalations(int contentIndex) throws IOException {
         try (CatalogCsvWriter out = CatalogCsvWriter.neutralising(
                 run.outDir().resolve("escalations.csv"),
                 List.of("item_id", "round", "cause", "pattern", "original", "last_passing", "last_attempt", "open_issues"))) {

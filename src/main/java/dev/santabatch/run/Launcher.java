@@ -7,6 +7,12 @@ import dev.santabatch.cli.ExitCodes;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.JobFileException;
 import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.loop.Decision;
+import dev.santabatch.loop.Extensions;
+import dev.santabatch.loop.LoopStore;
+import dev.santabatch.loop.Panels;
+import dev.santabatch.loop.RunComponents;
+import dev.santabatch.report.RunReport;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.io.IOException;
@@ -64,17 +70,25 @@ public final class Launcher {
     private Launcher() {}
 
     public static int run(RunRequest request, Map<String, Object> props, PrintStream out, PrintStream err) {
+        return run(request, props, out, err, Extensions.none());
+    }
+
+    /** As {@link #run(RunRequest, Map, PrintStream, PrintStream)}, with reviewer types or a fixer replaced. */
+    public static int run(RunRequest request, Map<String, Object> props, PrintStream out, PrintStream err,
+            Extensions extensions) {
         JobDefinition job;
+        List<String> warnings;
         try {
             JobFileLoader.Result loaded = JobFileLoader.loadWithWarnings(request.jobFile());
             job = loaded.definition();
-            loaded.warnings().forEach(w -> err.println("santa-batch: warning: " + w));
+            warnings = loaded.warnings();
+            warnings.forEach(w -> err.println("santa-batch: warning: " + w));
         } catch (JobFileException e) {
             err.println("santa-batch: invalid job file: " + e.getMessage());
             return ExitCodes.USAGE;
         }
         try (ConfigurableApplicationContext base = baseContext(props)) {
-            return launch(base, job, request, out, err);
+            return launch(base, job, warnings, request, out, err, extensions);
         }
     }
 
@@ -170,8 +184,8 @@ public final class Launcher {
                 .run();
     }
 
-    private static int launch(
-            ConfigurableApplicationContext base, JobDefinition job, RunRequest request, PrintStream out, PrintStream err) {
+    private static int launch(ConfigurableApplicationContext base, JobDefinition job, List<String> warnings,
+            RunRequest request, PrintStream out, PrintStream err, Extensions extensions) {
         Store store = base.getBean(Store.class);
         JobRepository repo = base.getBean(JobRepository.class);
         JobOperator operator = base.getBean(JobOperator.class);
@@ -264,16 +278,18 @@ public final class Launcher {
                 out.println("starting run '" + runId + "' of job '" + job.name() + "' on " + input);
             }
 
-            RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header);
+            RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, warnings);
             StopSignal.install();
-            try (AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
+            try (Panels panels = RunComponents.panels(job, store, extensions);
+                    AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
                 child.setParent(base);
                 child.registerBean(RunContext.class, () -> context);
+                child.registerBean(Panels.class, () -> panels);
                 child.register(SantaJobConfiguration.class);
                 child.refresh();
                 Job santaJob = child.getBean("santaJob", Job.class);
                 JobExecution execution = operator.start(santaJob, params);
-                return finish(store, context, execution, out);
+                return finish(store, context, execution, out, err);
             }
         } catch (JobInstanceAlreadyCompleteException e) {
             err.println("santa-batch: run '" + runId + "' already completed. Use a new --run-id.");
@@ -288,23 +304,39 @@ public final class Launcher {
         }
     }
 
-    private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out) {
+    private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out, PrintStream err) {
         BatchStatus status = execution.getStatus();
-        long items = store.countItems(run.runPk());
-        long rejects = store.countRejects(run.runPk());
+        LoopStore loop = new LoopStore(store.jdbc());
+        String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
+        boolean notClean = status == BatchStatus.STOPPED && !StopSignal.requested() && Decision.NOT_CLEAN.equals(decision);
         int exit = switch (status) {
             case COMPLETED -> ExitCodes.OK;
-            default -> ExitCodes.FAILED;
+            default -> notClean ? ExitCodes.NOT_CLEAN : ExitCodes.FAILED;
         };
         out.println();
         out.println("santa-batch: job '" + run.job().name() + "', run '" + run.runId() + "', execution "
-                + execution.getId() + ": " + status + " (exit " + exit + ")");
-        out.println("  input:    " + run.input());
-        out.println("  read:     " + (items + rejects) + " records: " + items + " items, " + rejects + " rejected");
-        if (status == BatchStatus.COMPLETED) {
+                + execution.getId() + ": " + status + (notClean ? " (not clean)" : "") + " (exit " + exit + ")");
+        Path reportFile = run.outDir().resolve("report.json");
+        boolean exported = status == BatchStatus.COMPLETED || notClean;
+        if (exported && Files.exists(reportFile)) {
+            try {
+                for (String line : RunReport.summary(RunReport.read(reportFile))) {
+                    out.println("  " + line);
+                }
+            } catch (IOException | RuntimeException e) {
+                err.println("santa-batch: could not read " + reportFile + ": " + e.getMessage());
+            }
             out.println("  outputs:  " + run.outDir());
-            out.println("            catalog.csv, rejects.csv");
-        } else if (status == BatchStatus.STOPPED || status == BatchStatus.FAILED) {
+            out.println("            catalog.csv, changes.csv, escalations.csv, rejects.csv, audit.csv, report.json");
+            if (notClean) {
+                out.println("  resume:   raise santa.max-rounds in " + run.job().file() + ", then: santa-batch run "
+                        + run.job().file() + " --run-id " + run.runId());
+            }
+        } else {
+            long items = store.countItems(run.runPk());
+            long rejects = store.countRejects(run.runPk());
+            out.println("  status:   " + (status == BatchStatus.FAILED ? RunReport.FAILED : "stopped"));
+            out.println("  read:     " + (items + rejects) + " records: " + items + " items, " + rejects + " rejected");
             for (Throwable t : execution.getAllFailureExceptions()) {
                 out.println("  failure:  " + t);
             }

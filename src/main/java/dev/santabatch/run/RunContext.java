@@ -9,11 +9,18 @@ import java.util.List;
  *
  * @param runPk the run's key in the project's tables
  * @param header the input's header, in column order
+ * @param warnings the job file's validation warnings (the report flags them)
  * @param outDir {@code <out>/<job-name>/<run-id>}
  */
-public record RunContext(JobDefinition job, String runId, long runPk, Path input, Path outDir, long seed, List<String> header) {
+public record RunContext(JobDefinition job, String runId, long runPk, Path input, Path outDir, long seed, List<String> header, List<String> warnings) {
 
     public int column(String name) {
         return header.indexOf(name);
+    }
+
+    /** Index of the category column in the header, or -1 without one. */
+    public int categoryIndex() {
+        String category = job.input().categoryColumn();
+        return category == null ? -1 : column(category);
     }
 }

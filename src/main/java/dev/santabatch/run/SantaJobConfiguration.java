@@ -2,11 +2,14 @@ package dev.santabatch.run;
 
 import dev.santabatch.catalog.CatalogItemReader;
 import dev.santabatch.catalog.CatalogRecord;
+import dev.santabatch.loop.LoopSteps;
+import dev.santabatch.loop.Panels;
 import dev.santabatch.prepass.PrePass;
 import dev.santabatch.prepass.StoreItemReader;
 import dev.santabatch.store.Store;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.job.flow.JobExecutionDecider;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.Step;
 import org.springframework.batch.core.step.builder.StepBuilder;
@@ -15,8 +18,19 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * The santa-batch job, top to bottom: ingest, the rules pre-pass, export. Registered only for an invocation that
- * runs a job ({@code run}, {@code restart}); the {@link RunContext} bean is supplied by the caller.
+ * The santa-batch job, top to bottom:
+ *
+ * <pre>
+ * ingest ─► pre-pass ─► sample ─► review ─► classify ─► batch-fix ─► decide ─┬─► export
+ *                          ▲                                                 │
+ *                          └──────────────── CONTINUE (rounds left) ─────────┘
+ * </pre>
+ *
+ * Every loop step is round-aware and idempotent ({@code allowStartIfComplete}), so the loop can
+ * revisit them and a restart resumes where it stopped. An export after a round that ended not
+ * clean stops the job (restartable at {@code sample}, after raising {@code santa.max-rounds}).
+ * Registered only for an invocation that runs a job; the {@link RunContext} and {@link Panels}
+ * beans are supplied by the caller.
  */
 @Configuration(proxyBeanMethods = false)
 public class SantaJobConfiguration {
@@ -26,12 +40,38 @@ public class SantaJobConfiguration {
     static final String EXPORT = "export";
 
     @Bean
-    Job santaJob(JobRepository jobRepository, RunContext run, Step ingestStep, Step prePassStep, Step exportStep) {
+    Job santaJob(JobRepository jobRepository, RunContext run, Step ingestStep, Step prePassStep, LoopSteps loop,
+            Step exportStep) {
+        Step sample = loop.sampleStep();
+        JobExecutionDecider decider = loop.decider();
         return new JobBuilder(run.job().name(), jobRepository)
                 .start(ingestStep)
                 .next(prePassStep)
-                .next(exportStep)
+                .next(sample)
+                .next(loop.reviewStep())
+                .next(loop.classifyStep())
+                .next(loop.batchFixStep())
+                .next(loop.decideStep())
+                .next(decider)
+                .on(LoopSteps.CONTINUE)
+                .to(sample)
+                .from(decider)
+                .on("*")
+                .to(exportStep)
+                .from(exportStep)
+                .on(ExportTasklet.NOT_CLEAN)
+                .stopAndRestart(sample)
+                .from(exportStep)
+                .on("*")
+                .end()
+                .end()
                 .build();
+    }
+
+    @Bean
+    LoopSteps loopSteps(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
+            Panels panels) {
+        return new LoopSteps(jobRepository, tm, run, store, panels);
     }
 
     @Bean
@@ -42,7 +82,7 @@ public class SantaJobConfiguration {
                 .<CatalogRecord, CatalogRecord>chunk(run.job().run().chunkSize())
                 .transactionManager(tm)
                 .reader(reader)
-                .writer(new IngestWriter(store, run.runPk(), categoryIndex(run)))
+                .writer(new IngestWriter(store, run.runPk(), run.categoryIndex()))
                 .interruptionPolicy(new StopAwareInterruptionPolicy())
                 .listener(new ProgressListener(INGEST, store, run.runPk()))
                 .build();
@@ -62,15 +102,11 @@ public class SantaJobConfiguration {
                 .build();
     }
 
-    private static int categoryIndex(RunContext run) {
-        String category = run.job().input().categoryColumn();
-        return category == null ? -1 : run.column(category);
-    }
-
     @Bean
-    Step exportStep(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store) {
+    Step exportStep(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
+            LoopSteps loop) {
         return new StepBuilder(EXPORT, jobRepository)
-                .tasklet(new ExportTasklet(store, run), tm)
+                .tasklet(new ExportTasklet(store, loop.loopStore(), run), tm)
                 .allowStartIfComplete(true)
                 .build();
     }

@@ -5,7 +5,7 @@ import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.core.step.StepInterruptionPolicy;
 
 /** Checked by chunk steps at every chunk boundary: a requested stop ends the step as STOPPED. */
-final class StopAwareInterruptionPolicy implements StepInterruptionPolicy {
+public final class StopAwareInterruptionPolicy implements StepInterruptionPolicy {
 
     @Override
     public void checkInterrupted(StepExecution stepExecution) throws JobInterruptedException {

@@ -389,6 +389,19 @@ public class Store {
         return out;
     }
 
+    public Map<String, Long> escalationsByCause(long runPk) {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        jdbc.query("SELECT cause, COUNT(*) FROM sb_escalation WHERE run_pk = ? GROUP BY cause", rs -> {
+            m.put(rs.getString(1), rs.getLong(2));
+        }, runPk);
+        return m;
+    }
+
+    public long countEligible(long runPk) {
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item WHERE run_pk = ? AND state = 'ACTIVE'", Long.class, runPk);
+        return n == null ? 0 : n;
+    }
+
     public void setState(long runPk, String itemId, String state) {
         jdbc.update("UPDATE sb_item SET state = ? WHERE item_id = ? AND run_pk = ?", state, itemId, runPk);
     }

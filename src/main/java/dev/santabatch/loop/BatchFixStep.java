@@ -1,0 +1,214 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.review.FixOutcome;
+import dev.santabatch.review.FixRequest;
+import dev.santabatch.review.GateResult;
+import dev.santabatch.review.GateVerdict;
+import dev.santabatch.review.IssueSimilarity;
+import dev.santabatch.review.MergedIssue;
+import dev.santabatch.review.PanelReview;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.SantaSettings;
+import dev.santabatch.run.RunContext;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.batch.infrastructure.item.Chunk;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.item.ItemProcessor;
+import org.springframework.batch.infrastructure.item.ItemStreamReader;
+import org.springframework.batch.infrastructure.item.ItemWriter;
+
+/**
+ * The batch-fix step: every eligible item (not verified NICE, not escalated, not in this round's
+ * sample) is matched against the round's systematic patterns. For the offline reviewers the
+ * matcher is the panel's own checks run on the item (off-topic items are not near each other, so a
+ * neighbourhood search would miss them): a full scan; the report counts these offline checks as
+ * the step's read count times the panel size. A match is fixed
+ * by the fixer for the pattern's issues, re-checked by the rules, and stored as a new revision
+ * (cause {@code batch-fix}, round, pattern); where no fix exists or the fix fails, the item is
+ * escalated with the pattern.
+ */
+final class BatchFixStep {
+
+    static final String CAUSE = "batch-fix";
+
+    record Task(Store.StoredItem item, int round) {}
+
+    record Outcome(Task task, LoopStore.@Nullable PatternRow pattern, @Nullable String fixed, @Nullable String attempt,
+            List<String> issues) {}
+
+    private BatchFixStep() {}
+
+    /** The round's systematic patterns and the round, loaded when the step opens. */
+    static final class RoundPatterns {
+        int round = -1;
+        List<LoopStore.PatternRow> systematic = List.of();
+        Set<String> sampled = Set.of();
+    }
+
+    static final class Reader implements ItemStreamReader<Task> {
+        private final Store store;
+        private final LoopStore loop;
+        private final RunContext run;
+        private final Panels panels;
+        private final RoundPatterns patterns;
+        private final SourceFields source;
+        private final int categoryIndex;
+        private final Deque<Task> page = new ArrayDeque<>();
+        private long lastIndex = -1;
+        private long fetched = -1;
+        private boolean exhausted;
+
+        Reader(Store store, LoopStore loop, RunContext run, Panels panels, RoundPatterns patterns, SourceFields source,
+                int categoryIndex) {
+            this.store = store;
+            this.loop = loop;
+            this.run = run;
+            this.panels = panels;
+            this.patterns = patterns;
+            this.source = source;
+            this.categoryIndex = categoryIndex;
+        }
+
+        @Override
+        public void open(ExecutionContext ctx) {
+            page.clear();
+            exhausted = false;
+            var current = loop.lastRound(run.runPk()).filter(r -> r.decision() == null);
+            patterns.round = current.map(LoopStore.Round::round).orElse(-1);
+            patterns.systematic = patterns.round < 0 ? List.of()
+                    : loop.patterns(run.runPk(), patterns.round).stream().filter(LoopStore.PatternRow::systematic).toList();
+            Set<String> sampled = new HashSet<>();
+            if (patterns.round > 0) {
+                loop.sample(run.runPk(), patterns.round).forEach(s -> sampled.add(s.itemId()));
+            }
+            patterns.sampled = sampled;
+            lastIndex = ctx.getInt("batch-fix.round", -1) == patterns.round ? ctx.getLong("batch-fix.last-index", -1) : -1;
+            fetched = lastIndex;
+            if (!patterns.systematic.isEmpty()) {
+                panels.prepare(new StoreSnapshot(store, run.runPk(), patterns.round, source, categoryIndex));
+            }
+        }
+
+        @Override
+        public @Nullable Task read() {
+            if (patterns.systematic.isEmpty()) {
+                return null;
+            }
+            while (page.isEmpty() && !exhausted) {
+                List<Store.EligibleItem> next = store.eligibleAfter(run.runPk(), fetched, 0, 500);
+                if (next.isEmpty()) {
+                    exhausted = true;
+                } else {
+                    fetched = next.get(next.size() - 1).item().recordIndex();
+                    for (Store.EligibleItem e : next) {
+                        if (!patterns.sampled.contains(e.item().id())) {
+                            page.add(new Task(e.item(), patterns.round));
+                        }
+                    }
+                }
+            }
+            Task t = page.poll();
+            if (t != null) {
+                lastIndex = t.item().recordIndex();
+            }
+            return t;
+        }
+
+        @Override
+        public void update(ExecutionContext ctx) {
+            ctx.putInt("batch-fix.round", patterns.round);
+            ctx.putLong("batch-fix.last-index", lastIndex);
+        }
+    }
+
+    static final class Processor implements ItemProcessor<Task, Outcome> {
+        private final Panels panels;
+        private final RoundPatterns patterns;
+        private final SourceFields source;
+        private final IssueSimilarity similarity;
+
+        Processor(Panels panels, RoundPatterns patterns, SourceFields source, IssueSimilarity similarity) {
+            this.panels = panels;
+            this.patterns = patterns;
+            this.source = source;
+            this.similarity = similarity;
+        }
+
+        @Override
+        public @Nullable Outcome process(Task task) {
+            List<String> fields = FieldsCodec.decode(task.item().fields());
+            String content = task.item().content() != null ? task.item().content() : source.content(fields);
+            Map<String, String> facts = source.of(fields);
+            SantaSettings settings = SantaSettings.of(panels.job());
+            ReviewRequest request = new ReviewRequest(settings.taskSpec(), task.item().id(), facts, content,
+                    settings.santaCriteria());
+            List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);
+            GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
+            if (gate.verdict() != GateVerdict.NAUGHTY) {
+                return null; // nice, or not reviewable now: no pattern to match
+            }
+            for (LoopStore.PatternRow p : patterns.systematic) {
+                List<String> matched = new ArrayList<>();
+                for (MergedIssue issue : gate.criticalIssues()) {
+                    if (p.criterion().equals(issue.criterion()) && similarity.same(issue.text(), p.label())) {
+                        matched.add(issue.text());
+                    }
+                }
+                if (matched.isEmpty()) {
+                    continue;
+                }
+                FixOutcome fix = panels.fixer().fix(new FixRequest(content, facts, matched, settings.taskSpec()));
+                if (fix instanceof FixOutcome.Fixed f && !f.truncated() && !f.text().isBlank() && !f.text().equals(content)) {
+                    List<String> broken = panels.revisionCheck().violations(f.text(), facts);
+                    if (broken.isEmpty()) {
+                        return new Outcome(task, p, f.text(), null, matched);
+                    }
+                    List<String> issues = new ArrayList<>(matched);
+                    issues.addAll(broken);
+                    return new Outcome(task, p, null, f.text(), issues);
+                }
+                String attempt = fix instanceof FixOutcome.Fixed f ? f.text() : null;
+                return new Outcome(task, p, null, attempt, matched);
+            }
+            return null;
+        }
+    }
+
+    static final class Writer implements ItemWriter<Outcome> {
+        private final Store store;
+        private final LoopStore loop;
+        private final RunContext run;
+
+        Writer(Store store, LoopStore loop, RunContext run) {
+            this.store = store;
+            this.loop = loop;
+            this.run = run;
+        }
+
+        @Override
+        public void write(Chunk<? extends Outcome> chunk) {
+            for (Outcome o : chunk) {
+                String id = o.task().item().id();
+                int round = o.task().round();
+                LoopStore.PatternRow p = o.pattern();
+                if (o.fixed() != null) {
+                    store.addRevision(run.runPk(), id, o.task().item().currentRev() + 1, round, CAUSE, p.label(), o.fixed());
+                    loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
+                } else {
+                    store.escalate(run.runPk(), id, round, CAUSE, p.label(), o.attempt(), o.issues());
+                    loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 0, 1);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.run.RunContext;
+import dev.santabatch.run.StopSignal;
+import dev.santabatch.store.Store;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+
+/**
+ * Decides the round and stores the decision with it: a sample whose items were all reviewed and
+ * NICE on first review is {@code clean}; nothing left eligible after a full review is
+ * {@code fully-reviewed}; otherwise {@code continue} while rounds remain, else {@code not-clean}.
+ */
+final class DecideTasklet implements Tasklet {
+
+    private static final Logger log = LoggerFactory.getLogger(DecideTasklet.class);
+
+    private final Store store;
+    private final LoopStore loop;
+    private final RunContext run;
+
+    DecideTasklet(Store store, LoopStore loop, RunContext run) {
+        this.store = store;
+        this.loop = loop;
+        this.run = run;
+    }
+
+    @Override
+    public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
+        if (StopSignal.requested()) {
+            contribution.getStepExecution().setTerminateOnly();
+            return RepeatStatus.FINISHED;
+        }
+        Optional<LoopStore.Round> current = loop.lastRound(run.runPk()).filter(r -> r.decision() == null);
+        if (current.isEmpty()) {
+            return RepeatStatus.FINISHED;
+        }
+        LoopStore.Round round = current.get();
+        List<LoopStore.SampleOutcome> sample = loop.sample(run.runPk(), round.round());
+        boolean allReviewed = sample.stream().noneMatch(s -> s.outcome() == null || "UNREVIEWED".equals(s.outcome()));
+        boolean allNiceFirst = sample.stream()
+                .allMatch(s -> "NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0);
+        long stillEligible = store.countEligible(run.runPk());
+        String decision;
+        if (round.eligible() == 0 || (round.fullReview() && allReviewed && stillEligible == 0)) {
+            decision = Decision.FULLY_REVIEWED;
+        } else if (!round.fullReview() && allReviewed && allNiceFirst && !sample.isEmpty()) {
+            decision = Decision.CLEAN;
+        } else if (stillEligible == 0 && allReviewed) {
+            decision = Decision.FULLY_REVIEWED;
+        } else if (round.round() < run.job().santa().maxRounds()) {
+            decision = Decision.CONTINUE;
+        } else {
+            decision = Decision.NOT_CLEAN;
+        }
+        loop.decide(run.runPk(), round.round(), decision);
+        long nice = sample.stream().filter(s -> "NICE".equals(s.outcome())).count();
+        long first = sample.stream().filter(s -> "NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0).count();
+        log.info("decide: round {}: {} sampled, {} nice ({} on first review), {} eligible left: {}", round.round(),
+                sample.size(), nice, first, stillEligible, decision);
+        return RepeatStatus.FINISHED;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.review.IssueSimilarity;
+import dev.santabatch.run.RunContext;
+import dev.santabatch.run.StopAwareInterruptionPolicy;
+import dev.santabatch.store.Store;
+import org.springframework.batch.core.job.flow.JobExecutionDecider;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * The Pattern C loop's steps: sample, review, classify, batch-fix, decide, and the decider that
+ * closes the loop. Every step may run once per round ({@code allowStartIfComplete}) and is
+ * round-aware: it works on the current (undecided) round and does nothing otherwise.
+ */
+public final class LoopSteps {
+
+    public static final String SAMPLE = "sample";
+    public static final String REVIEW = "review";
+    public static final String CLASSIFY = "classify";
+    public static final String BATCH_FIX = "batch-fix";
+    public static final String DECIDE = "decide";
+    public static final String CONTINUE = LoopDecider.CONTINUE;
+
+    private final JobRepository repo;
+    private final PlatformTransactionManager tm;
+    private final RunContext run;
+    private final Store store;
+    private final LoopStore loop;
+    private final Panels panels;
+    private final SourceFields source;
+    private final Step sample;
+    private final JobExecutionDecider decider;
+
+    public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels) {
+        this.repo = repo;
+        this.tm = tm;
+        this.run = run;
+        this.store = store;
+        this.loop = new LoopStore(store.jdbc());
+        this.panels = panels;
+        this.source = new SourceFields(run.job(), run.header());
+        this.sample = new StepBuilder(SAMPLE, repo)
+                .tasklet(new SampleTasklet(store, loop, run), tm)
+                .allowStartIfComplete(true)
+                .build();
+        this.decider = new LoopDecider(loop, run);
+    }
+
+    public LoopStore loopStore() {
+        return loop;
+    }
+
+    public Step sampleStep() {
+        return sample;
+    }
+
+    public Step reviewStep() {
+        int concurrency = run.job().run().concurrency();
+        SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("santa-item-");
+        executor.setConcurrencyLimit(concurrency);
+        return new StepBuilder(REVIEW, repo)
+                .<ReviewStep.Task, ReviewStep.Done>chunk(Math.max(1, concurrency))
+                .transactionManager(tm)
+                .reader(new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex()))
+                .processor(new ReviewStep.Processor(panels, source))
+                .writer(new ReviewStep.Writer(store, loop, run))
+                .taskExecutor(executor)
+                .interruptionPolicy(new StopAwareInterruptionPolicy())
+                .allowStartIfComplete(true)
+                .build();
+    }
+
+    public Step classifyStep() {
+        return new StepBuilder(CLASSIFY, repo)
+                .tasklet(new ClassifyTasklet(loop, run, classifier()), tm)
+                .allowStartIfComplete(true)
+                .build();
+    }
+
+    public Step batchFixStep() {
+        BatchFixStep.RoundPatterns patterns = new BatchFixStep.RoundPatterns();
+        return new StepBuilder(BATCH_FIX, repo)
+                .<BatchFixStep.Task, BatchFixStep.Outcome>chunk(Math.max(1, run.job().run().concurrency() * 4))
+                .transactionManager(tm)
+                .reader(new BatchFixStep.Reader(store, loop, run, panels, patterns, source, run.categoryIndex()))
+                .processor(new BatchFixStep.Processor(panels, patterns, source, similarity()))
+                .writer(new BatchFixStep.Writer(store, loop, run))
+                .interruptionPolicy(new StopAwareInterruptionPolicy())
+                .allowStartIfComplete(true)
+                .build();
+    }
+
+    public Step decideStep() {
+        return new StepBuilder(DECIDE, repo)
+                .tasklet(new DecideTasklet(store, loop, run), tm)
+                .allowStartIfComplete(true)
+                .build();
+    }
+
+    public JobExecutionDecider decider() {
+        return decider;
+    }
+
+    private FailureClassifier classifier() {
+        return panels.classifier();
+    }
+
+    private IssueSimilarity similarity() {
+        return panels.similarity();
+    }
+}

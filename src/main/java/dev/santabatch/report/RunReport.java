@@ -1,0 +1,307 @@
+package dev.santabatch.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.santabatch.loop.Decision;
+import dev.santabatch.loop.LoopStore;
+import dev.santabatch.review.SantaOutcome;
+import dev.santabatch.review.SantaReason;
+import dev.santabatch.review.Verdict;
+import dev.santabatch.stats.Agreement;
+import dev.santabatch.stats.CleanSampleBound;
+import dev.santabatch.stats.Kappa;
+import dev.santabatch.stats.KappaResult;
+import dev.santabatch.stats.SantaMetrics;
+import dev.santabatch.stats.SeedTargets;
+import dev.santabatch.store.Store;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Builds {@code report.json}: the run's status, the pre-pass counts per rule, per round the sample
+ * per stratum, first-pass rate, mean reviews to NICE, escalations, issue taxonomy, agreement and
+ * kappa, patterns; for the run the bound a clean sample gives, the seed's targets, and escape rates.
+ * Also the one-screen summary printed at the end of a run.
+ */
+public final class RunReport {
+
+    /** The run-level status, first thing in the report and the summary. */
+    public static final String CLEAN = "clean";
+    public static final String FULLY_REVIEWED = "fully-reviewed";
+    public static final String NOT_CLEAN = "not-clean";
+    public static final String BUDGET_STOPPED = "budget-stopped";
+    public static final String FAILED = "failed";
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private RunReport() {}
+
+    /** Inputs the report needs beyond the store. */
+    public record Context(String job, String runId, long runPk, int panelSize, double lowAgreementKappa,
+            List<String> warnings, @Nullable Map<String, Object> groundTruth, @Nullable Map<String, Object> spend) {}
+
+    public static String status(@Nullable String lastDecision) {
+        if (lastDecision == null) {
+            return NOT_CLEAN;
+        }
+        return switch (lastDecision) {
+            case Decision.CLEAN -> CLEAN;
+            case Decision.FULLY_REVIEWED -> FULLY_REVIEWED;
+            default -> NOT_CLEAN;
+        };
+    }
+
+    public static Map<String, Object> build(Store store, LoopStore loop, Context ctx, String status, long shipped,
+            long held, long rejects) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("status", status);
+        r.put("job", ctx.job());
+        r.put("run_id", ctx.runId());
+        long items = store.countItems(ctx.runPk());
+        r.put("input", Map.of("records", items + rejects, "items", items, "rejects", rejects));
+        r.put("outputs", Map.of("shipped", shipped, "held", held));
+
+        List<Map<String, Object>> rules = new ArrayList<>();
+        for (Store.RuleCount c : store.ruleCounts(ctx.runPk())) {
+            rules.add(ordered("rule", c.ruleId(), "criterion", c.criterionId(), "found", c.found(), "fixed", c.fixed(),
+                    "escalated", c.escalated()));
+        }
+        r.put("pre_pass", Map.of("rules", rules));
+
+        List<LoopStore.Round> rounds = loop.rounds(ctx.runPk());
+        List<Map<String, Object>> perRound = new ArrayList<>();
+        SantaMetrics runMetrics = SantaMetrics.of(List.of());
+        Agreement runAgreement = Agreement.empty(ctx.panelSize());
+        List<List<Verdict>> runRatings = new ArrayList<>();
+        Map<String, Long> taxonomyRun = new TreeMap<>();
+        for (LoopStore.Round round : rounds) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("round", round.round());
+            m.put("eligible", round.eligible());
+            m.put("sample_size", round.sampleSize());
+            m.put("full_review", round.fullReview());
+            m.put("strata", strata(round.strata()));
+            m.put("decision", round.decision());
+            List<LoopStore.SampleOutcome> sample = loop.sample(ctx.runPk(), round.round());
+            List<SantaMetrics.ItemOutcome> outcomes = new ArrayList<>();
+            for (LoopStore.SampleOutcome s : sample) {
+                if (s.outcome() != null) {
+                    outcomes.add(new SantaMetrics.ItemOutcome(SantaOutcome.valueOf(s.outcome()),
+                            s.reason() == null ? null : SantaReason.valueOf(s.reason()),
+                            s.reviews() == null ? 0 : s.reviews(), s.fixes() == null ? 0 : s.fixes()));
+                }
+            }
+            SantaMetrics metrics = SantaMetrics.of(outcomes);
+            runMetrics = runMetrics.plus(metrics);
+            m.put("first_pass_rate", value(metrics.firstPassRate()));
+            m.put("mean_reviews_to_nice", value(metrics.meanReviewsToNice()));
+            m.put("nice", metrics.nice());
+            m.put("escalated", metrics.escalated());
+            m.put("unreviewed", metrics.unreviewed());
+            m.put("escalations_by_reason", metrics.escalationsByReason());
+            List<LoopStore.IssueRow> issues = loop.issues(ctx.runPk(), round.round());
+            Map<String, Long> taxonomy = new TreeMap<>();
+            List<Set<String>> flagged = new ArrayList<>();
+            for (LoopStore.IssueRow i : issues) {
+                String c = i.criterion() == null ? "(none)" : i.criterion();
+                taxonomy.merge(c, 1L, Long::sum);
+                taxonomyRun.merge(c, 1L, Long::sum);
+                flagged.add(new HashSet<>(Arrays.asList(i.flaggedBy().split(","))));
+            }
+            m.put("issue_taxonomy_by_criterion", taxonomy);
+            Agreement agreement = Agreement.ofFlaggedBy(flagged, ctx.panelSize());
+            runAgreement = runAgreement.plus(agreement);
+            List<List<Verdict>> ratings = ratings(loop.firstReviews(ctx.runPk(), round.round()), ctx.panelSize());
+            runRatings.addAll(ratings);
+            m.put("agreement", agreement(agreement, ratings, ctx.lowAgreementKappa()));
+            List<Map<String, Object>> patterns = new ArrayList<>();
+            for (LoopStore.PatternRow p : loop.patterns(ctx.runPk(), round.round())) {
+                patterns.add(ordered("pattern", p.patternNo(), "criterion", p.criterion(), "label", p.label(),
+                        "sampled_items", p.items().size(), "sample_share", p.share(), "systematic", p.systematic(),
+                        "matched", p.matched(), "fixed", p.fixed(), "escalated", p.escalated()));
+            }
+            m.put("patterns", patterns);
+            perRound.add(m);
+        }
+        r.put("rounds", perRound);
+
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("rounds", rounds.size());
+        run.put("first_pass_rate", value(runMetrics.firstPassRate()));
+        run.put("mean_reviews_to_nice", value(runMetrics.meanReviewsToNice()));
+        run.put("sampled", runMetrics.sampled());
+        run.put("escalated_in_review", runMetrics.escalated());
+        run.put("escalations_by_cause", store.escalationsByCause(ctx.runPk()));
+        run.put("issue_taxonomy_by_criterion", taxonomyRun);
+        run.put("agreement", agreement(runAgreement, runRatings, ctx.lowAgreementKappa()));
+        run.put("bound", bound(status, rounds));
+        run.put("seed_targets", targets(runMetrics, ctx.groundTruth()));
+        if (ctx.spend() != null) {
+            run.put("model_calls", ctx.spend());
+        }
+        run.put("offline_checks", Map.of(
+                "reviews", loop.countReviews(ctx.runPk()),
+                "note", "the offline job's batch-fix is a full scan: the panel's checks run on every eligible item"));
+        r.put("run", run);
+        if (ctx.groundTruth() != null) {
+            r.put("escape_rates_against_ground_truth", ctx.groundTruth());
+        }
+        r.put("warnings", ctx.warnings());
+        return r;
+    }
+
+    private static Map<String, Object> bound(String status, List<LoopStore.Round> rounds) {
+        if (rounds.isEmpty()) {
+            return Map.of("stated", false, "why", "no sampling round ran");
+        }
+        LoopStore.Round last = rounds.get(rounds.size() - 1);
+        if (FULLY_REVIEWED.equals(status) || last.fullReview()) {
+            return ordered("stated", false, "why", "fully reviewed, no sampling bound",
+                    "sentence", CleanSampleBound.fullReviewSentence(last.sampleSize()));
+        }
+        if (!CLEAN.equals(status)) {
+            return ordered("stated", false, "why", "no clean sample: no bound can be stated");
+        }
+        CleanSampleBound b = CleanSampleBound.of(last.sampleSize(), last.eligible(), rounds.size());
+        Map<String, Object> m = ordered("stated", true, "sample_size", b.sampleSize(), "eligible", b.eligible(),
+                "rounds_looked_at", b.roundsLookedAt(), "confidence", b.confidence(), "defect_rate_below", b.upperBound(),
+                "sentence", b.sentence());
+        b.warning().ifPresent(w -> m.put("warning", w));
+        return m;
+    }
+
+    private static List<Map<String, Object>> targets(SantaMetrics metrics, @Nullable Map<String, Object> groundTruth) {
+        OptionalDouble escape = OptionalDouble.empty();
+        if (groundTruth != null && groundTruth.get("escape_rate") instanceof Double d) {
+            escape = OptionalDouble.of(d);
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (SeedTargets.Target t : SeedTargets.of(metrics, escape)) {
+            out.add(ordered("metric", t.metric(), "target", t.target(), "measured", value(t.measured()), "status",
+                    t.status().name()));
+        }
+        return out;
+    }
+
+    private static Map<String, Object> agreement(Agreement a, List<List<Verdict>> ratings, double low) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("issues", a.issues());
+        m.put("flagged_by_all", a.flaggedByAll());
+        m.put("flagged_by_one", a.flaggedByOne());
+        if (ratings.isEmpty()) {
+            m.put("kappa", "undefined");
+            m.put("kappa_why", "no item reviewed by the whole panel");
+            return m;
+        }
+        KappaResult k = Kappa.of(ratings);
+        m.put("kappa_method", k.method());
+        m.put("items", k.items());
+        m.put("raw_agreement", k.observedAgreement());
+        m.put("kappa", k.kappa().isPresent() ? (Object) k.kappa().getAsDouble() : "undefined");
+        m.put("low_agreement", k.lowAgreement(low));
+        if (k.lowAgreement(low)) {
+            m.put("flag", "low reviewer agreement (kappa below " + low + "): the rubric needs tightening");
+        }
+        return m;
+    }
+
+    /** First-iteration verdicts per item, for items every panel member reviewed. */
+    private static List<List<Verdict>> ratings(List<LoopStore.ReviewRow> reviews, int panelSize) {
+        Map<String, List<Verdict>> byItem = new LinkedHashMap<>();
+        for (LoopStore.ReviewRow r : reviews) {
+            if (r.verdict() != null) {
+                byItem.computeIfAbsent(r.itemId(), k -> new ArrayList<>()).add(Verdict.valueOf(r.verdict()));
+            }
+        }
+        return byItem.values().stream().filter(v -> v.size() == panelSize).toList();
+    }
+
+    private static Map<String, Object> strata(String encoded) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String part : encoded.split(";")) {
+            int eq = part.lastIndexOf('=');
+            if (eq > 0) {
+                String[] qs = part.substring(eq + 1).split("/");
+                m.put(part.substring(0, eq), Map.of("sampled", Integer.parseInt(qs[0]), "eligible", Integer.parseInt(qs[1])));
+            }
+        }
+        return m;
+    }
+
+    private static @Nullable Double value(OptionalDouble d) {
+        return d.isPresent() ? d.getAsDouble() : null;
+    }
+
+    static Map<String, Object> ordered(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    public static void write(Path file, Map<String, Object> report) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        JSON.writeValue(tmp.toFile(), report);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> read(Path file) throws IOException {
+        return JSON.readValue(file.toFile(), LinkedHashMap.class);
+    }
+
+    /** The one-screen summary: the status first. */
+    public static List<String> summary(Map<String, Object> r) {
+        List<String> lines = new ArrayList<>();
+        lines.add("status:   " + String.valueOf(r.get("status")).toUpperCase());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> run = (Map<String, Object>) r.get("run");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> outputs = (Map<String, Object>) r.get("outputs");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> input = (Map<String, Object>) r.get("input");
+        lines.add("read:     " + input.get("records") + " records: " + input.get("items") + " items, " + input.get("rejects")
+                + " rejected");
+        lines.add("shipped:  " + outputs.get("shipped") + " items; held for a person: " + outputs.get("held"));
+        lines.add("rounds:   " + run.get("rounds") + "; first-pass rate " + pct(run.get("first_pass_rate"))
+                + " (target > 70 %); mean reviews to NICE " + num(run.get("mean_reviews_to_nice")) + " (target < 1.5)");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> bound = (Map<String, Object>) run.get("bound");
+        lines.add("bound:    " + (Boolean.TRUE.equals(bound.get("stated")) ? bound.get("sentence") : bound.get("why")));
+        if (bound.get("warning") != null) {
+            lines.add("          " + bound.get("warning"));
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> agreement = (Map<String, Object>) run.get("agreement");
+        lines.add("agreement: kappa " + num(agreement.get("kappa")) + ", issues flagged by all " + agreement.get("flagged_by_all")
+                + ", by one " + agreement.get("flagged_by_one")
+                + (agreement.get("flag") != null ? "  <-- " + agreement.get("flag") : ""));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> gt = (Map<String, Object>) r.get("escape_rates_against_ground_truth");
+        if (gt != null) {
+            lines.add("ground truth: escape rate " + pct(gt.get("escape_rate")) + ", false holds " + pct(gt.get("false_hold_rate")));
+        }
+        return lines;
+    }
+
+    private static String pct(@Nullable Object v) {
+        return v instanceof Number n ? String.format("%.1f %%", n.doubleValue() * 100) : "n/a";
+    }
+
+    private static String num(@Nullable Object v) {
+        return v instanceof Number n ? String.format("%.2f", n.doubleValue()) : String.valueOf(v);
+    }
+}
