@@ -1,6 +1,7 @@
 package dev.santabatch;
 
 import dev.santabatch.cli.Cli;
+import dev.santabatch.loop.LoopStore;
 import dev.santabatch.store.Store;
 import javax.sql.DataSource;
 import org.springframework.boot.SpringBootConfiguration;
@@ -24,6 +25,7 @@ public class SantaBatchApplication {
     Store store(DataSource dataSource) {
         Store store = new Store(dataSource);
         store.createSchema();
+        new LoopStore(store.jdbc()).createSchema();
         return store;
     }
 }

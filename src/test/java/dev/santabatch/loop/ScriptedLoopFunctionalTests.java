@@ -1,0 +1,150 @@
+package dev.santabatch.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.review.Check;
+import dev.santabatch.review.CheckResult;
+import dev.santabatch.review.FixOutcome;
+import dev.santabatch.review.Review;
+import dev.santabatch.review.ReviewOutcome;
+import dev.santabatch.review.Reviewer;
+import dev.santabatch.review.Verdict;
+import dev.santabatch.run.Launcher;
+import dev.santabatch.run.RunRequest;
+import dev.santabatch.run.StopSignal;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole loop with scripted reviewers and fixer: a systematic defect (a boilerplate marker in a
+ * fifth of the catalog) is found in the sample, batch-fixed across the catalog, and the next sample
+ * comes back clean.
+ */
+class ScriptedLoopFunctionalTests {
+
+    static final String MARKER = " Shop now, limited stock!";
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void reset() {
+        StopSignal.reset();
+    }
+
+    /** Fails on-specification when the text carries the marker; passes everything else. */
+    static final class MarkerReviewer implements Reviewer {
+        private final ReviewerSpec spec;
+        private final String wording;
+
+        MarkerReviewer(ReviewerSpec spec, String wording) {
+            this.spec = spec;
+            this.wording = wording;
+        }
+
+        @Override
+        public String id() {
+            return spec.id();
+        }
+
+        @Override
+        public Set<String> criteria() {
+            return new LinkedHashSet<>(spec.criteria());
+        }
+
+        @Override
+        public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+            boolean bad = request.content().contains(MARKER.strip());
+            List<Check> checks = new ArrayList<>();
+            for (var c : request.rubric()) {
+                boolean fail = bad && c.id().equals("on-specification");
+                checks.add(new Check(c.id(), fail ? CheckResult.FAIL : CheckResult.PASS, fail ? "marker" : "ok"));
+            }
+            Review review = new Review(bad ? Verdict.FAIL : Verdict.PASS, checks,
+                    bad ? List.of("on-specification: " + wording) : List.of(), List.of());
+            return new ReviewOutcome.Reviewed(review, Duration.ofMillis(1));
+        }
+    }
+
+    static Extensions scripted(AtomicInteger fixes) {
+        ReviewerType b = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
+        ReviewerType c = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
+        return new Extensions(Map.of("lexical", b, "semantic", c), panels -> request -> {
+            fixes.incrementAndGet();
+            return new FixOutcome.Fixed(request.content().replace(MARKER, ""));
+        });
+    }
+
+    @Test
+    void aSystematicPatternIsBatchFixedAndTheNextSampleIsClean() throws Exception {
+        // given 400 items, every fifth carrying the marker
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
+            List<String> row = new ArrayList<>(r);
+            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
+                row.set(7, row.get(7) + MARKER);
+            }
+            rows.add(row);
+        }
+        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        AtomicInteger fixes = new AtomicInteger();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when the job runs
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err,
+                scripted(fixes));
+
+        // then it converges clean, with batch-fix revisions naming the round and the pattern
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isZero();
+        assertThat(output).contains("status:   CLEAN");
+        Path run = dir.resolve("out/loop/r1");
+        List<CSVRecord> changes = records(run.resolve("changes.csv"));
+        List<CSVRecord> batch = changes.stream().filter(c -> c.get("cause").equals("batch-fix")).toList();
+        List<CSVRecord> santa = changes.stream().filter(c -> c.get("cause").equals("santa-fix")).toList();
+        assertThat(santa).isNotEmpty();
+        assertThat(batch).isNotEmpty();
+        assertThat(batch).allSatisfy(c -> {
+            assertThat(c.get("round")).isEqualTo("1");
+            assertThat(c.get("pattern")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
+            assertThat(c.get("after")).doesNotContain(MARKER.strip());
+        });
+        assertThat(santa.size() + batch.size()).isEqualTo(80);
+        List<CSVRecord> shipped = records(run.resolve("catalog.csv"));
+        assertThat(shipped).hasSize(400).noneSatisfy(r -> assertThat(r.get("description")).contains(MARKER.strip()));
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(run.resolve("report.json"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
+        assertThat(rounds).hasSize(2);
+        assertThat(rounds.get(0).get("decision")).isEqualTo("continue");
+        assertThat(rounds.get(1).get("decision")).isEqualTo("clean");
+        assertThat(rounds.get(1).get("first_pass_rate")).isEqualTo(1.0);
+        assertThat(report.get("status")).isEqualTo("clean");
+    }
+
+    static List<CSVRecord> records(Path csv) throws Exception {
+        try (var p = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
+                .parse(Files.newBufferedReader(csv, StandardCharsets.UTF_8))) {
+            return p.getRecords();
+        }
+    }
+}
