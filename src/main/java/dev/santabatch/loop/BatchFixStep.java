@@ -167,7 +167,7 @@ final class BatchFixStep {
                 if (matched.isEmpty()) {
                     continue;
                 }
-                FixOutcome fix = panels.fixer().fix(new FixRequest(content, facts, matched, settings.taskSpec()));
+                FixOutcome fix = panels.fixer().fix(new FixRequest(content, facts, matched, settings.taskSpec(), task.item().id()));
                 if (fix instanceof FixOutcome.Fixed f && !f.truncated() && !f.text().isBlank() && !f.text().equals(content)) {
                     List<String> broken = panels.revisionCheck().violations(f.text(), facts);
                     if (broken.isEmpty()) {

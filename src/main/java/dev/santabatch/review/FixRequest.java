@@ -14,10 +14,18 @@ import java.util.Objects;
  * @param source the item's source fields, in column order (unmodifiable)
  * @param criticalIssues the gate's merged, de-duplicated critical issues
  * @param taskSpec the task specification the content was written to
+ * @param itemId the item's id ({@code ""} when unknown): offline fixers compare the item with the
+ *     rest of the catalog, and must leave the item itself out
  */
-public record FixRequest(String content, Map<String, String> source, List<String> criticalIssues, String taskSpec) {
+public record FixRequest(
+        String content, Map<String, String> source, List<String> criticalIssues, String taskSpec, String itemId) {
+
+    public FixRequest(String content, Map<String, String> source, List<String> criticalIssues, String taskSpec) {
+        this(content, source, criticalIssues, taskSpec, "");
+    }
 
     public FixRequest {
+        Objects.requireNonNull(itemId, "itemId");
         Objects.requireNonNull(content, "content");
         Objects.requireNonNull(taskSpec, "taskSpec");
         source = Collections.unmodifiableMap(new LinkedHashMap<>(source));

@@ -99,7 +99,7 @@ public final class SantaProcessor {
                             "still naughty after " + settings.maxIterations() + " fix(es); failed criteria "
                                     + verdict.failedCriteria(), verdict, null, List.of());
                 }
-                FixRequest request = new FixRequest(text, source, verdict.issueTexts(), settings.taskSpec());
+                FixRequest request = new FixRequest(text, source, verdict.issueTexts(), settings.taskSpec(), itemId);
                 Attempt attempt = fixOnce(request);
                 int attempts = 1;
                 if (attempt.unusable != null) {
