@@ -28,6 +28,8 @@ public final class Cli {
                   restart a FAILED or STOPPED execution (see 'status')
               status [--limit <n>]
                   recent executions: id, job, run id, status, start, end
+              audit <run-output-dir> <filled-audit.csv>
+                  take a filled-in audit.csv back: escape rate with a 95 % interval into report.json
               generate --seed <n> --rows <n> --out <csv> [--truth <csv>] [--held-out]
                   write a generated sample catalog and its ground truth
 
@@ -83,12 +85,13 @@ public final class Cli {
                 case "run" -> runCommand(rest, springProperties, out, err);
                 case "restart" -> restartCommand(rest, springProperties, out, err);
                 case "status" -> statusCommand(rest, springProperties, out, err);
+                case "audit" -> auditCommand(rest, springProperties, out, err);
                 case "generate" -> dev.santabatch.sampledata.SampleCatalogGenerator.run(rest.toArray(String[]::new));
                 default -> throw new UsageException("unknown command '" + command + "'");
             };
         } catch (UsageException e) {
             err.println("santa-batch: " + e.getMessage());
-            err.println("Run 'santa-batch --help' or 'santa-batch " + ("run restart status".contains(command) ? command + " " : "") + "--help' for usage.");
+            err.println("Run 'santa-batch --help' or 'santa-batch " + (List.of("run", "restart", "status", "audit").contains(command) ? command + " " : "") + "--help' for usage.");
             return ExitCodes.USAGE;
         }
     }
@@ -164,6 +167,29 @@ public final class Cli {
             throw new UsageException("--limit: must be at least 1");
         }
         return Launcher.status(limit, props, out, err);
+    }
+
+    static final String AUDIT_HELP = """
+            usage: santa-batch audit <run-output-dir> <filled-audit.csv>
+
+              A run writes audit.csv: a random sample of shipped items with an empty 'verdict' column.
+              Fill in 'ok' or 'defective' per row (and a note if you like), then hand it back: the
+              verdicts are stored with the run, and the escape rate (defective among audited, with a
+              95 % Clopper-Pearson interval) is written into the run's report.json. Rows left empty
+              are not audited. Errors name the line.
+            """;
+
+    private static int auditCommand(List<String> args, Map<String, Object> props, PrintStream out, PrintStream err)
+            throws UsageException {
+        if (args.stream().anyMatch(Cli::isHelp)) {
+            out.print(AUDIT_HELP);
+            return ExitCodes.OK;
+        }
+        options(args, List.of());
+        if (args.size() != 2) {
+            throw new UsageException("audit: expected <run-output-dir> <filled-audit.csv>");
+        }
+        return Launcher.audit(Path.of(args.get(0)), Path.of(args.get(1)), props, out, err);
     }
 
     /** Removes the allowed {@code --name value} options from {@code args} and returns them. */

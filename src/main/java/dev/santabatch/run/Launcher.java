@@ -12,6 +12,8 @@ import dev.santabatch.loop.Extensions;
 import dev.santabatch.loop.LoopStore;
 import dev.santabatch.loop.Panels;
 import dev.santabatch.loop.RunComponents;
+import dev.santabatch.report.AuditFile;
+import dev.santabatch.report.AuditFileException;
 import dev.santabatch.report.RunReport;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
@@ -27,6 +29,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -157,6 +160,72 @@ public final class Launcher {
             }
             return ExitCodes.OK;
         }
+    }
+
+    /**
+     * Takes a filled-in {@code audit.csv} back: stores the verdicts with the run, computes the escape
+     * rate (defective among audited, with a 95 % Clopper-Pearson interval) and writes it into the
+     * run's {@code report.json}.
+     */
+    public static int audit(Path runDir, Path filled, Map<String, Object> props, PrintStream out, PrintStream err) {
+        Path reportFile = runDir.resolve("report.json");
+        Path sampleFile = runDir.resolve("audit.csv");
+        if (!Files.isRegularFile(reportFile) || !Files.isRegularFile(sampleFile)) {
+            err.println("santa-batch: " + runDir + " is not a run's output folder (no report.json and audit.csv)");
+            return ExitCodes.USAGE;
+        }
+        if (!Files.isRegularFile(filled)) {
+            err.println("santa-batch: " + filled + " does not exist or is not a file");
+            return ExitCodes.USAGE;
+        }
+        try {
+            List<String> ids = new ArrayList<>();
+            try (var parser = org.apache.commons.csv.CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
+                    .parse(Files.newBufferedReader(sampleFile, java.nio.charset.StandardCharsets.UTF_8))) {
+                parser.forEach(r -> ids.add(unneutralise(r.get("item_id"))));
+            }
+            AuditFile.AuditResult result = AuditFile.read(filled, ids);
+            Map<String, Object> report = RunReport.read(reportFile);
+            String job = String.valueOf(report.get("job"));
+            String runId = String.valueOf(report.get("run_id"));
+            try (ConfigurableApplicationContext base = baseContext(props)) {
+                Store store = base.getBean(Store.class);
+                Store.RunRow row = store.findRun(job, runId).orElse(null);
+                if (row == null) {
+                    err.println("santa-batch: run '" + runId + "' of job '" + job + "' is not in this store");
+                    return ExitCodes.USAGE;
+                }
+                store.saveAudit(row.runPk(), result.items().stream()
+                        .map(i -> new Store.AuditRow(i.itemId(), i.verdict().name().toLowerCase(java.util.Locale.ROOT), i.note()))
+                        .toList());
+            }
+            Map<String, Object> audit = new java.util.LinkedHashMap<>();
+            audit.put("audited", result.audited());
+            audit.put("defective", result.defective());
+            audit.put("not_audited", result.notAudited());
+            result.escapeRate().ifPresent(r -> audit.put("escape_rate", r));
+            result.interval().ifPresent(ci -> audit.put("interval_95", List.of(ci.lower(), ci.upper())));
+            audit.put("method", "defective among audited shipped items; exact (Clopper-Pearson) 95 % interval");
+            report.put("escape_rate_audit", audit);
+            RunReport.write(reportFile, report);
+            out.printf("audit: %d audited, %d defective: escape rate %s%s; written to %s%n", result.audited(),
+                    result.defective(),
+                    result.escapeRate().isPresent() ? String.format("%.1f %%", result.escapeRate().getAsDouble() * 100) : "n/a",
+                    result.interval().map(ci -> String.format(" (95 %% CI %.1f-%.1f %%)", ci.lower() * 100, ci.upper() * 100))
+                            .orElse(""),
+                    reportFile);
+            return ExitCodes.OK;
+        } catch (AuditFileException e) {
+            err.println("santa-batch: " + e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (IOException e) {
+            err.println("santa-batch: cannot read the audit: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+    }
+
+    private static String unneutralise(String cell) {
+        return cell.startsWith("'") && cell.length() > 1 && "=+-@\t\r".indexOf(cell.charAt(1)) >= 0 ? cell.substring(1) : cell;
     }
 
     private static String time(@Nullable Object t) {

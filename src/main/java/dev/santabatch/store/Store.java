@@ -89,6 +89,14 @@ public class Store {
               pattern VARCHAR(1024),
               last_attempt VARCHAR,
               issues VARCHAR NOT NULL,
+              PRIMARY KEY (run_pk, item_id))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_audit (
+              run_pk BIGINT NOT NULL,
+              item_id VARCHAR(1024) NOT NULL,
+              verdict VARCHAR(16) NOT NULL,
+              note VARCHAR,
+              audited_at TIMESTAMP NOT NULL,
               PRIMARY KEY (run_pk, item_id))""");
 
     private final JdbcTemplate jdbc;
@@ -395,6 +403,17 @@ public class Store {
             m.put(rs.getString(1), rs.getLong(2));
         }, runPk);
         return m;
+    }
+
+    public record AuditRow(String itemId, String verdict, String note) {}
+
+    /** Stores a human audit's verdicts; a later hand-back of the same item replaces its verdict. */
+    public void saveAudit(long runPk, List<AuditRow> rows) {
+        for (AuditRow r : rows) {
+            jdbc.update("DELETE FROM sb_audit WHERE run_pk = ? AND item_id = ?", runPk, r.itemId());
+            jdbc.update("INSERT INTO sb_audit (run_pk, item_id, verdict, note, audited_at) VALUES (?, ?, ?, ?, ?)",
+                    runPk, r.itemId(), r.verdict(), r.note(), Timestamp.from(Instant.now()));
+        }
     }
 
     public long countEligible(long runPk) {

@@ -141,6 +141,92 @@ class ScriptedLoopFunctionalTests {
         assertThat(report.get("status")).isEqualTo("clean");
     }
 
+    @Test
+    void aNotCleanRunStopsWithExit3AndResumesAfterRaisingMaxRounds() throws Exception {
+        Path job = markedCatalog(1);
+        AtomicInteger fixes = new AtomicInteger();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        int first = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err,
+                scripted(fixes));
+
+        assertThat(first).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(3);
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        assertThat(report.get("status")).isEqualTo("not-clean");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("raise santa.max-rounds");
+
+        Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 4"));
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        int second = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(again, true, StandardCharsets.UTF_8), System.err,
+                scripted(fixes));
+
+        String output = again.toString(StandardCharsets.UTF_8);
+        assertThat(second).as(output).isZero();
+        assertThat(output).contains("resuming run 'r1'").contains("status:   CLEAN");
+        report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
+        assertThat(rounds).extracting(r -> r.get("decision")).containsExactly("not-clean", "clean");
+    }
+
+    @Test
+    void theAuditRoundTripPutsTheEscapeRateAndItsIntervalInTheReport() throws Exception {
+        Path job = markedCatalog(5);
+        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                        dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
+                        scripted(new AtomicInteger())))
+                .isZero();
+        Path run = dir.resolve("out/loop/r1");
+        List<CSVRecord> sample = records(run.resolve("audit.csv"));
+        assertThat(sample).hasSize(20).allSatisfy(r -> assertThat(r.get("verdict")).isEmpty());
+        StringBuilder filled = new StringBuilder("item_id,content,verdict,note\n");
+        for (int i = 0; i < sample.size(); i++) {
+            filled.append(sample.get(i).get("item_id")).append(",x,").append(i == 0 ? "defective" : "OK").append(",\n");
+        }
+        Path back = dir.resolve("filled.csv");
+        Files.writeString(back, filled);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        int exit = dev.santabatch.cli.Cli.run(new String[] {"audit", run.toString(), back.toString()},
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+
+        assertThat(exit).isZero();
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(run.resolve("report.json"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> audit = (Map<String, Object>) report.get("escape_rate_audit");
+        assertThat(audit.get("audited")).isEqualTo(20);
+        assertThat(audit.get("defective")).isEqualTo(1);
+        assertThat((Double) audit.get("escape_rate")).isEqualTo(0.05);
+        @SuppressWarnings("unchecked")
+        List<Double> ci = (List<Double>) audit.get("interval_95");
+        assertThat(ci.get(0)).isCloseTo(0.0013, org.assertj.core.data.Offset.offset(0.0001));
+        assertThat(ci.get(1)).isCloseTo(0.2487, org.assertj.core.data.Offset.offset(0.0001));
+
+        Files.writeString(back, "item_id,content,verdict,note\n" + sample.get(0).get("item_id") + ",x,maybe,\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int bad = dev.santabatch.cli.Cli.run(new String[] {"audit", run.toString(), back.toString()},
+                dev.santabatch.run.TestJobsAccess.h2(dir), System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(bad).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("line 2").contains("maybe");
+    }
+
+    private Path markedCatalog(int maxRounds) throws Exception {
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
+            List<String> row = new ArrayList<>(r);
+            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
+                row.set(7, row.get(7) + MARKER);
+            }
+            rows.add(row);
+        }
+        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\nsanta:\n  max-rounds: " + maxRounds + "\n");
+        return job;
+    }
+
     static List<CSVRecord> records(Path csv) throws Exception {
         try (var p = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
                 .parse(Files.newBufferedReader(csv, StandardCharsets.UTF_8))) {
