@@ -297,6 +297,24 @@ public final class Launcher {
         if (!acquire(store, row, me, err)) {
             return ExitCodes.USAGE;
         }
+        try {
+            String catalogHash = Fingerprints.file(input);
+            String rubricHash = Fingerprints.rubric(job);
+            Optional<String[]> started = store.fingerprint(row.runPk());
+            if (started.isEmpty()) {
+                store.saveFingerprint(row.runPk(), catalogHash, rubricHash);
+            } else if (!started.get()[0].equals(catalogHash) || !started.get()[1].equals(rubricHash)) {
+                String what = !started.get()[0].equals(catalogHash) ? "the catalog " + input : "the rubric in " + job.file();
+                err.println("santa-batch: " + what + " changed since run '" + runId + "' started; a restart would mix"
+                        + " results of two versions. Restore it, or start a new run (a new --run-id).");
+                store.releaseLock(row.runPk(), me);
+                return ExitCodes.USAGE;
+            }
+        } catch (IOException e) {
+            store.releaseLock(row.runPk(), me);
+            err.println("santa-batch: cannot read " + input + ": " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
         ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "santa-heartbeat");
             t.setDaemon(true);

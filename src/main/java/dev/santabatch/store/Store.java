@@ -91,6 +91,11 @@ public class Store {
               issues VARCHAR NOT NULL,
               PRIMARY KEY (run_pk, item_id))""",
             """
+            CREATE TABLE IF NOT EXISTS sb_fingerprint (
+              run_pk BIGINT NOT NULL PRIMARY KEY,
+              catalog_sha256 VARCHAR(64) NOT NULL,
+              rubric_sha256 VARCHAR(64) NOT NULL)""",
+            """
             CREATE TABLE IF NOT EXISTS sb_audit (
               run_pk BIGINT NOT NULL,
               item_id VARCHAR(1024) NOT NULL,
@@ -403,6 +408,18 @@ public class Store {
             m.put(rs.getString(1), rs.getLong(2));
         }, runPk);
         return m;
+    }
+
+    /** The catalog's and the rubric's fingerprints as the run started, or empty for a new run. */
+    public Optional<String[]> fingerprint(long runPk) {
+        return jdbc.query("SELECT catalog_sha256, rubric_sha256 FROM sb_fingerprint WHERE run_pk = ?",
+                        (rs, n) -> new String[] {rs.getString(1), rs.getString(2)}, runPk)
+                .stream()
+                .findFirst();
+    }
+
+    public void saveFingerprint(long runPk, String catalog, String rubric) {
+        jdbc.update("INSERT INTO sb_fingerprint (run_pk, catalog_sha256, rubric_sha256) VALUES (?, ?, ?)", runPk, catalog, rubric);
     }
 
     public record AuditRow(String itemId, String verdict, String note) {}

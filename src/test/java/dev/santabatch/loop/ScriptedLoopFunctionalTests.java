@@ -172,6 +172,35 @@ class ScriptedLoopFunctionalTests {
     }
 
     @Test
+    void aRestartIsRefusedWhenTheCatalogOrTheRubricChanged() throws Exception {
+        Path job = markedCatalog(1);
+        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                        dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
+                        scripted(new AtomicInteger())))
+                .isEqualTo(3);
+        String yaml = Files.readString(job);
+        Files.writeString(job, yaml.replace("max-rounds: 1", "max-rounds: 3").replace("pass: Not boilerplate.", "pass: Original."));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        int rubricChanged = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), System.out, new PrintStream(err, true, StandardCharsets.UTF_8),
+                scripted(new AtomicInteger()));
+
+        assertThat(rubricChanged).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("the rubric").contains("changed since run 'r1' started");
+
+        Files.writeString(job, yaml.replace("max-rounds: 1", "max-rounds: 3"));
+        Path catalog = dir.resolve("in.csv");
+        Files.writeString(catalog, Files.readString(catalog).replace("Item 7,", "Item Seven,"));
+        ByteArrayOutputStream err2 = new ByteArrayOutputStream();
+        int catalogChanged = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), System.out, new PrintStream(err2, true, StandardCharsets.UTF_8),
+                scripted(new AtomicInteger()));
+        assertThat(catalogChanged).isEqualTo(2);
+        assertThat(err2.toString(StandardCharsets.UTF_8)).contains("the catalog").contains("changed since run 'r1' started");
+    }
+
+    @Test
     void theAuditRoundTripPutsTheEscapeRateAndItsIntervalInTheReport() throws Exception {
         Path job = markedCatalog(5);
         assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
