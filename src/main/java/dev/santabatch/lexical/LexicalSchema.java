@@ -14,7 +14,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *   <li>{@code lx_sketch(run_pk, item_id, rev, shingles, sig)}: MinHash signature per item revision;
  *   <li>{@code lx_band(run_pk, item_id, rev, band, bucket)}: LSH band buckets per item revision;
  *       the band number is mixed into {@code bucket}, so a candidate lookup is one
- *       {@code bucket IN (...)} over the index {@code (run_pk, bucket)};
+ *       {@code bucket IN (...)} over the index {@code (bucket, run_pk)} (H2 uses an index for an IN list only on its leading column);
  *   <li>{@code lx_round(run_pk, round, item_id, rev)}: the revisions current at a round's start
  *       (the snapshot candidate lookups join against);
  *   <li>{@code lx_term(run_pk, term, item_id)}: inverted index of source-field tokens (source
@@ -32,7 +32,7 @@ public final class LexicalSchema {
                 + " shingles INT NOT NULL, sig VARCHAR(2000) NOT NULL, PRIMARY KEY (run_pk, item_id, rev))");
         jdbc.execute("CREATE TABLE IF NOT EXISTS lx_band (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
                 + " band INT NOT NULL, bucket BIGINT NOT NULL)");
-        jdbc.execute("CREATE INDEX IF NOT EXISTS lx_band_bucket ON lx_band (run_pk, bucket)");
+        jdbc.execute("CREATE INDEX IF NOT EXISTS lx_band_bucket ON lx_band (bucket, run_pk)");
         jdbc.execute("CREATE INDEX IF NOT EXISTS lx_band_item ON lx_band (run_pk, item_id, rev)");
         jdbc.execute("CREATE TABLE IF NOT EXISTS lx_round (run_pk BIGINT NOT NULL, round INT NOT NULL, item_id VARCHAR(200) NOT NULL,"
                 + " rev INT NOT NULL, PRIMARY KEY (run_pk, round, item_id))");
