@@ -1,0 +1,52 @@
+package dev.santabatch.semantic;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The semantic reviewer's own tables, portable DDL for H2 and PostgreSQL (vectors as base64 text,
+ * since H2 has VARBINARY where PostgreSQL has BYTEA).
+ *
+ * <ul>
+ *   <li>{@code sm_item}: one row per embedded item revision (content hash, sentence count): the
+ *       marker that the revision's vectors are complete, so each revision is embedded once;
+ *   <li>{@code sm_vector}: the vectors: kind {@code sentence} (seq = sentence index),
+ *       {@code content} (the mean of the sentence vectors, seq 0), {@code source} (the item's source
+ *       facts, rev {@value #SOURCE_REV}: source facts do not change between revisions);
+ *   <li>{@code sm_member}: the round's snapshot: which revision of which item, and its category;
+ *   <li>{@code sm_centroid}: per round and category, the centroids of typical sentences;
+ *   <li>{@code sm_band}: random-hyperplane LSH buckets per round ({@code bucket} already folds in
+ *       the band number), indexed on (run_pk, round, kind, bucket);
+ *   <li>{@code sm_round}: the marker that a round's index is complete.
+ * </ul>
+ */
+public final class SemanticSchema {
+
+    /** The revision number under which source vectors are kept. */
+    public static final int SOURCE_REV = -1;
+
+    private static final String[] DDL = {
+        "CREATE TABLE IF NOT EXISTS sm_item (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
+                + " chash VARCHAR(64) NOT NULL, sentences INT NOT NULL, PRIMARY KEY (run_pk, item_id, rev))",
+        "CREATE TABLE IF NOT EXISTS sm_vector (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
+                + " kind VARCHAR(16) NOT NULL, seq INT NOT NULL, vec VARCHAR(2100) NOT NULL,"
+                + " PRIMARY KEY (run_pk, item_id, rev, kind, seq))",
+        "CREATE TABLE IF NOT EXISTS sm_member (run_pk BIGINT NOT NULL, round INT NOT NULL, item_id VARCHAR(200) NOT NULL,"
+                + " rev INT NOT NULL, category VARCHAR(200) NOT NULL, PRIMARY KEY (run_pk, round, item_id))",
+        "CREATE TABLE IF NOT EXISTS sm_centroid (run_pk BIGINT NOT NULL, round INT NOT NULL, category VARCHAR(200) NOT NULL,"
+                + " seq INT NOT NULL, members INT NOT NULL, vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, category, seq))",
+        "CREATE TABLE IF NOT EXISTS sm_band (run_pk BIGINT NOT NULL, round INT NOT NULL, kind VARCHAR(16) NOT NULL,"
+                + " band INT NOT NULL, bucket BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, seq INT NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS sm_band_bucket ON sm_band (run_pk, round, kind, bucket)",
+        "CREATE TABLE IF NOT EXISTS sm_round (run_pk BIGINT NOT NULL, round INT NOT NULL, items BIGINT NOT NULL,"
+                + " PRIMARY KEY (run_pk, round))",
+    };
+
+    private SemanticSchema() {}
+
+    /** Creates the tables and indexes if missing (idempotent). */
+    public static void create(JdbcTemplate jdbc) {
+        for (String ddl : DDL) {
+            jdbc.execute(ddl);
+        }
+    }
+}
