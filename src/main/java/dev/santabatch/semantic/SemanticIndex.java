@@ -34,8 +34,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <ul>
  *   <li>every item revision is embedded once (its sentences, their mean as the content vector, and
  *       its source facts once per item); a restart finds the vectors in the store;
- *   <li>per category, k-means centroids of a bounded sample of sentence vectors, small clusters
- *       dropped: the "typical sentences" of a description of that category;
+ *   <li>per category, a bounded uniform sample of sentence vectors (reservoir): the reference for how
+ *       typical a sentence is of a description of that category (its density, see {@link Reference});
  *   <li>random-hyperplane LSH bands over content vectors (near-copies), over atypical sentences (shared
  *       passages, paraphrased or not) and over source vectors ("closer to another item's source"):
  *       every comparison with the rest of the catalog is a bucket lookup and an exact cosine on the
@@ -49,8 +49,10 @@ public final class SemanticIndex implements OfflineMethod {
     public static final String SOURCE = "source";
 
     private static final int FLUSH = 256;
-    private static final int CENTROID_SAMPLE = 3000;
-    private static final int MAX_K = 16;
+    /** Sentences sampled per category as the reference for typicality. */
+    public static final int REFERENCE_SAMPLE = 2000;
+    /** Share of the reference whose mean similarity is a sentence's density. */
+    public static final double DENSITY_SHARE_PERCENT = 2.2;
 
     /** A stored vector of another item, found by a near-neighbour query and verified by exact cosine. */
     public record Neighbour(String itemId, int seq, double cosine) {}
@@ -58,7 +60,50 @@ public final class SemanticIndex implements OfflineMethod {
     /** What the store holds of one item of the round. */
     public record Stored(String itemId, int rev, String category, String contentHash, List<float[]> sentences, float[] content) {}
 
-    private record RoundState(long runPk, int round, Map<String, List<float[]>> centroids) {}
+    private record RoundState(long runPk, int round, Map<String, Reference> references) {}
+
+    /**
+     * A bounded uniform sample of a category's sentences (at most {@value #REFERENCE_SAMPLE}): what
+     * "typical for a description of this category" is measured against.
+     */
+    public record Reference(String[] itemIds, float[][] vectors) {
+
+        /**
+         * The mean cosine of the sentence to its {@value #DENSITY_SHARE_PERCENT} % nearest reference
+         * sentences (at least 3) of other items: high for the catalog's usual kinds of sentence,
+         * low for a sentence about something else. Linear in the (bounded) sample.
+         */
+        public double density(float[] v, String ownItem) {
+            int k = Math.max(3, (int) Math.round(vectors.length * DENSITY_SHARE_PERCENT / 100.0));
+            double[] top = new double[k];
+            java.util.Arrays.fill(top, -1);
+            int filled = 0;
+            for (int i = 0; i < vectors.length; i++) {
+                if (itemIds[i].equals(ownItem)) {
+                    continue;
+                }
+                double c = Vectors.dot(v, vectors[i]);
+                if (c > top[0]) { // top[0] is the smallest kept
+                    top[0] = c;
+                    filled++;
+                    for (int j = 0; j + 1 < k && top[j] > top[j + 1]; j++) {
+                        double t = top[j];
+                        top[j] = top[j + 1];
+                        top[j + 1] = t;
+                    }
+                }
+            }
+            int n = Math.min(k, filled);
+            if (n == 0) {
+                return 1; // nothing to compare with: not evidence of drift
+            }
+            double sum = 0;
+            for (int j = k - n; j < k; j++) {
+                sum += top[j];
+            }
+            return sum / n;
+        }
+    }
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
@@ -130,7 +175,7 @@ public final class SemanticIndex implements OfflineMethod {
         int round = snapshot.round();
         Integer done = jdbc.queryForObject("SELECT COUNT(*) FROM sm_round WHERE run_pk = ? AND round = ?", Integer.class, run, round);
         if (done == null || done == 0) {
-            for (String t : List.of("sm_member", "sm_centroid", "sm_band")) {
+            for (String t : List.of("sm_member", "sm_reference", "sm_band")) {
                 jdbc.update("DELETE FROM " + t + " WHERE run_pk = ? AND round = ?", run, round);
             }
             List<SnapshotItem> buffer = new ArrayList<>(FLUSH);
@@ -142,12 +187,11 @@ public final class SemanticIndex implements OfflineMethod {
                 }
             });
             embedAndRecord(run, round, buffer);
-            computeCentroids(run, round);
-            Map<String, List<float[]>> centroids = loadCentroids(run, round);
-            indexBands(run, round, centroids);
+            computeReferences(run, round);
+            indexBands(run, round, loadReferences(run, round));
             jdbc.update("INSERT INTO sm_round (run_pk, round, items) VALUES (?, ?, ?)", run, round, snapshot.size());
         }
-        state = new RoundState(run, round, loadCentroids(run, round));
+        state = new RoundState(run, round, loadReferences(run, round));
     }
 
     private void embedAndRecord(long run, int round, List<SnapshotItem> items) {
@@ -229,51 +273,54 @@ public final class SemanticIndex implements OfflineMethod {
         return s.isEmpty() ? List.of(content) : s;
     }
 
-    private void computeCentroids(long run, int round) {
-        Map<String, List<float[]>> sample = new LinkedHashMap<>();
+    private void computeReferences(long run, int round) {
+        Map<String, List<Object[]>> sample = new LinkedHashMap<>();
         Map<String, Integer> seen = new HashMap<>();
         Random random = new Random(round * 31L + 7);
-        jdbc.query("SELECT m.category, v.vec FROM sm_member m JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id"
+        jdbc.query("SELECT m.category, m.item_id, v.vec FROM sm_member m JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id"
                         + " AND v.rev = m.rev AND v.kind = 'sentence' WHERE m.run_pk = ? AND m.round = ? ORDER BY m.item_id, v.seq",
                 rs -> {
                     String cat = rs.getString(1);
                     int n = seen.merge(cat, 1, Integer::sum);
-                    List<float[]> s = sample.computeIfAbsent(cat, k -> new ArrayList<>());
-                    if (s.size() < CENTROID_SAMPLE) {
-                        s.add(Vectors.decode(rs.getString(2)));
+                    List<Object[]> s = sample.computeIfAbsent(cat, k -> new ArrayList<>());
+                    Object[] row = {rs.getString(2), rs.getString(3)};
+                    if (s.size() < REFERENCE_SAMPLE) {
+                        s.add(row);
                     } else {
-                        int j = random.nextInt(n);
-                        if (j < CENTROID_SAMPLE) {
-                            s.set(j, Vectors.decode(rs.getString(2)));
+                        int j = random.nextInt(n); // reservoir sampling: a uniform sample of the category's sentences
+                        if (j < REFERENCE_SAMPLE) {
+                            s.set(j, row);
                         }
                     }
                 },
                 run, round);
         List<Object[]> rows = new ArrayList<>();
-        for (Map.Entry<String, List<float[]>> e : sample.entrySet()) {
-            List<KMeans.Cluster> clusters = KMeans.cluster(e.getValue(), Math.max(1, Math.min(MAX_K, e.getValue().size() / 20)), 12, 17);
-            int minMembers = Math.max(5, (int) Math.ceil(0.02 * e.getValue().size()));
+        for (Map.Entry<String, List<Object[]>> e : sample.entrySet()) {
             int seq = 0;
-            for (KMeans.Cluster c : clusters) {
-                if (c.members() >= minMembers) {
-                    rows.add(new Object[] {run, round, e.getKey(), seq++, c.members(), Vectors.encode(c.centroid())});
-                }
+            for (Object[] r : e.getValue()) {
+                rows.add(new Object[] {run, round, e.getKey(), seq++, r[0], r[1]});
             }
         }
-        jdbc.batchUpdate("INSERT INTO sm_centroid (run_pk, round, category, seq, members, vec) VALUES (?, ?, ?, ?, ?, ?)", rows);
+        jdbc.batchUpdate("INSERT INTO sm_reference (run_pk, round, category, seq, item_id, vec) VALUES (?, ?, ?, ?, ?, ?)", rows);
     }
 
-    private Map<String, List<float[]>> loadCentroids(long run, int round) {
-        Map<String, List<float[]>> out = new HashMap<>();
-        jdbc.query("SELECT category, vec FROM sm_centroid WHERE run_pk = ? AND round = ? ORDER BY category, seq",
+    private Map<String, Reference> loadReferences(long run, int round) {
+        Map<String, List<String>> ids = new LinkedHashMap<>();
+        Map<String, List<float[]>> vecs = new LinkedHashMap<>();
+        jdbc.query("SELECT category, item_id, vec FROM sm_reference WHERE run_pk = ? AND round = ? ORDER BY category, seq",
                 rs -> {
-                    out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(Vectors.decode(rs.getString(2)));
+                    ids.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+                    vecs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(Vectors.decode(rs.getString(3)));
                 },
                 run, round);
+        Map<String, Reference> out = new HashMap<>();
+        for (String c : ids.keySet()) {
+            out.put(c, new Reference(ids.get(c).toArray(String[]::new), vecs.get(c).toArray(float[][]::new)));
+        }
         return out;
     }
 
-    private void indexBands(long run, int round, Map<String, List<float[]>> centroids) {
+    private void indexBands(long run, int round, Map<String, Reference> references) {
         List<Object[]> rows = new ArrayList<>();
         Runnable flush = () -> {
             jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, seq) VALUES (?, ?, ?, ?, ?, ?, ?)", rows);
@@ -293,7 +340,7 @@ public final class SemanticIndex implements OfflineMethod {
                         addBands(rows, run, round, SOURCE, id, 0, Vectors.decode(rs.getString(6)));
                     } else {
                         float[] source = Vectors.decode(rs.getString(6));
-                        double typical = typicality(v, source, null, centroids.getOrDefault(rs.getString(2), List.of()));
+                        double typical = typicality(v, source, null, references.get(rs.getString(2)), id);
                         if (typical < settings.atypicalSimilarity()) {
                             addBands(rows, run, round, SENTENCE, id, seq, v);
                         }
@@ -313,14 +360,17 @@ public final class SemanticIndex implements OfflineMethod {
         }
     }
 
-    /** The best cosine of a sentence to its item's source, the task spec (if given) and its category's centroids. */
-    public static double typicality(float[] sentence, float[] source, float[] taskSpec, List<float[]> centroids) {
+    /**
+     * A sentence's typicality: the best of its cosine to its item's source, to the task spec (if
+     * given), and its density among the reference sentences of its category.
+     */
+    public static double typicality(float[] sentence, float[] source, float[] taskSpec, Reference reference, String ownItem) {
         double best = source == null ? -1 : Vectors.dot(sentence, source);
         if (taskSpec != null) {
             best = Math.max(best, Vectors.dot(sentence, taskSpec));
         }
-        for (float[] c : centroids) {
-            best = Math.max(best, Vectors.dot(sentence, c));
+        if (reference != null) {
+            best = Math.max(best, reference.density(sentence, ownItem));
         }
         return best;
     }
@@ -335,13 +385,13 @@ public final class SemanticIndex implements OfflineMethod {
         return s;
     }
 
-    /** The typical-sentence centroids of a category (all categories' when unknown). */
-    public List<float[]> centroids(String category) {
-        Map<String, List<float[]>> c = state().centroids();
-        if (category != null && c.containsKey(category)) {
-            return c.get(category);
+    /** The reference sentences of a category (the largest category's when unknown). */
+    public Reference reference(String category) {
+        Map<String, Reference> r = state().references();
+        if (category != null && r.containsKey(category)) {
+            return r.get(category);
         }
-        return c.values().stream().flatMap(List::stream).toList();
+        return r.values().stream().max(java.util.Comparator.comparingInt(x -> x.vectors().length)).orElse(null);
     }
 
     /** A text's vector, cached (task specifications). */
@@ -385,7 +435,22 @@ public final class SemanticIndex implements OfflineMethod {
      * Vectors of the given kind (content, sentence or source) of other items of the round whose
      * cosine to {@code v} is at least {@code minCosine}: LSH candidates verified by exact cosine.
      */
+    public static final Map<String, long[]> PROFILE = new ConcurrentHashMap<>();
+
     public List<Neighbour> near(String kind, float[] v, double minCosine, String excludeItem) {
+        long t0 = System.nanoTime();
+        try {
+            return near0(kind, v, minCosine, excludeItem);
+        } finally {
+            long[] p = PROFILE.computeIfAbsent(kind, k -> new long[2]);
+            synchronized (p) {
+                p[0]++;
+                p[1] += System.nanoTime() - t0;
+            }
+        }
+    }
+
+    private List<Neighbour> near0(String kind, float[] v, double minCosine, String excludeItem) {
         RoundState s = state();
         long[] buckets = lsh.get(kind).buckets(v);
         List<Object> args = new ArrayList<>();

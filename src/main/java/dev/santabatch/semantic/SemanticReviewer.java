@@ -12,7 +12,6 @@ import dev.santabatch.rules.SentenceSplitter;
 import dev.santabatch.rules.SentenceSplitter.Span;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,12 +29,12 @@ import org.jspecify.annotations.Nullable;
  * the index and the model are shared).
  *
  * <ul>
- *   <li>on-specification: a sentence whose typicality (best cosine to its own source facts, the task
- *       specification, and the typical-sentence centroids of its category) is below
+ *   <li>on-specification: a sentence whose typicality (the best of its cosine to its own source facts,
+ *       to the task specification, and its density among the reference sentences of its category) is below
  *       {@code topic-similarity} is off-topic; a sentence closer to another item's source than to
  *       its own (by {@code other-source-margin}, at least {@code other-source-similarity}) is about
  *       that item; when at least {@code whole-text-share} of the sentences are off-topic, the whole
- *       text is. Sentences found shared with another item are left to {@code original}.
+ *       text is.
  *   <li>original: a near-copy (content vectors at least {@code copy-cosine}), or at least
  *       {@code paraphrase-min-sentences} atypical sentences each at least {@code paraphrase-cosine}
  *       similar to sentences of one other item (a shared passage, paraphrased or not). Names the
@@ -137,12 +136,12 @@ public final class SemanticReviewer implements Reviewer {
                 .orElseGet(() -> index.embedder().embed(SemanticIndex.sourceText(request.source())));
         float[] task = request.taskSpec().isBlank() ? null : index.textVector(request.taskSpec());
         String category = stored.map(SemanticIndex.Stored::category).orElse(request.source().get("category"));
-        List<float[]> centroids = index.centroids(category);
+        SemanticIndex.Reference reference = index.reference(category);
 
         double[] typical = new double[texts.size()];
         double lowest = 1;
         for (int i = 0; i < texts.size(); i++) {
-            typical[i] = SemanticIndex.typicality(vectors.get(i), source, task, centroids);
+            typical[i] = SemanticIndex.typicality(vectors.get(i), source, task, reference, request.itemId());
             lowest = Math.min(lowest, typical[i]);
         }
 
@@ -166,11 +165,9 @@ public final class SemanticReviewer implements Reviewer {
                 cosSum.merge(e.getKey(), e.getValue(), Double::sum);
             }
         }
-        Set<Integer> sharedSentences = new HashSet<>();
         for (Map.Entry<String, Set<Integer>> e : sharedBy.entrySet()) {
             int k = e.getValue().size();
             if (k >= Math.min(s.paraphraseMinSentences(), texts.size())) {
-                sharedSentences.addAll(e.getValue());
                 double mean = cosSum.get(e.getKey()) / k;
                 dups.merge(e.getKey(), new Duplicate(e.getKey(), mean, k), (a, b) -> new Duplicate(a.otherItem(), Math.max(a.cosine(), b.cosine()), b.sharedSentences()));
             }
@@ -184,9 +181,6 @@ public final class SemanticReviewer implements Reviewer {
         List<SentenceFinding> findings = new ArrayList<>();
         int offTopic = 0;
         for (int i = 0; i < texts.size(); i++) {
-            if (sharedSentences.contains(i)) {
-                continue;
-            }
             if (typical[i] < s.topicSimilarity()) {
                 offTopic++;
                 findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OFF_TOPIC, typical[i], null, 0));

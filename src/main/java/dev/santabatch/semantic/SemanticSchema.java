@@ -13,7 +13,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       {@code content} (the mean of the sentence vectors, seq 0), {@code source} (the item's source
  *       facts, rev {@value #SOURCE_REV}: source facts do not change between revisions);
  *   <li>{@code sm_member}: the round's snapshot: which revision of which item, and its category;
- *   <li>{@code sm_centroid}: per round and category, the centroids of typical sentences;
+ *   <li>{@code sm_reference}: per round and category, a bounded uniform sample of sentence vectors;
  *   <li>{@code sm_band}: random-hyperplane LSH buckets per round ({@code bucket} already folds in
  *       the band number), indexed on (run_pk, round, kind, bucket);
  *   <li>{@code sm_round}: the marker that a round's index is complete.
@@ -32,8 +32,8 @@ public final class SemanticSchema {
                 + " PRIMARY KEY (run_pk, item_id, rev, kind, seq))",
         "CREATE TABLE IF NOT EXISTS sm_member (run_pk BIGINT NOT NULL, round INT NOT NULL, item_id VARCHAR(200) NOT NULL,"
                 + " rev INT NOT NULL, category VARCHAR(200) NOT NULL, PRIMARY KEY (run_pk, round, item_id))",
-        "CREATE TABLE IF NOT EXISTS sm_centroid (run_pk BIGINT NOT NULL, round INT NOT NULL, category VARCHAR(200) NOT NULL,"
-                + " seq INT NOT NULL, members INT NOT NULL, vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, category, seq))",
+        "CREATE TABLE IF NOT EXISTS sm_reference (run_pk BIGINT NOT NULL, round INT NOT NULL, category VARCHAR(200) NOT NULL,"
+                + " seq INT NOT NULL, item_id VARCHAR(200) NOT NULL, vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, category, seq))",
         "CREATE TABLE IF NOT EXISTS sm_band (run_pk BIGINT NOT NULL, round INT NOT NULL, kind VARCHAR(16) NOT NULL,"
                 + " band INT NOT NULL, bucket BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, seq INT NOT NULL)",
         "CREATE INDEX IF NOT EXISTS sm_band_bucket ON sm_band (run_pk, round, kind, bucket)",

@@ -8,7 +8,7 @@ import java.util.Set;
  * were measured on the bundled sample catalog (see docs/semantic-reviewer.md).
  *
  * @param topicSimilarity a sentence is off-topic when its typicality (the best cosine to its own
- *     source facts, the task specification and the typical-sentence centroids of its category) is
+ *     source facts, to the task specification, and its density among its category's reference sentences) is
  *     below this ({@code topic-similarity})
  * @param wholeTextShare the whole text is off-topic when at least this share of its sentences are
  *     ({@code whole-text-share})
@@ -39,7 +39,7 @@ public record SemanticSettings(
             "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-cosine", "paraphrase-min-sentences");
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.30, 0.6, 0.70, 0.20, 0.97, 0.40, 0.60, 2);
+        return new SemanticSettings(0.47, 0.6, 0.70, 0.20, 0.97, 0.55, 0.60, 2);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
