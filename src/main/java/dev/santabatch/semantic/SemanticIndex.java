@@ -323,26 +323,27 @@ public final class SemanticIndex implements OfflineMethod {
     private void indexBands(long run, int round, Map<String, Reference> references) {
         List<Object[]> rows = new ArrayList<>();
         Runnable flush = () -> {
-            jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, seq) VALUES (?, ?, ?, ?, ?, ?, ?)", rows);
+            jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
             rows.clear();
         };
-        jdbc.query("SELECT m.item_id, m.category, v.kind, v.seq, v.vec, s.vec FROM sm_member m"
+        jdbc.query("SELECT m.item_id, m.category, v.kind, v.seq, v.vec, s.vec, m.rev FROM sm_member m"
                         + " JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id AND v.rev = m.rev"
                         + " JOIN sm_vector s ON s.run_pk = m.run_pk AND s.item_id = m.item_id AND s.rev = " + SemanticSchema.SOURCE_REV
                         + " AND s.kind = 'source' WHERE m.run_pk = ? AND m.round = ?",
                 rs -> {
                     String id = rs.getString(1);
+                    int rev = rs.getInt(7);
                     String kind = rs.getString(3);
                     int seq = rs.getInt(4);
                     float[] v = Vectors.decode(rs.getString(5));
                     if (kind.equals(CONTENT)) {
-                        addBands(rows, run, round, CONTENT, id, 0, v);
-                        addBands(rows, run, round, SOURCE, id, 0, Vectors.decode(rs.getString(6)));
+                        addBands(rows, run, round, CONTENT, id, rev, 0, v);
+                        addBands(rows, run, round, SOURCE, id, SemanticSchema.SOURCE_REV, 0, Vectors.decode(rs.getString(6)));
                     } else {
                         float[] source = Vectors.decode(rs.getString(6));
                         double typical = typicality(v, source, null, references.get(rs.getString(2)), id);
                         if (typical < settings.atypicalSimilarity()) {
-                            addBands(rows, run, round, SENTENCE, id, seq, v);
+                            addBands(rows, run, round, SENTENCE, id, rev, seq, v);
                         }
                     }
                     if (rows.size() >= 5000) {
@@ -353,10 +354,10 @@ public final class SemanticIndex implements OfflineMethod {
         flush.run();
     }
 
-    private void addBands(List<Object[]> rows, long run, int round, String kind, String id, int seq, float[] v) {
+    private void addBands(List<Object[]> rows, long run, int round, String kind, String id, int rev, int seq, float[] v) {
         long[] buckets = lsh.get(kind).buckets(v);
         for (int b = 0; b < buckets.length; b++) {
-            rows.add(new Object[] {run, round, kind, b, buckets[b], id, seq});
+            rows.add(new Object[] {run, round, kind, b, buckets[b], id, rev, seq});
         }
     }
 
@@ -460,45 +461,24 @@ public final class SemanticIndex implements OfflineMethod {
         for (long b : buckets) {
             args.add(b);
         }
-        Map<String, List<Integer>> cand = new LinkedHashMap<>();
-        jdbc.query("SELECT DISTINCT item_id, seq FROM sm_band WHERE run_pk = ? AND round = ? AND kind = ? AND bucket IN ("
-                        + placeholders(buckets.length) + ")",
+        List<Neighbour> out = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        jdbc.query("SELECT b.item_id, b.seq, v.vec FROM sm_band b JOIN sm_vector v ON v.run_pk = b.run_pk AND v.item_id = b.item_id"
+                        + " AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq"
+                        + " WHERE b.run_pk = ? AND b.round = ? AND b.kind = ? AND b.bucket IN (" + placeholders(buckets.length) + ")",
                 rs -> {
                     String id = rs.getString(1);
-                    if (!id.equals(excludeItem)) {
-                        cand.computeIfAbsent(id, k -> new ArrayList<>()).add(rs.getInt(2));
+                    int seq = rs.getInt(2);
+                    if (!id.equals(excludeItem) && seen.add(id + "#" + seq)) {
+                        candidates.incrementAndGet();
+                        double c = Vectors.dot(v, Vectors.decode(rs.getString(3)));
+                        if (c >= minCosine) {
+                            out.add(new Neighbour(id, seq, c));
+                        }
                     }
                 },
                 args.toArray());
         queries.incrementAndGet();
-        List<Neighbour> out = new ArrayList<>();
-        if (cand.isEmpty()) {
-            return out;
-        }
-        List<String> ids = new ArrayList<>(cand.keySet());
-        for (int from = 0; from < ids.size(); from += 500) {
-            List<String> part = ids.subList(from, Math.min(ids.size(), from + 500));
-            List<Object> a = new ArrayList<>();
-            a.add(s.runPk());
-            a.add(s.round());
-            a.add(kind);
-            a.addAll(part);
-            String revJoin = kind.equals(SOURCE) ? "v.rev = " + SemanticSchema.SOURCE_REV : "v.rev = m.rev";
-            jdbc.query("SELECT v.item_id, v.seq, v.vec FROM sm_member m JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id AND "
-                            + revJoin + " WHERE m.run_pk = ? AND m.round = ? AND v.kind = ? AND m.item_id IN (" + placeholders(part.size()) + ")",
-                    rs -> {
-                        String id = rs.getString(1);
-                        int seq = rs.getInt(2);
-                        if (cand.get(id).contains(seq)) {
-                            candidates.incrementAndGet();
-                            double c = Vectors.dot(v, Vectors.decode(rs.getString(3)));
-                            if (c >= minCosine) {
-                                out.add(new Neighbour(id, seq, c));
-                            }
-                        }
-                    },
-                    a.toArray());
-        }
         out.sort((x, y) -> Double.compare(y.cosine(), x.cosine()));
         return out;
     }
