@@ -60,7 +60,7 @@ public final class SemanticIndex implements OfflineMethod {
     /** What the store holds of one item of the round. */
     public record Stored(String itemId, int rev, String category, String contentHash, List<float[]> sentences, float[] content) {}
 
-    private record RoundState(long runPk, int round, Map<String, Reference> references) {}
+    private record RoundState(long runPk, int round, Map<String, Reference> references, Map<String, float[]> means) {}
 
     /**
      * A bounded uniform sample of a category's sentences (at most {@value #REFERENCE_SAMPLE}): what
@@ -123,9 +123,9 @@ public final class SemanticIndex implements OfflineMethod {
         this.executor = executor;
         this.settings = settings;
         // bands x rows chosen for recall >= 0.95 at each kind's threshold (see SimHash#candidateProbability)
-        lsh.put(CONTENT, new SimHash(Embedder.DIMENSION, 12, 16, 11));
-        lsh.put(SENTENCE, new SimHash(Embedder.DIMENSION, 32, 8, 12));
-        lsh.put(SOURCE, new SimHash(Embedder.DIMENSION, 24, 10, 13));
+        lsh.put(CONTENT, new SimHash(Embedder.DIMENSION, 20, 12, 11));
+        lsh.put(SENTENCE, new SimHash(Embedder.DIMENSION, 40, 6, 12));
+        lsh.put(SOURCE, new SimHash(Embedder.DIMENSION, 20, 10, 13));
         SemanticSchema.create(jdbc);
     }
 
@@ -175,7 +175,7 @@ public final class SemanticIndex implements OfflineMethod {
         int round = snapshot.round();
         Integer done = jdbc.queryForObject("SELECT COUNT(*) FROM sm_round WHERE run_pk = ? AND round = ?", Integer.class, run, round);
         if (done == null || done == 0) {
-            for (String t : List.of("sm_member", "sm_reference", "sm_band")) {
+            for (String t : List.of("sm_member", "sm_reference", "sm_mean", "sm_band")) {
                 jdbc.update("DELETE FROM " + t + " WHERE run_pk = ? AND round = ?", run, round);
             }
             List<SnapshotItem> buffer = new ArrayList<>(FLUSH);
@@ -188,10 +188,11 @@ public final class SemanticIndex implements OfflineMethod {
             });
             embedAndRecord(run, round, buffer);
             computeReferences(run, round);
-            indexBands(run, round, loadReferences(run, round));
+            computeMeans(run, round);
+            indexBands(run, round, loadReferences(run, round), loadMeans(run, round));
             jdbc.update("INSERT INTO sm_round (run_pk, round, items) VALUES (?, ?, ?)", run, round, snapshot.size());
         }
-        state = new RoundState(run, round, loadReferences(run, round));
+        state = new RoundState(run, round, loadReferences(run, round), loadMeans(run, round));
     }
 
     private void embedAndRecord(long run, int round, List<SnapshotItem> items) {
@@ -320,7 +321,7 @@ public final class SemanticIndex implements OfflineMethod {
         return out;
     }
 
-    private void indexBands(long run, int round, Map<String, Reference> references) {
+    private void indexBands(long run, int round, Map<String, Reference> references, Map<String, float[]> means) {
         List<Object[]> rows = new ArrayList<>();
         Runnable flush = () -> {
             jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
@@ -337,8 +338,8 @@ public final class SemanticIndex implements OfflineMethod {
                     int seq = rs.getInt(4);
                     float[] v = Vectors.decode(rs.getString(5));
                     if (kind.equals(CONTENT)) {
-                        addBands(rows, run, round, CONTENT, id, rev, 0, v);
-                        addBands(rows, run, round, SOURCE, id, SemanticSchema.SOURCE_REV, 0, Vectors.decode(rs.getString(6)));
+                        addBands(rows, run, round, CONTENT, id, rev, 0, centre(v, means.get(CONTENT)));
+                        addBands(rows, run, round, SOURCE, id, SemanticSchema.SOURCE_REV, 0, centre(Vectors.decode(rs.getString(6)), means.get(SOURCE)));
                     } else {
                         float[] source = Vectors.decode(rs.getString(6));
                         double typical = typicality(v, source, null, references.get(rs.getString(2)), id);
@@ -352,6 +353,57 @@ public final class SemanticIndex implements OfflineMethod {
                 },
                 run, round);
         flush.run();
+    }
+
+    /**
+     * The round's mean content and source vectors. Embeddings of one domain share a large common
+     * component (every description is near every other), which would make most pairs LSH candidates;
+     * hashing the vector minus the mean spreads them out, so candidates are mostly true neighbours.
+     * Verification still uses the exact cosine of the raw vectors.
+     */
+    private void computeMeans(long run, int round) {
+        Map<String, double[]> sums = new LinkedHashMap<>();
+        jdbc.query("SELECT v.kind, v.vec FROM sm_member m JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id"
+                        + " AND ((v.kind = 'content' AND v.rev = m.rev) OR (v.kind = 'source' AND v.rev = " + SemanticSchema.SOURCE_REV + "))"
+                        + " WHERE m.run_pk = ? AND m.round = ?",
+                rs -> {
+                    double[] sum = sums.computeIfAbsent(rs.getString(1), k -> new double[Embedder.DIMENSION]);
+                    float[] v = Vectors.decode(rs.getString(2));
+                    for (int i = 0; i < v.length; i++) {
+                        sum[i] += v[i];
+                    }
+                },
+                run, round);
+        for (Map.Entry<String, double[]> e : sums.entrySet()) {
+            float[] m = new float[Embedder.DIMENSION];
+            // the mean itself (not normalised): its norm says how anisotropic the vectors are
+            double n = jdbc.queryForObject("SELECT COUNT(*) FROM sm_member WHERE run_pk = ? AND round = ?", Long.class, run, round);
+            for (int i = 0; i < m.length; i++) {
+                m[i] = (float) (e.getValue()[i] / n);
+            }
+            jdbc.update("INSERT INTO sm_mean (run_pk, round, kind, vec) VALUES (?, ?, ?, ?)", run, round, e.getKey(), Vectors.encode(m));
+        }
+    }
+
+    private Map<String, float[]> loadMeans(long run, int round) {
+        Map<String, float[]> out = new HashMap<>();
+        jdbc.query("SELECT kind, vec FROM sm_mean WHERE run_pk = ? AND round = ?",
+                rs -> {
+                    out.put(rs.getString(1), Vectors.decode(rs.getString(2)));
+                },
+                run, round);
+        return out;
+    }
+
+    private static float[] centre(float[] v, float[] mean) {
+        if (mean == null) {
+            return v;
+        }
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i] - mean[i];
+        }
+        return out;
     }
 
     private void addBands(List<Object[]> rows, long run, int round, String kind, String id, int rev, int seq, float[] v) {
@@ -453,7 +505,7 @@ public final class SemanticIndex implements OfflineMethod {
 
     private List<Neighbour> near0(String kind, float[] v, double minCosine, String excludeItem) {
         RoundState s = state();
-        long[] buckets = lsh.get(kind).buckets(v);
+        long[] buckets = lsh.get(kind).buckets(centre(v, s.means().get(kind)));
         List<Object> args = new ArrayList<>();
         args.add(s.runPk());
         args.add(s.round());

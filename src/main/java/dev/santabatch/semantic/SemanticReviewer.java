@@ -200,7 +200,8 @@ public final class SemanticReviewer implements Reviewer {
     @Override
     public ReviewOutcome review(ReviewRequest request) {
         long start = System.nanoTime();
-        Analysis a = analyse(request);
+        boolean judges = request.criterionIds().stream().anyMatch(criteria::contains);
+        Analysis a = judges ? analyse(request) : null; // nothing to judge: no model, no store access
         List<Check> checks = new ArrayList<>();
         List<String> issues = new ArrayList<>();
         for (String criterion : request.criterionIds()) {

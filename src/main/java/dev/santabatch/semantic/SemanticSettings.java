@@ -39,7 +39,7 @@ public record SemanticSettings(
             "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-cosine", "paraphrase-min-sentences");
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.47, 0.6, 0.70, 0.20, 0.97, 0.55, 0.60, 2);
+        return new SemanticSettings(0.46, 0.6, 0.70, 0.20, 0.97, 0.55, 0.50, 2);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
