@@ -175,7 +175,7 @@ public final class SemanticIndex implements OfflineMethod {
         int round = snapshot.round();
         Integer done = jdbc.queryForObject("SELECT COUNT(*) FROM sm_round WHERE run_pk = ? AND round = ?", Integer.class, run, round);
         if (done == null || done == 0) {
-            for (String t : List.of("sm_member", "sm_reference", "sm_mean", "sm_band")) {
+            for (String t : List.of("sm_member", "sm_reference", "sm_mean", "sm_passage", "sm_band")) {
                 jdbc.update("DELETE FROM " + t + " WHERE run_pk = ? AND round = ?", run, round);
             }
             List<SnapshotItem> buffer = new ArrayList<>(FLUSH);
@@ -327,12 +327,29 @@ public final class SemanticIndex implements OfflineMethod {
             jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
             rows.clear();
         };
+        List<Object[]> passages = new ArrayList<>();
+        String[] current = {null};
+        List<float[]> atypical = new ArrayList<>();
+        Runnable passage = () -> {
+            if (current[0] != null && !atypical.isEmpty()) {
+                passages.add(new Object[] {run, round, current[0], atypical.size(), Vectors.encode(Vectors.mean(atypical, Embedder.DIMENSION))});
+            }
+            atypical.clear();
+            if (passages.size() >= 1000) {
+                jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
+                passages.clear();
+            }
+        };
         jdbc.query("SELECT m.item_id, m.category, v.kind, v.seq, v.vec, s.vec, m.rev FROM sm_member m"
                         + " JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id AND v.rev = m.rev"
                         + " JOIN sm_vector s ON s.run_pk = m.run_pk AND s.item_id = m.item_id AND s.rev = " + SemanticSchema.SOURCE_REV
-                        + " AND s.kind = 'source' WHERE m.run_pk = ? AND m.round = ?",
+                        + " AND s.kind = 'source' WHERE m.run_pk = ? AND m.round = ? ORDER BY m.item_id, v.kind, v.seq",
                 rs -> {
                     String id = rs.getString(1);
+                    if (!id.equals(current[0])) {
+                        passage.run();
+                        current[0] = id;
+                    }
                     int rev = rs.getInt(7);
                     String kind = rs.getString(3);
                     int seq = rs.getInt(4);
@@ -345,6 +362,7 @@ public final class SemanticIndex implements OfflineMethod {
                         double typical = typicality(v, source, null, references.get(rs.getString(2)), id);
                         if (typical < settings.atypicalSimilarity()) {
                             addBands(rows, run, round, SENTENCE, id, rev, seq, v);
+                            atypical.add(v);
                         }
                     }
                     if (rows.size() >= 5000) {
@@ -352,6 +370,8 @@ public final class SemanticIndex implements OfflineMethod {
                     }
                 },
                 run, round);
+        passage.run();
+        jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
         flush.run();
     }
 
@@ -475,6 +495,28 @@ public final class SemanticIndex implements OfflineMethod {
                 },
                 s.runPk(), itemId, rev);
         return Optional.of(new Stored(itemId, rev, (String) head.get(0)[1], (String) head.get(0)[2], sentences, content[0]));
+    }
+
+    /** A stored passage: the mean of an item's atypical sentences, and how many there are. */
+    public record Passage(int sentences, float[] vector) {}
+
+    /** The stored passages of the given items of the round (items without atypical sentences have none). */
+    public Map<String, Passage> passages(java.util.Collection<String> itemIds) {
+        Map<String, Passage> out = new HashMap<>();
+        List<String> ids = new ArrayList<>(itemIds);
+        for (int from = 0; from < ids.size(); from += 500) {
+            List<String> part = ids.subList(from, Math.min(ids.size(), from + 500));
+            List<Object> a = new ArrayList<>();
+            a.add(state().runPk());
+            a.add(state().round());
+            a.addAll(part);
+            jdbc.query("SELECT item_id, n, vec FROM sm_passage WHERE run_pk = ? AND round = ? AND item_id IN (" + placeholders(part.size()) + ")",
+                    rs -> {
+                        out.put(rs.getString(1), new Passage(rs.getInt(2), Vectors.decode(rs.getString(3))));
+                    },
+                    a.toArray());
+        }
+        return out;
     }
 
     /** The item's source vector, if stored. */

@@ -35,10 +35,11 @@ import org.jspecify.annotations.Nullable;
  *       its own (by {@code other-source-margin}, at least {@code other-source-similarity}) is about
  *       that item; when at least {@code whole-text-share} of the sentences are off-topic, the whole
  *       text is.
- *   <li>original: a near-copy (content vectors at least {@code copy-cosine}), or at least
+ *   <li>original: a near-copy (content vectors at least {@code copy-cosine}); or at least
  *       {@code paraphrase-min-sentences} atypical sentences each at least {@code paraphrase-cosine}
- *       similar to sentences of one other item (a shared passage, paraphrased or not). Names the
- *       other items.
+ *       similar to sentences of one other item; or a passage (the mean of its atypical sentences) at
+ *       least {@code passage-cosine} similar to another item's (a shared passage, paraphrased or not).
+ *       Names the other items.
  * </ul>
  */
 public final class SemanticReviewer implements Reviewer {
@@ -80,6 +81,9 @@ public final class SemanticReviewer implements Reviewer {
      */
     public record Analysis(
             List<Span> sentences, List<SentenceFinding> findings, boolean wholeText, double lowestSimilarity, List<Duplicate> duplicates) {}
+
+    /** Sentence cosine at which another item becomes a candidate for the passage comparison. */
+    static final double PASSAGE_CANDIDATE_COSINE = 0.40;
 
     private final String id;
     private final Set<String> criteria;
@@ -152,17 +156,24 @@ public final class SemanticReviewer implements Reviewer {
         }
         Map<String, Set<Integer>> sharedBy = new LinkedHashMap<>();
         Map<String, Double> cosSum = new LinkedHashMap<>();
+        Set<String> candidates = new LinkedHashSet<>();
+        List<float[]> atypical = new ArrayList<>();
+        double candidateCosine = Math.min(s.paraphraseCosine(), PASSAGE_CANDIDATE_COSINE);
         for (int i = 0; i < texts.size(); i++) {
             if (typical[i] >= s.atypicalSimilarity()) {
                 continue;
             }
+            atypical.add(vectors.get(i));
             Map<String, Double> best = new LinkedHashMap<>();
-            for (SemanticIndex.Neighbour n : index.near(SemanticIndex.SENTENCE, vectors.get(i), s.paraphraseCosine(), request.itemId())) {
+            for (SemanticIndex.Neighbour n : index.near(SemanticIndex.SENTENCE, vectors.get(i), candidateCosine, request.itemId())) {
                 best.merge(n.itemId(), n.cosine(), Math::max);
             }
             for (Map.Entry<String, Double> e : best.entrySet()) {
-                sharedBy.computeIfAbsent(e.getKey(), k -> new LinkedHashSet<>()).add(i);
-                cosSum.merge(e.getKey(), e.getValue(), Double::sum);
+                candidates.add(e.getKey());
+                if (e.getValue() >= s.paraphraseCosine()) {
+                    sharedBy.computeIfAbsent(e.getKey(), k -> new LinkedHashSet<>()).add(i);
+                    cosSum.merge(e.getKey(), e.getValue(), Double::sum);
+                }
             }
         }
         for (Map.Entry<String, Set<Integer>> e : sharedBy.entrySet()) {
@@ -170,6 +181,17 @@ public final class SemanticReviewer implements Reviewer {
             if (k >= Math.min(s.paraphraseMinSentences(), texts.size())) {
                 double mean = cosSum.get(e.getKey()) / k;
                 dups.merge(e.getKey(), new Duplicate(e.getKey(), mean, k), (a, b) -> new Duplicate(a.otherItem(), Math.max(a.cosine(), b.cosine()), b.sharedSentences()));
+            }
+        }
+        if (atypical.size() >= s.paraphraseMinSentences() && !candidates.isEmpty()) {
+            float[] passage = Vectors.mean(atypical, Embedder.DIMENSION);
+            for (Map.Entry<String, SemanticIndex.Passage> e : index.passages(candidates).entrySet()) {
+                if (e.getValue().sentences() >= s.paraphraseMinSentences() && !dups.containsKey(e.getKey())) {
+                    double c = Vectors.dot(passage, e.getValue().vector());
+                    if (c >= s.passageCosine()) {
+                        dups.put(e.getKey(), new Duplicate(e.getKey(), c, Math.min(atypical.size(), e.getValue().sentences())));
+                    }
+                }
             }
         }
         List<Duplicate> duplicates = new ArrayList<>(dups.values());

@@ -15,6 +15,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *   <li>{@code sm_member}: the round's snapshot: which revision of which item, and its category;
  *   <li>{@code sm_reference}: per round and category, a bounded uniform sample of sentence vectors;
  *   <li>{@code sm_mean}: per round, the mean content and source vectors (LSH hashes vectors minus the mean);
+ *   <li>{@code sm_passage}: per round and item, the mean of its atypical sentences (a shared passage's vector);
  *   <li>{@code sm_band}: random-hyperplane LSH buckets per round ({@code bucket} already folds in
  *       the band number), indexed on (bucket, run_pk, round, kind): bucket first, so an IN list of buckets is an index lookup (H2 uses an index for IN only on its leading column);
  *   <li>{@code sm_round}: the marker that a round's index is complete.
@@ -37,6 +38,8 @@ public final class SemanticSchema {
                 + " seq INT NOT NULL, item_id VARCHAR(200) NOT NULL, vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, category, seq))",
         "CREATE TABLE IF NOT EXISTS sm_mean (run_pk BIGINT NOT NULL, round INT NOT NULL, kind VARCHAR(16) NOT NULL,"
                 + " vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, kind))",
+        "CREATE TABLE IF NOT EXISTS sm_passage (run_pk BIGINT NOT NULL, round INT NOT NULL, item_id VARCHAR(200) NOT NULL,"
+                + " n INT NOT NULL, vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, item_id))",
         "CREATE TABLE IF NOT EXISTS sm_band (run_pk BIGINT NOT NULL, round INT NOT NULL, kind VARCHAR(16) NOT NULL,"
                 + " band INT NOT NULL, bucket BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL, seq INT NOT NULL)",
         "CREATE INDEX IF NOT EXISTS sm_band_lookup ON sm_band (bucket, run_pk, round, kind)",

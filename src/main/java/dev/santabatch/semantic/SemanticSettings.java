@@ -24,6 +24,10 @@ import java.util.Set;
  *     ({@code paraphrase-cosine})
  * @param paraphraseMinSentences an item sharing this many such sentences with one other item is a
  *     near-duplicate of it ({@code paraphrase-min-sentences})
+ * @param passageCosine two items whose passages (the mean of their atypical sentences, at least
+ *     {@code paraphrase-min-sentences} each) are at least this similar, and that share at least one
+ *     sentence candidate, are near-duplicates: a paraphrase reorders and merges sentences, the
+ *     passage as a whole still says the same ({@code passage-cosine})
  */
 public record SemanticSettings(
         double topicSimilarity,
@@ -33,13 +37,14 @@ public record SemanticSettings(
         double copyCosine,
         double atypicalSimilarity,
         double paraphraseCosine,
-        int paraphraseMinSentences) {
+        int paraphraseMinSentences,
+        double passageCosine) {
 
     public static final Set<String> NAMES = Set.of("topic-similarity", "whole-text-share", "other-source-similarity",
-            "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-cosine", "paraphrase-min-sentences");
+            "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-cosine", "paraphrase-min-sentences", "passage-cosine");
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.46, 0.6, 0.70, 0.20, 0.97, 0.55, 0.50, 2);
+        return new SemanticSettings(0.46, 0.8, 0.80, 0.20, 0.97, 0.55, 0.50, 2, 0.60);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
@@ -58,6 +63,7 @@ public record SemanticSettings(
                 thresholds.getOrDefault("copy-cosine", d.copyCosine),
                 thresholds.getOrDefault("atypical-similarity", d.atypicalSimilarity),
                 thresholds.getOrDefault("paraphrase-cosine", d.paraphraseCosine),
-                thresholds.getOrDefault("paraphrase-min-sentences", (double) d.paraphraseMinSentences).intValue());
+                thresholds.getOrDefault("paraphrase-min-sentences", (double) d.paraphraseMinSentences).intValue(),
+                thresholds.getOrDefault("passage-cosine", d.passageCosine));
     }
 }
