@@ -11,7 +11,14 @@ import java.util.regex.Pattern;
  */
 public final class IssueText {
 
-    private static final Pattern QUOTED = Pattern.compile("\"[^\"]*\"|\u201C[^\u201D]*\u201D|'[^']{12,}'");
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"|\u201C([^\u201D]*)\u201D|'([^']*)'");
+    /** Words every issue uses (about the source, the text, comparison), which say nothing about the problem. */
+    private static final java.util.Set<String> GENERIC = java.util.Set.of(
+            "a", "an", "the", "is", "are", "was", "of", "to", "in", "on", "at", "as", "by", "for", "but", "and", "or", "vs",
+            "while", "with", "its", "it", "this", "that", "than", "which", "whereas", "source", "sources", "fact", "facts",
+            "says", "say", "said", "states", "state", "stated", "gives", "given", "lists", "listed", "text", "description",
+            "contradicts", "contradict", "contradicting", "contradiction", "contradictory", "does", "not", "match", "matches",
+            "claims", "claim", "claimed", "n", "h", "similarity", "cosine");
     private static final Pattern ITEM_ID = Pattern.compile("\\b[A-Z]{1,4}-?\\d{3,}\\b");
     private static final Pattern NUMBER = Pattern.compile("[-+]?\\$?\\d+(?:[.,]\\d+)*%?");
     private static final Pattern PREFIX = Pattern.compile("^\\s*([A-Za-z0-9][A-Za-z0-9_-]*)\\s*:");
@@ -30,13 +37,29 @@ public final class IssueText {
         return (m.find() ? issue.substring(m.end()) : issue).strip();
     }
 
-    /** The body with quoted fragments, item ids and numbers replaced by neutral words. */
+    /**
+     * The body reduced to what names the problem: quoted sentences (four words or more: the item's
+     * own text) dropped while quoted terms stay, item ids and numbers dropped, and the generic words
+     * every issue uses (source, says, contradicts, ...) removed.
+     */
     public static String stripped(String issue) {
         String s = body(issue);
-        s = QUOTED.matcher(s).replaceAll("a quote");
-        s = ITEM_ID.matcher(s).replaceAll("another item");
-        s = NUMBER.matcher(s).replaceAll("N");
-        s = s.replaceAll("\\(\\s*\\)", " ").replaceAll("\\s+", " ").strip();
-        return s.isEmpty() ? body(issue) : s;
+        java.util.regex.Matcher q = QUOTED.matcher(s);
+        StringBuilder sb = new StringBuilder();
+        while (q.find()) {
+            String inner = q.group(1) != null ? q.group(1) : q.group(2) != null ? q.group(2) : q.group(3);
+            q.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(inner.strip().split("\\s+").length >= 4 ? " " : inner));
+        }
+        q.appendTail(sb);
+        s = ITEM_ID.matcher(sb.toString()).replaceAll(" ");
+        s = NUMBER.matcher(s).replaceAll(" ");
+        StringBuilder out = new StringBuilder();
+        for (String w : s.split("[^\\p{L}\\p{N}'-]+")) {
+            String lw = w.toLowerCase(Locale.ROOT).replaceAll("^[-']+|[-']+$", "");
+            if (!lw.isEmpty() && !GENERIC.contains(lw)) {
+                out.append(out.length() == 0 ? "" : " ").append(lw);
+            }
+        }
+        return out.length() == 0 ? body(issue) : out.toString();
     }
 }

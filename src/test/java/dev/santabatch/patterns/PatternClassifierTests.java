@@ -13,7 +13,16 @@ import org.junit.jupiter.api.Test;
 /** Patterns by meaning: the issue-pair table, the classifier, stripping measured. */
 class PatternClassifierTests {
 
-    static final double THRESHOLD = 0.75; // SantaSpec.patternSimilarity default
+    /** The default job's santa.pattern-similarity (0.45: see docs/semantic-reviewer.md). */
+    static final double THRESHOLD = loadThreshold();
+
+    static double loadThreshold() {
+        try {
+            return dev.santabatch.job.JobFileLoader.load(java.nio.file.Path.of("jobs/product-descriptions.yml")).santa().patternSimilarity();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     record Pair(String a, String b, boolean same) {}
 
@@ -78,6 +87,19 @@ class PatternClassifierTests {
             }
         }
         System.out.printf("issue-pair table: %d pairs, right with stripping %d, without %d (threshold %.2f)%n", TABLE.size(), rightStripped, rightRaw, THRESHOLD);
+        double minSame = 2;
+        double maxApart = -2;
+        for (Pair p : TABLE) {
+            if (IssueText.criterion(p.a()).equals(IssueText.criterion(p.b()))) {
+                double c = stripped.cosine(p.a(), p.b());
+                if (p.same()) {
+                    minSame = Math.min(minSame, c);
+                } else {
+                    maxApart = Math.max(maxApart, c);
+                }
+            }
+        }
+        System.out.printf("stripped cosines: same problem >= %.3f, different problems of one criterion <= %.3f%n", minSame, maxApart);
         assertThat(TABLE).hasSizeGreaterThanOrEqualTo(20);
         assertThat(wrong).isEmpty();
     }
