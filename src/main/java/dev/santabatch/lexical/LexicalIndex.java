@@ -1,0 +1,569 @@
+package dev.santabatch.lexical;
+
+import dev.santabatch.offline.CatalogSnapshot;
+import dev.santabatch.offline.OfflineMethod;
+import dev.santabatch.offline.SnapshotItem;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The lexical reviewer's catalog-wide state for one round, built by {@link #prepare} from the
+ * round's {@link CatalogSnapshot} and read-only afterwards (thread-safe; shared by the fresh
+ * reviewer instances of every panel round).
+ *
+ * <h2>In the store ({@link LexicalSchema})</h2>
+ * MinHash signature and LSH buckets per item revision (computed once per revision: a restart or a
+ * later round skips revisions already sketched), the round's snapshot revisions, and an inverted
+ * index of source tokens. Near-duplicate candidates come from one SQL lookup of the query's 42
+ * bucket keys joined with the round's revisions; only those candidates are compared.
+ *
+ * <h2>In the heap (documented bounds)</h2>
+ * <ul>
+ *   <li>the stop-shingle list: shingles in more than {@link LexicalThresholds#stopDf} items; at
+ *       most (total shingles / stopDf) entries, about 100 / {@code stop-shingle-share} = 10,000;
+ *   <li>the name/brand dictionary: one entry per distinct value of the phrase fields (name, brand,
+ *       model...) with at most 3 example item ids each, and one entry per distinct (name, brand)
+ *       pair: O(distinct products) small strings, no per-item sketches or texts;
+ *   <li>document frequencies of source tokens and of lower-case content words (vocabulary-bounded).
+ * </ul>
+ * The first {@code prepare} of a run also counts shingle document frequencies in a fixed 8 MB
+ * count-min table (released afterwards) to freeze the stop-shingle list in the store.
+ */
+public final class LexicalIndex implements OfflineMethod {
+
+    /** Source columns whose values are distinctive names (matched as phrases in sentences). */
+    public static final List<String> DEFAULT_PHRASE_FIELDS = List.of("name", "brand", "model", "manufacturer", "product");
+
+    private static final int CHUNK = 500;
+    private static final int EXAMPLES = 3;
+    private static final int POSTINGS = 200;
+    private static final int FOREIGN_TERMS = 8;
+    private static final double ESTIMATE_SLACK = 0.15;
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate tx;
+    private final LexicalThresholds thresholds;
+    private final List<String> phraseFields;
+    private final AtomicLong queries = new AtomicLong();
+    private final AtomicLong candidates = new AtomicLong();
+    private final AtomicLong verified = new AtomicLong();
+    private volatile @Nullable State state;
+
+    public LexicalIndex(DataSource dataSource, LexicalThresholds thresholds, List<String> phraseFields) {
+        this.jdbc = new JdbcTemplate(Objects.requireNonNull(dataSource, "dataSource"));
+        this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.thresholds = Objects.requireNonNull(thresholds, "thresholds");
+        this.phraseFields = phraseFields.stream().map(f -> f.toLowerCase(Locale.ROOT)).toList();
+    }
+
+    public LexicalIndex(DataSource dataSource, LexicalThresholds thresholds) {
+        this(dataSource, thresholds, DEFAULT_PHRASE_FIELDS);
+    }
+
+    public LexicalThresholds thresholds() {
+        return thresholds;
+    }
+
+    // ------------------------------------------------------------------------------------------ build
+
+    @Override
+    public void prepare(CatalogSnapshot snapshot) {
+        LexicalSchema.create(jdbc);
+        long run = snapshot.runPk();
+        long[] stop = stopList(snapshot);
+        Builder b = new Builder(snapshot, stop);
+        jdbc.update("DELETE FROM lx_round WHERE run_pk = ? AND round = ?", run, snapshot.round());
+        List<SnapshotItem> chunk = new ArrayList<>(CHUNK);
+        snapshot.forEach(item -> {
+            b.learn(item);
+            chunk.add(item);
+            if (chunk.size() == CHUNK) {
+                store(snapshot, stop, chunk);
+                chunk.clear();
+            }
+        });
+        if (!chunk.isEmpty()) {
+            store(snapshot, stop, chunk);
+        }
+        state = b.build();
+    }
+
+    /** The frozen stop-shingle list of the run: loaded, or counted at the run's first prepare. */
+    private long[] stopList(CatalogSnapshot snapshot) {
+        long run = snapshot.runPk();
+        List<Integer> meta = jdbc.queryForList("SELECT stop_df FROM lx_meta WHERE run_pk = ?", Integer.class, run);
+        if (meta.isEmpty()) {
+            int stopDf = thresholds.stopDf(snapshot.size());
+            CountMin cm = new CountMin();
+            snapshot.forEach(item -> cm.addAll(Tokens.shingleHashes(item.content())));
+            Set<Long> stop = new HashSet<>();
+            snapshot.forEach(item -> {
+                for (long h : Tokens.shingleHashes(item.content())) {
+                    if (cm.estimate(h) > stopDf) {
+                        stop.add(h);
+                    }
+                }
+            });
+            tx.executeWithoutResult(s -> {
+                jdbc.update("DELETE FROM lx_stop WHERE run_pk = ?", run);
+                List<Object[]> rows = stop.stream().map(h -> new Object[] {run, h}).toList();
+                jdbc.batchUpdate("INSERT INTO lx_stop (run_pk, shingle) VALUES (?, ?)", rows);
+                jdbc.update("INSERT INTO lx_meta (run_pk, stop_df, items) VALUES (?, ?, ?)", run, stopDf, snapshot.size());
+            });
+        }
+        return jdbc.queryForList("SELECT shingle FROM lx_stop WHERE run_pk = ?", Long.class, run).stream()
+                .mapToLong(Long::longValue).sorted().toArray();
+    }
+
+    private void store(CatalogSnapshot snapshot, long[] stop, List<SnapshotItem> chunk) {
+        long run = snapshot.runPk();
+        String in = String.join(",", Collections.nCopies(chunk.size(), "?"));
+        Object[] args = new Object[chunk.size() + 1];
+        args[0] = run;
+        for (int i = 0; i < chunk.size(); i++) {
+            args[i + 1] = chunk.get(i).id();
+        }
+        Set<String> sketched = new HashSet<>(jdbc.query(
+                "SELECT item_id, rev FROM lx_sketch WHERE run_pk = ? AND item_id IN (" + in + ")",
+                (rs, i) -> rs.getString(1) + '\u0000' + rs.getInt(2), args));
+        Set<String> termed = new HashSet<>(jdbc.queryForList(
+                "SELECT DISTINCT item_id FROM lx_term WHERE run_pk = ? AND item_id IN (" + in + ")", String.class, args));
+        List<Object[]> sketches = new ArrayList<>();
+        List<Object[]> bands = new ArrayList<>();
+        List<Object[]> terms = new ArrayList<>();
+        List<Object[]> round = new ArrayList<>();
+        for (SnapshotItem item : chunk) {
+            round.add(new Object[] {run, snapshot.round(), item.id(), item.rev()});
+            if (!sketched.contains(item.id() + '\u0000' + item.rev())) {
+                long[] sh = informative(item.content(), stop);
+                if (sh.length == 0) {
+                    sketches.add(new Object[] {run, item.id(), item.rev(), 0, ""});
+                } else {
+                    int[] sig = MinHasher.signature(sh);
+                    sketches.add(new Object[] {run, item.id(), item.rev(), sh.length, MinHasher.encode(sig)});
+                    long[] buckets = MinHasher.buckets(sig);
+                    for (int bnd = 0; bnd < buckets.length; bnd++) {
+                        bands.add(new Object[] {run, item.id(), item.rev(), bnd, buckets[bnd]});
+                    }
+                }
+            }
+            if (!termed.contains(item.id())) {
+                for (String t : sourceTerms(item.source())) {
+                    terms.add(new Object[] {run, t, item.id()});
+                }
+            }
+        }
+        tx.executeWithoutResult(s -> {
+            jdbc.batchUpdate("INSERT INTO lx_round (run_pk, round, item_id, rev) VALUES (?, ?, ?, ?)", round);
+            jdbc.batchUpdate("INSERT INTO lx_sketch (run_pk, item_id, rev, shingles, sig) VALUES (?, ?, ?, ?, ?)", sketches);
+            jdbc.batchUpdate("INSERT INTO lx_band (run_pk, item_id, rev, band, bucket) VALUES (?, ?, ?, ?, ?)", bands);
+            jdbc.batchUpdate("INSERT INTO lx_term (run_pk, term, item_id) VALUES (?, ?, ?)", terms);
+        });
+    }
+
+    static long[] informative(String content, long[] stop) {
+        long[] all = Tokens.shingleHashes(content);
+        return Arrays.stream(all).filter(h -> Arrays.binarySearch(stop, h) < 0).toArray();
+    }
+
+    /** Distinct lower-case tokens with a letter, not function words, of every source value. */
+    static Set<String> sourceTerms(Map<String, String> source) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String v : source.values()) {
+            if (v == null) {
+                continue;
+            }
+            for (String w : Tokens.words(v)) {
+                if (w.length() > 1 && w.length() <= 200 && Tokens.hasLetter(w) && !Tokens.STOP.contains(w)) {
+                    out.add(w);
+                }
+            }
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------------------------------ queries
+
+    private State state() {
+        State s = state;
+        if (s == null) {
+            throw new IllegalStateException("LexicalIndex.prepare(snapshot) has not been called");
+        }
+        return s;
+    }
+
+    /** The round this index was prepared for. */
+    public int round() {
+        return state().round;
+    }
+
+    /** Near-duplicate queries answered so far. */
+    public long queries() {
+        return queries.get();
+    }
+
+    /** Bucket candidates (distinct snapshot items sharing a band bucket) looked at so far, over all queries. */
+    public long candidateComparisons() {
+        return candidates.get();
+    }
+
+    /** Candidates verified by exact Jaccard so far (those whose signature estimate came close). */
+    public long exactVerifications() {
+        return verified.get();
+    }
+
+    /**
+     * Other snapshot items whose text has an informative-shingle Jaccard of at least the threshold
+     * with {@code content}, highest first.
+     */
+    public List<NearDuplicate> nearDuplicates(String itemId, String content) {
+        return nearDuplicates(itemId, content, thresholds.nearDuplicateJaccard());
+    }
+
+    public List<NearDuplicate> nearDuplicates(String itemId, String content, double threshold) {
+        State s = state();
+        queries.incrementAndGet();
+        long[] sh = informative(content, s.stop);
+        if (sh.length == 0) {
+            return List.of();
+        }
+        int[] sig = MinHasher.signature(sh);
+        long[] buckets = MinHasher.buckets(sig);
+        String in = String.join(",", Collections.nCopies(buckets.length, "?"));
+        List<String> ids = jdbc.queryForList(
+                "SELECT DISTINCT b.item_id FROM lx_band b JOIN lx_round r ON r.run_pk = b.run_pk AND r.round = ? AND r.item_id = b.item_id"
+                        + " AND r.rev = b.rev WHERE b.run_pk = ? AND b.bucket IN (" + in + ") AND b.item_id <> ?",
+                String.class, bandArgs(s, itemId, buckets));
+        List<String[]> cands = new ArrayList<>();
+        if (!ids.isEmpty()) {
+            Object[] a = new Object[ids.size() + 2];
+            a[0] = s.round;
+            a[1] = s.runPk;
+            for (int i = 0; i < ids.size(); i++) {
+                a[i + 2] = ids.get(i);
+            }
+            cands = jdbc.query("SELECT k.item_id, k.sig FROM lx_sketch k JOIN lx_round r ON r.run_pk = k.run_pk AND r.round = ?"
+                            + " AND r.item_id = k.item_id AND r.rev = k.rev WHERE k.run_pk = ? AND k.item_id IN ("
+                            + String.join(",", Collections.nCopies(ids.size(), "?")) + ")",
+                    (rs, i) -> new String[] {rs.getString(1), rs.getString(2)}, a);
+        }
+        candidates.addAndGet(cands.size());
+        List<NearDuplicate> out = new ArrayList<>();
+        for (String[] c : cands) {
+            if (c[1].isEmpty() || MinHasher.estimate(sig, MinHasher.decode(c[1])) < threshold - ESTIMATE_SLACK) {
+                continue;
+            }
+            SnapshotItem other = s.snapshot.get(c[0]).orElse(null);
+            if (other == null) {
+                continue;
+            }
+            verified.incrementAndGet();
+            double j = Tokens.jaccard(sh, informative(other.content(), s.stop));
+            if (j >= threshold) {
+                out.add(new NearDuplicate(other.id(), j));
+            }
+        }
+        out.sort(Comparator.comparingDouble(NearDuplicate::jaccard).reversed().thenComparing(NearDuplicate::itemId));
+        return out;
+    }
+
+    private static Object[] bandArgs(State s, String itemId, long[] buckets) {
+        Object[] args = new Object[buckets.length + 3];
+        args[0] = s.round;
+        args[1] = s.runPk;
+        for (int i = 0; i < buckets.length; i++) {
+            args[i + 2] = buckets[i];
+        }
+        args[buckets.length + 2] = itemId;
+        return args;
+    }
+
+    /** Exact informative-shingle Jaccard of two texts under this run's stop list (for tests and measurements). */
+    public double jaccard(String a, String b) {
+        long[] stop = state().stop;
+        return Tokens.jaccard(informative(a, stop), informative(b, stop));
+    }
+
+    /** A phrase of another item's source found in a sentence. */
+    record PhraseHit(String display, String field, int tokenStart, int tokenEnd, List<String> exampleIds) {}
+
+    /**
+     * Phrases of other items' name/brand fields that a sentence names, excluding any that is (part
+     * of) one of the item's own values; generic words are not matched at the start of a sentence.
+     */
+    List<PhraseHit> foreignPhrases(List<Tokens.Tok> sentence, Map<String, String> ownSource) {
+        State s = state();
+        List<List<String>> own = new ArrayList<>();
+        Set<String> ownKeys = new HashSet<>();
+        for (Map.Entry<String, String> e : ownSource.entrySet()) {
+            if (e.getValue() != null && isPhraseField(e.getKey())) {
+                List<String> toks = Tokens.words(e.getValue());
+                if (!toks.isEmpty()) {
+                    own.add(toks);
+                    ownKeys.add(" " + String.join(" ", toks) + " ");
+                }
+            }
+        }
+        boolean[] covered = new boolean[sentence.size()];
+        for (List<String> o : own) {
+            for (int i = 0; i + o.size() <= sentence.size(); i++) {
+                if (matches(sentence, i, o)) {
+                    Arrays.fill(covered, i, i + o.size(), true);
+                }
+            }
+        }
+        List<PhraseHit> hits = new ArrayList<>();
+        int i = 0;
+        while (i < sentence.size()) {
+            Phrase best = null;
+            for (Phrase p : s.byFirst.getOrDefault(sentence.get(i).lower(), List.of())) {
+                if ((best == null || p.tokens.size() > best.tokens.size()) && i + p.tokens.size() <= sentence.size()
+                        && matches(sentence, i, p.tokens) && casesMatch(sentence, i, p) && !overlaps(covered, i, p.tokens.size())
+                        && !isOwn(p, ownKeys) && !(i == 0 && p.tokens.size() == 1 && s.lowerWords.contains(p.tokens.get(0)))) {
+                    best = p;
+                }
+            }
+            if (best != null) {
+                hits.add(new PhraseHit(best.display, best.field, i, i + best.tokens.size(), best.ids));
+                i += best.tokens.size();
+            } else {
+                i++;
+            }
+        }
+        return hits;
+    }
+
+    /** Example items holding all of the given phrases in their own phrase fields (a product named by name and brand). */
+    List<String> itemsNaming(List<String> displays) {
+        State s = state();
+        if (displays.size() >= 2) {
+            for (int a = 0; a < displays.size(); a++) {
+                for (int b = 0; b < displays.size(); b++) {
+                    List<String> ids = s.pairs.get(key(displays.get(a)) + '|' + key(displays.get(b)));
+                    if (a != b && ids != null) {
+                        return ids;
+                    }
+                }
+            }
+        }
+        Phrase p = s.phrases.get(key(displays.get(0)));
+        return p == null ? List.of() : p.ids;
+    }
+
+    private static boolean isOwn(Phrase p, Set<String> ownKeys) {
+        String k = " " + p.key + " ";
+        for (String o : ownKeys) {
+            if (o.contains(k)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean overlaps(boolean[] covered, int from, int len) {
+        for (int i = from; i < from + len; i++) {
+            if (covered[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean matches(List<Tokens.Tok> sentence, int at, List<String> tokens) {
+        for (int j = 0; j < tokens.size(); j++) {
+            if (!sentence.get(at + j).lower().equals(tokens.get(j))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean casesMatch(List<Tokens.Tok> sentence, int at, Phrase p) {
+        for (int j = 0; j < p.tokens.size(); j++) {
+            if (p.capital[j] && !sentence.get(at + j).capital()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    boolean isPhraseField(String field) {
+        String f = field.toLowerCase(Locale.ROOT);
+        return phraseFields.contains(f);
+    }
+
+    /** Source overlap of a text: with its own source, and the best other item's (a lower bound), as IDF shares. */
+    record Overlap(double own, double other, @Nullable String otherId) {}
+
+    Overlap sourceOverlap(String itemId, Map<String, String> source, String content) {
+        State s = state();
+        Set<String> ownTerms = sourceTerms(source);
+        Map<String, Double> q = new LinkedHashMap<>();
+        for (String w : Tokens.words(content)) {
+            Integer df = s.termDf.get(w);
+            if (df != null && !Tokens.STOP.contains(w)) {
+                q.put(w, Math.log(1.0 + (double) s.items / df));
+            }
+        }
+        double total = q.values().stream().mapToDouble(Double::doubleValue).sum();
+        if (total == 0) {
+            return new Overlap(0, 0, null);
+        }
+        double own = q.entrySet().stream().filter(e -> ownTerms.contains(e.getKey())).mapToDouble(Map.Entry::getValue).sum();
+        List<String> foreign = q.keySet().stream().filter(t -> !ownTerms.contains(t))
+                .sorted(Comparator.comparingInt((String t) -> s.termDf.get(t)).thenComparing(t -> t))
+                .limit(FOREIGN_TERMS).toList();
+        Map<String, Double> score = new HashMap<>();
+        for (String t : foreign) {
+            List<String> ids = jdbc.queryForList("SELECT item_id FROM lx_term WHERE run_pk = ? AND term = ? ORDER BY item_id FETCH FIRST "
+                    + POSTINGS + " ROWS ONLY", String.class, s.runPk, t);
+            for (String id : ids) {
+                if (!id.equals(itemId)) {
+                    score.merge(id, q.get(t), Double::sum);
+                }
+            }
+        }
+        String bestId = null;
+        double best = 0;
+        for (Map.Entry<String, Double> e : score.entrySet()) {
+            if (e.getValue() > best || (e.getValue() == best && bestId != null && e.getKey().compareTo(bestId) < 0)) {
+                best = e.getValue();
+                bestId = e.getKey();
+            }
+        }
+        return new Overlap(own / total, best / total, bestId);
+    }
+
+    /** An item of the snapshot (for naming what another item is). */
+    java.util.Optional<SnapshotItem> item(String id) {
+        return state().snapshot.get(id);
+    }
+
+    static String key(String value) {
+        return String.join(" ", Tokens.words(value));
+    }
+
+    // ------------------------------------------------------------------------------------------ state
+
+    private static final class Phrase {
+        final String key;
+        final String display;
+        final String field;
+        final List<String> tokens;
+        final boolean[] capital;
+        final List<String> ids = new ArrayList<>(EXAMPLES);
+
+        Phrase(String display, String field) {
+            this.display = display;
+            this.field = field;
+            List<Tokens.Tok> toks = Tokens.tokens(display);
+            this.tokens = toks.stream().map(Tokens.Tok::lower).toList();
+            this.key = String.join(" ", tokens);
+            this.capital = new boolean[toks.size()];
+            for (int i = 0; i < toks.size(); i++) {
+                capital[i] = toks.get(i).capital();
+            }
+        }
+    }
+
+    private record State(long runPk, int round, long items, CatalogSnapshot snapshot, long[] stop, Map<String, Phrase> phrases,
+            Map<String, List<Phrase>> byFirst, Map<String, List<String>> pairs, Set<String> lowerWords, Map<String, Integer> termDf) {}
+
+    private final class Builder {
+        final CatalogSnapshot snapshot;
+        final long[] stop;
+        final Map<String, Phrase> phrases = new HashMap<>();
+        final Map<String, List<String>> pairs = new HashMap<>();
+        final Set<String> lowerWords = new HashSet<>();
+        final Map<String, Integer> termDf = new HashMap<>();
+        long items;
+
+        Builder(CatalogSnapshot snapshot, long[] stop) {
+            this.snapshot = snapshot;
+            this.stop = stop;
+        }
+
+        void learn(SnapshotItem item) {
+            items++;
+            List<String> keys = new ArrayList<>();
+            for (Map.Entry<String, String> e : item.source().entrySet()) {
+                String v = e.getValue();
+                if (v == null || !isPhraseField(e.getKey())) {
+                    continue;
+                }
+                Phrase p = phrases.computeIfAbsent(key(v), k -> new Phrase(v.strip(), e.getKey()));
+                if (p.tokens.isEmpty() || p.tokens.stream().allMatch(Tokens.STOP::contains)) {
+                    continue;
+                }
+                if (p.ids.size() < EXAMPLES && !p.ids.contains(item.id())) {
+                    p.ids.add(item.id());
+                }
+                keys.add(p.key);
+            }
+            for (int a = 0; a < keys.size(); a++) {
+                for (int b = a + 1; b < keys.size(); b++) {
+                    List<String> ids = pairs.computeIfAbsent(keys.get(a) + '|' + keys.get(b), k -> new ArrayList<>(EXAMPLES));
+                    if (ids.size() < EXAMPLES) {
+                        ids.add(item.id());
+                    }
+                }
+            }
+            for (String t : sourceTerms(item.source())) {
+                termDf.merge(t, 1, Integer::sum);
+            }
+            for (Tokens.Tok t : Tokens.tokens(item.content())) {
+                if (!t.capital() && Tokens.hasLetter(t.lower())) {
+                    lowerWords.add(t.lower());
+                }
+            }
+        }
+
+        State build() {
+            Map<String, List<Phrase>> byFirst = new HashMap<>();
+            Map<String, Phrase> kept = new HashMap<>();
+            for (Phrase p : phrases.values()) {
+                if (p.tokens.isEmpty() || p.tokens.stream().allMatch(Tokens.STOP::contains)) {
+                    continue;
+                }
+                kept.put(p.key, p);
+                byFirst.computeIfAbsent(p.tokens.get(0), k -> new ArrayList<>()).add(p);
+            }
+            return new State(snapshot.runPk(), snapshot.round(), items, snapshot, stop, kept, byFirst, pairs, lowerWords, termDf);
+        }
+    }
+
+    /** A fixed-size count-min table (2 rows of 2^20 counters, 8 MB) of shingle document frequencies. */
+    private static final class CountMin {
+        private static final int BITS = 20;
+        private final int[] a = new int[1 << BITS];
+        private final int[] b = new int[1 << BITS];
+
+        void addAll(long[] hashes) {
+            for (long h : hashes) {
+                a[(int) (MinHasher.mix(h) >>> (64 - BITS))]++;
+                b[(int) (MinHasher.mix(h ^ 0x3C6EF372FE94F82BL) >>> (64 - BITS))]++;
+            }
+        }
+
+        int estimate(long h) {
+            return Math.min(a[(int) (MinHasher.mix(h) >>> (64 - BITS))], b[(int) (MinHasher.mix(h ^ 0x3C6EF372FE94F82BL) >>> (64 - BITS))]);
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package dev.santabatch.lexical;
+
+import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.review.Check;
+import dev.santabatch.review.CheckResult;
+import dev.santabatch.review.Review;
+import dev.santabatch.review.ReviewOutcome;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.Reviewer;
+import dev.santabatch.review.Verdict;
+import dev.santabatch.rules.SentenceSplitter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Reviewer B of the offline panel: judges {@value #ON_SPECIFICATION} and {@value #ORIGINAL} by word
+ * statistics against a prepared {@link LexicalIndex}, and answers NOT_EVALUATED for every other
+ * criterion. Stateless apart from the shared read-only index: a fresh instance per panel round costs
+ * nothing.
+ *
+ * <ul>
+ *   <li>on-specification, by sentence: a sentence that names a value of another item's name/brand
+ *       fields (absent from this item's own) fails, unless it is a comparison about this product
+ *       (a comparison word such as "unlike", "than", "compared" and a reference to this product or
+ *       "it/this/our"); one critical issue per sentence, with the sentence text;
+ *   <li>on-specification, whole text: the text's source-term overlap (IDF share) with another
+ *       item's source exceeds its overlap with its own by at least {@code source-overlap-margin};
+ *   <li>original: another snapshot item's text has an informative-shingle Jaccard of at least
+ *       {@code near-duplicate-jaccard}.
+ * </ul>
+ */
+public final class LexicalReviewer implements Reviewer {
+
+    public static final String TYPE = "lexical";
+    public static final String ON_SPECIFICATION = "on-specification";
+    public static final String ORIGINAL = "original";
+    public static final Set<String> JUDGEABLE = Set.of(ON_SPECIFICATION, ORIGINAL);
+
+    private static final Set<String> COMPARISON = Set.of("unlike", "compared", "comparison", "versus", "vs", "than", "whereas",
+            "outlasts", "outperforms", "outclasses", "beats", "rival", "rivals", "competitor", "competitors", "competing");
+    private static final Set<String> SELF = Set.of("it", "its", "this", "our", "ours", "here", "we");
+    private static final int MAX_NAMED = 5;
+    private static final int MAX_QUOTE = 300;
+
+    private final String id;
+    private final Set<String> criteria;
+    private final LexicalIndex index;
+    private final LexicalThresholds thresholds;
+
+    public LexicalReviewer(String id, Set<String> criteria, LexicalIndex index) {
+        this.id = Objects.requireNonNull(id, "id");
+        for (String c : criteria) {
+            if (!JUDGEABLE.contains(c)) {
+                throw new IllegalArgumentException("the lexical reviewer cannot judge criterion '" + c + "' (it judges " + JUDGEABLE + ")");
+            }
+        }
+        this.criteria = Set.copyOf(criteria);
+        this.index = Objects.requireNonNull(index, "index");
+        this.thresholds = index.thresholds();
+    }
+
+    /** A reviewer for a job file's reviewer entry (type {@code lexical}); its thresholds are the index's. */
+    public static LexicalReviewer of(ReviewerSpec spec, LexicalIndex index) {
+        if (!TYPE.equals(spec.type())) {
+            throw new IllegalArgumentException("not a lexical reviewer: " + spec.type());
+        }
+        return new LexicalReviewer(spec.id(), new LinkedHashSet<>(spec.criteria()), index);
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public Set<String> criteria() {
+        return criteria;
+    }
+
+    @Override
+    public ReviewOutcome review(ReviewRequest request) {
+        long start = System.nanoTime();
+        List<Check> checks = new ArrayList<>();
+        List<String> issues = new ArrayList<>();
+        List<String> suggestions = new ArrayList<>();
+        for (String criterion : request.criterionIds()) {
+            if (!criteria.contains(criterion)) {
+                checks.add(new Check(criterion, CheckResult.NOT_EVALUATED, "not judged by the lexical reviewer"));
+                continue;
+            }
+            List<String> found = switch (criterion) {
+                case ON_SPECIFICATION -> onSpecification(request, suggestions);
+                case ORIGINAL -> original(request);
+                default -> throw new IllegalStateException(criterion);
+            };
+            if (found.isEmpty()) {
+                checks.add(new Check(criterion, CheckResult.PASS, passDetail(criterion)));
+            } else {
+                checks.add(new Check(criterion, CheckResult.FAIL, found.size() + " finding(s)"));
+                issues.addAll(found);
+            }
+        }
+        Verdict verdict = checks.stream().anyMatch(c -> c.result() == CheckResult.FAIL) ? Verdict.FAIL : Verdict.PASS;
+        Review review = new Review(verdict, checks, issues, suggestions);
+        return new ReviewOutcome.Reviewed(review, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private static String passDetail(String criterion) {
+        return criterion.equals(ORIGINAL)
+                ? "no other item's text is a near-duplicate by word shingles"
+                : "no sentence names another item's product and the text matches its own source facts best";
+    }
+
+    // ---------------------------------------------------------------------------------- on-specification
+
+    /**
+     * The sentences of the request's content that name another item's product (name, brand...), in
+     * order: what the offline fixer may remove.
+     */
+    public List<SentenceSpan> offSpecSentences(ReviewRequest request) {
+        String text = request.content();
+        List<SentenceSplitter.Span> spans = SentenceSplitter.split(text);
+        List<SentenceSpan> out = new ArrayList<>();
+        for (int n = 0; n < spans.size(); n++) {
+            SentenceSplitter.Span span = spans.get(n);
+            String sentence = span.of(text);
+            List<Tokens.Tok> toks = Tokens.tokens(sentence);
+            List<LexicalIndex.PhraseHit> hits = index.foreignPhrases(toks, request.source());
+            if (hits.isEmpty() || isComparisonAboutSelf(toks, hits, request)) {
+                continue;
+            }
+            out.add(new SentenceSpan(n + 1, span.start(), span.end(), sentence, describe(hits)));
+        }
+        return out;
+    }
+
+    private boolean isComparisonAboutSelf(List<Tokens.Tok> toks, List<LexicalIndex.PhraseHit> hits, ReviewRequest request) {
+        boolean comparison = toks.stream().anyMatch(t -> COMPARISON.contains(t.lower()));
+        if (!comparison) {
+            return false;
+        }
+        boolean[] foreign = new boolean[toks.size()];
+        for (LexicalIndex.PhraseHit h : hits) {
+            for (int i = h.tokenStart(); i < h.tokenEnd(); i++) {
+                foreign[i] = true;
+            }
+        }
+        Set<String> own = request.source().entrySet().stream()
+                .filter(e -> e.getValue() != null && index.isPhraseField(e.getKey()))
+                .flatMap(e -> Tokens.words(e.getValue()).stream())
+                .filter(w -> !Tokens.STOP.contains(w))
+                .collect(Collectors.toSet());
+        for (int i = 0; i < toks.size(); i++) {
+            if (!foreign[i] && (SELF.contains(toks.get(i).lower()) || own.contains(toks.get(i).lower()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String describe(List<LexicalIndex.PhraseHit> hits) {
+        List<String> displays = hits.stream().map(LexicalIndex.PhraseHit::display).distinct().toList();
+        List<String> ids = index.itemsNaming(displays);
+        String named = hits.stream().map(h -> "\"" + h.display() + "\" (" + h.field() + ")").distinct()
+                .collect(Collectors.joining(", "));
+        return "names " + named + " of another item" + (ids.isEmpty() ? "" : " (" + String.join(", ", ids) + ")");
+    }
+
+    private List<String> onSpecification(ReviewRequest request, List<String> suggestions) {
+        List<String> issues = new ArrayList<>();
+        for (SentenceSpan s : offSpecSentences(request)) {
+            issues.add(String.format(Locale.ROOT, "%s: sentence %d %s: \"%s\"", ON_SPECIFICATION, s.index(), s.reason(), quote(s.text())));
+            suggestions.add(String.format(Locale.ROOT, "remove sentence %d, which is about another product", s.index()));
+        }
+        LexicalIndex.Overlap o = index.sourceOverlap(request.itemId(), request.source(), request.content());
+        if (o.otherId() != null && o.other() - o.own() >= thresholds.sourceOverlapMargin()) {
+            String what = index.item(o.otherId())
+                    .map(it -> it.source().entrySet().stream()
+                            .filter(e -> e.getValue() != null && index.isPhraseField(e.getKey()))
+                            .map(e -> "\"" + e.getValue() + "\"").collect(Collectors.joining(", ")))
+                    .orElse("");
+            issues.add(String.format(Locale.ROOT,
+                    "%s: the whole text matches the source facts of another item, %s%s, better than its own (source overlap %.2f vs %.2f)",
+                    ON_SPECIFICATION, o.otherId(), what.isEmpty() ? "" : " (" + what + ")", o.other(), o.own()));
+        }
+        return issues;
+    }
+
+    private static String quote(String sentence) {
+        String s = sentence.replace('\n', ' ');
+        return s.length() <= MAX_QUOTE ? s : s.substring(0, MAX_QUOTE) + "…";
+    }
+
+    // ---------------------------------------------------------------------------------- original
+
+    private List<String> original(ReviewRequest request) {
+        List<NearDuplicate> dups = index.nearDuplicates(request.itemId(), request.content());
+        if (dups.isEmpty()) {
+            return List.of();
+        }
+        String ids = dups.stream().limit(MAX_NAMED).map(NearDuplicate::itemId).collect(Collectors.joining(", "));
+        String more = dups.size() > MAX_NAMED ? " and " + (dups.size() - MAX_NAMED) + " more" : "";
+        return List.of(String.format(Locale.ROOT, "%s: near-duplicate of %s%s (shingle Jaccard %.2f)", ORIGINAL, ids, more,
+                dups.get(0).jaccard()));
+    }
+}

@@ -1,0 +1,191 @@
+package dev.santabatch.patterns;
+
+import dev.santabatch.semantic.Vectors;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns a round's failures into patterns ("Patterns by meaning"): failures of the same criterion
+ * whose issue texts are similar form one pattern. Rules failures (with a rule id) stay keyed by
+ * their rule. Similarity is {@link EmbeddingIssueSimilarity}'s cosine; clustering is
+ * average-linkage agglomerative: the two clusters with the highest mean pairwise cosine merge while
+ * that mean is at least the threshold (the job's {@code santa.pattern-similarity}). Deterministic
+ * (ties by first appearance). Quadratic in the failures of one criterion, which are a round's
+ * sampled failures, not the catalog.
+ */
+public final class PatternClassifier {
+
+    /**
+     * One critical issue of one failed review.
+     *
+     * @param itemId the item
+     * @param issue the issue, starting with {@code <criterion-id>:}
+     * @param ruleId the rule that found it, for rules failures; {@code null} for reviewers' issues
+     */
+    public record Failure(String itemId, String issue, @Nullable String ruleId) {
+        public Failure {
+            Objects.requireNonNull(itemId, "itemId");
+            Objects.requireNonNull(issue, "issue");
+        }
+
+        public Failure(String itemId, String issue) {
+            this(itemId, issue, null);
+        }
+    }
+
+    /**
+     * A pattern.
+     *
+     * @param key stable key: {@code rule:<rule-id>} or {@code <criterion>#<n>} (n from 1, by size)
+     * @param criterion the criterion its issues name
+     * @param ruleId the rule, for rules patterns
+     * @param label its most central issue text (highest mean cosine to the others); the rule id's
+     *     first issue for rules patterns
+     * @param itemIds the items, in first-appearance order
+     * @param issues every issue text in it
+     * @param share items / sample size
+     */
+    public record Pattern(
+            String key, String criterion, @Nullable String ruleId, String label, List<String> itemIds, List<String> issues, double share) {}
+
+    private final EmbeddingIssueSimilarity similarity;
+    private final double threshold;
+
+    public PatternClassifier(EmbeddingIssueSimilarity similarity, double threshold) {
+        this.similarity = similarity;
+        this.threshold = threshold;
+    }
+
+    /** Over the shared model with stripping, at the job's pattern similarity. */
+    public PatternClassifier(double threshold) {
+        this(new EmbeddingIssueSimilarity(threshold), threshold);
+    }
+
+    /**
+     * @param failures the round's failed reviews' critical issues (and rules failures)
+     * @param sampleSize items in the round's sample (denominator of the share)
+     * @return patterns, largest first (ties in first-appearance order)
+     */
+    public List<Pattern> classify(Collection<Failure> failures, int sampleSize) {
+        Map<String, List<Failure>> byRule = new LinkedHashMap<>();
+        Map<String, List<Failure>> byCriterion = new LinkedHashMap<>();
+        for (Failure f : failures) {
+            if (f.ruleId() != null) {
+                byRule.computeIfAbsent(f.ruleId(), k -> new ArrayList<>()).add(f);
+            } else {
+                String c = IssueText.criterion(f.issue()).orElse("");
+                byCriterion.computeIfAbsent(c, k -> new ArrayList<>()).add(f);
+            }
+        }
+        List<Pattern> out = new ArrayList<>();
+        for (Map.Entry<String, List<Failure>> e : byRule.entrySet()) {
+            List<Failure> fs = e.getValue();
+            out.add(pattern("rule:" + e.getKey(), IssueText.criterion(fs.get(0).issue()).orElse(""), e.getKey(), fs.get(0).issue(), fs, sampleSize));
+        }
+        for (Map.Entry<String, List<Failure>> e : byCriterion.entrySet()) {
+            List<Pattern> own = new ArrayList<>();
+            for (List<Failure> cluster : cluster(e.getValue())) {
+                own.add(pattern("", e.getKey(), null, centralIssue(cluster), cluster, sampleSize));
+            }
+            own.sort((a, b) -> Integer.compare(b.itemIds().size(), a.itemIds().size()));
+            for (int i = 0; i < own.size(); i++) {
+                Pattern p = own.get(i);
+                out.add(new Pattern(e.getKey() + "#" + (i + 1), p.criterion(), null, p.label(), p.itemIds(), p.issues(), p.share()));
+            }
+        }
+        out.sort((a, b) -> Integer.compare(b.itemIds().size(), a.itemIds().size()));
+        return out;
+    }
+
+    private static Pattern pattern(String key, String criterion, @Nullable String rule, String label, List<Failure> fs, int sampleSize) {
+        Set<String> items = new LinkedHashSet<>();
+        List<String> issues = new ArrayList<>();
+        for (Failure f : fs) {
+            items.add(f.itemId());
+            issues.add(f.issue());
+        }
+        return new Pattern(key, criterion, rule, label, List.copyOf(items), issues, sampleSize == 0 ? 0 : (double) items.size() / sampleSize);
+    }
+
+    /** Average-linkage agglomerative clustering of one criterion's failures. */
+    List<List<Failure>> cluster(List<Failure> fs) {
+        int n = fs.size();
+        float[][] v = new float[n][];
+        for (int i = 0; i < n; i++) {
+            v[i] = similarity.vector(fs.get(i).issue());
+        }
+        double[][] sim = new double[n][n];
+        for (int i = 0; i < n; i++) {
+            for (int j = i; j < n; j++) {
+                sim[i][j] = sim[j][i] = Vectors.dot(v[i], v[j]);
+            }
+        }
+        List<List<Integer>> clusters = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            clusters.add(new ArrayList<>(List.of(i)));
+        }
+        while (clusters.size() > 1) {
+            double best = -2;
+            int bi = -1;
+            int bj = -1;
+            for (int i = 0; i < clusters.size(); i++) {
+                for (int j = i + 1; j < clusters.size(); j++) {
+                    double s = average(sim, clusters.get(i), clusters.get(j));
+                    if (s > best) {
+                        best = s;
+                        bi = i;
+                        bj = j;
+                    }
+                }
+            }
+            if (best < threshold) {
+                break;
+            }
+            clusters.get(bi).addAll(clusters.remove(bj));
+        }
+        List<List<Failure>> out = new ArrayList<>();
+        for (List<Integer> c : clusters) {
+            c.sort(Integer::compare);
+            out.add(c.stream().map(fs::get).toList());
+        }
+        return out;
+    }
+
+    private static double average(double[][] sim, List<Integer> a, List<Integer> b) {
+        double s = 0;
+        for (int i : a) {
+            for (int j : b) {
+                s += sim[i][j];
+            }
+        }
+        return s / (a.size() * b.size());
+    }
+
+    private String centralIssue(List<Failure> cluster) {
+        if (cluster.size() <= 2) {
+            return cluster.get(0).issue();
+        }
+        String best = cluster.get(0).issue();
+        double bestScore = -2;
+        for (Failure a : cluster) {
+            double s = 0;
+            for (Failure b : cluster) {
+                if (a != b) {
+                    s += similarity.cosine(a.issue(), b.issue());
+                }
+            }
+            if (s > bestScore) {
+                bestScore = s;
+                best = a.issue();
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,597 @@
+package dev.santabatch.semantic;
+
+import dev.santabatch.offline.CatalogSnapshot;
+import dev.santabatch.offline.OfflineMethod;
+import dev.santabatch.offline.SnapshotItem;
+import dev.santabatch.rules.SentenceSplitter;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The catalog-wide state of the semantic reviewer for one round, built by {@link #prepare} from the
+ * round's {@link CatalogSnapshot} and kept in the store (tables of {@link SemanticSchema}), read-only
+ * afterwards; fresh {@link SemanticReviewer} instances share it. Thread-safe.
+ *
+ * <ul>
+ *   <li>every item revision is embedded once (its sentences, their mean as the content vector, and
+ *       its source facts once per item); a restart finds the vectors in the store;
+ *   <li>per category, a bounded uniform sample of sentence vectors (reservoir): the reference for how
+ *       typical a sentence is of a description of that category (its density, see {@link Reference});
+ *   <li>random-hyperplane LSH bands over content vectors (near-copies), over atypical sentences (shared
+ *       passages, paraphrased or not) and over source vectors ("closer to another item's source"):
+ *       every comparison with the rest of the catalog is a bucket lookup and an exact cosine on the
+ *       candidates, never a scan.
+ * </ul>
+ */
+public final class SemanticIndex implements OfflineMethod {
+
+    public static final String SENTENCE = "sentence";
+    public static final String CONTENT = "content";
+    public static final String SOURCE = "source";
+
+    private static final int FLUSH = 256;
+    /** Sentences sampled per category as the reference for typicality. */
+    public static final int REFERENCE_SAMPLE = 2000;
+    /** Share of the reference whose mean similarity is a sentence's density. */
+    public static final double DENSITY_SHARE_PERCENT = 2.2;
+
+    /** A stored vector of another item, found by a near-neighbour query and verified by exact cosine. */
+    public record Neighbour(String itemId, int seq, double cosine) {}
+
+    /** What the store holds of one item of the round. */
+    public record Stored(String itemId, int rev, String category, String contentHash, List<float[]> sentences, float[] content) {}
+
+    private record RoundState(long runPk, int round, Map<String, Reference> references, Map<String, float[]> means) {}
+
+    /**
+     * A bounded uniform sample of a category's sentences (at most {@value #REFERENCE_SAMPLE}): what
+     * "typical for a description of this category" is measured against.
+     */
+    public record Reference(String[] itemIds, float[][] vectors) {
+
+        /**
+         * The mean cosine of the sentence to its {@value #DENSITY_SHARE_PERCENT} % nearest reference
+         * sentences (at least 3) of other items: high for the catalog's usual kinds of sentence,
+         * low for a sentence about something else. Linear in the (bounded) sample.
+         */
+        public double density(float[] v, String ownItem) {
+            int k = Math.max(3, (int) Math.round(vectors.length * DENSITY_SHARE_PERCENT / 100.0));
+            double[] top = new double[k];
+            java.util.Arrays.fill(top, -1);
+            int filled = 0;
+            for (int i = 0; i < vectors.length; i++) {
+                if (itemIds[i].equals(ownItem)) {
+                    continue;
+                }
+                double c = Vectors.dot(v, vectors[i]);
+                if (c > top[0]) { // top[0] is the smallest kept
+                    top[0] = c;
+                    filled++;
+                    for (int j = 0; j + 1 < k && top[j] > top[j + 1]; j++) {
+                        double t = top[j];
+                        top[j] = top[j + 1];
+                        top[j + 1] = t;
+                    }
+                }
+            }
+            int n = Math.min(k, filled);
+            if (n == 0) {
+                return 1; // nothing to compare with: not evidence of drift
+            }
+            double sum = 0;
+            for (int j = k - n; j < k; j++) {
+                sum += top[j];
+            }
+            return sum / n;
+        }
+    }
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate tx;
+    private final Supplier<Embedder> embedder;
+    private final Executor executor;
+    private final SemanticSettings settings;
+    private final Map<String, SimHash> lsh = new HashMap<>();
+    private final Map<String, float[]> textCache = new ConcurrentHashMap<>();
+    private final AtomicLong candidates = new AtomicLong();
+    private final AtomicLong queries = new AtomicLong();
+    private volatile RoundState state;
+
+    public SemanticIndex(DataSource dataSource, Supplier<Embedder> embedder, Executor executor, SemanticSettings settings) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.embedder = embedder;
+        this.executor = executor;
+        this.settings = settings;
+        // bands x rows chosen for recall >= 0.95 at each kind's threshold (see SimHash#candidateProbability)
+        lsh.put(CONTENT, new SimHash(Embedder.DIMENSION, 20, 12, 11));
+        lsh.put(SENTENCE, new SimHash(Embedder.DIMENSION, 40, 6, 12));
+        lsh.put(SOURCE, new SimHash(Embedder.DIMENSION, 20, 10, 13));
+        SemanticSchema.create(jdbc);
+    }
+
+    /** Over the shared quantized model, embedding on the calling thread. */
+    public SemanticIndex(DataSource dataSource) {
+        this(dataSource, Embedder::shared, Runnable::run, SemanticSettings.defaults());
+    }
+
+    public SemanticSettings settings() {
+        return settings;
+    }
+
+    public Embedder embedder() {
+        return embedder.get();
+    }
+
+    public Executor executor() {
+        return executor;
+    }
+
+    /** Near-neighbour queries answered, and candidates they verified (for the benchmark). */
+    public long[] queryStats() {
+        return new long[] {queries.get(), candidates.get()};
+    }
+
+    /** The text whose vector stands for an item's source facts: its non-numeric values. */
+    public static String sourceText(Map<String, String> source) {
+        return source.values().stream()
+                .filter(v -> v != null && !v.isBlank() && !v.strip().matches("[-+$0-9.,% ]+"))
+                .map(String::strip)
+                .collect(Collectors.joining(", "));
+    }
+
+    public static String hash(String content) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- prepare
+
+    @Override
+    public void prepare(CatalogSnapshot snapshot) {
+        long run = snapshot.runPk();
+        int round = snapshot.round();
+        Integer done = jdbc.queryForObject("SELECT COUNT(*) FROM sm_round WHERE run_pk = ? AND round = ?", Integer.class, run, round);
+        if (done == null || done == 0) {
+            for (String t : List.of("sm_member", "sm_reference", "sm_mean", "sm_passage", "sm_band")) {
+                jdbc.update("DELETE FROM " + t + " WHERE run_pk = ? AND round = ?", run, round);
+            }
+            List<SnapshotItem> buffer = new ArrayList<>(FLUSH);
+            snapshot.forEach(item -> {
+                buffer.add(item);
+                if (buffer.size() >= FLUSH) {
+                    embedAndRecord(run, round, buffer);
+                    buffer.clear();
+                }
+            });
+            embedAndRecord(run, round, buffer);
+            computeReferences(run, round);
+            computeMeans(run, round);
+            indexBands(run, round, loadReferences(run, round), loadMeans(run, round));
+            jdbc.update("INSERT INTO sm_round (run_pk, round, items) VALUES (?, ?, ?)", run, round, snapshot.size());
+        }
+        state = new RoundState(run, round, loadReferences(run, round), loadMeans(run, round));
+    }
+
+    private void embedAndRecord(long run, int round, List<SnapshotItem> items) {
+        if (items.isEmpty()) {
+            return;
+        }
+        List<String> ids = items.stream().map(SnapshotItem::id).toList();
+        String in = placeholders(ids.size());
+        Map<String, String> have = new HashMap<>();
+        List<Object> args = new ArrayList<>();
+        args.add(run);
+        args.addAll(ids);
+        jdbc.query("SELECT item_id, rev, chash FROM sm_item WHERE run_pk = ? AND item_id IN (" + in + ")",
+                rs -> {
+                    have.put(rs.getString(1) + "#" + rs.getInt(2), rs.getString(3));
+                },
+                args.toArray());
+        Map<String, Boolean> haveSource = new HashMap<>();
+        jdbc.query("SELECT item_id FROM sm_vector WHERE run_pk = ? AND kind = 'source' AND item_id IN (" + in + ")",
+                rs -> {
+                    haveSource.put(rs.getString(1), true);
+                },
+                args.toArray());
+
+        List<String> texts = new ArrayList<>();
+        record Todo(SnapshotItem item, String hash, List<String> sentences, int from, int sourceAt) {}
+        List<Todo> todo = new ArrayList<>();
+        for (SnapshotItem it : items) {
+            String h = hash(it.content());
+            boolean needContent = !h.equals(have.get(it.id() + "#" + it.rev()));
+            boolean needSource = !haveSource.containsKey(it.id());
+            if (!needContent && !needSource) {
+                continue;
+            }
+            List<String> sentences = needContent ? sentencesOf(it.content()) : List.of();
+            int from = texts.size();
+            texts.addAll(sentences);
+            int sourceAt = -1;
+            if (needSource) {
+                sourceAt = texts.size();
+                texts.add(sourceText(it.source()));
+            }
+            todo.add(new Todo(it, needContent ? h : null, sentences, from, sourceAt));
+        }
+        List<float[]> vectors = texts.isEmpty() ? List.of() : embedder.get().embedAll(texts, executor);
+        tx.executeWithoutResult(status -> {
+            List<Object[]> vecRows = new ArrayList<>();
+            List<Object[]> itemRows = new ArrayList<>();
+            for (Todo t : todo) {
+                SnapshotItem it = t.item();
+                if (t.hash() != null) {
+                    jdbc.update("DELETE FROM sm_vector WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), it.rev());
+                    jdbc.update("DELETE FROM sm_item WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), it.rev());
+                    List<float[]> sv = vectors.subList(t.from(), t.from() + t.sentences().size());
+                    for (int i = 0; i < sv.size(); i++) {
+                        vecRows.add(new Object[] {run, it.id(), it.rev(), SENTENCE, i, Vectors.encode(sv.get(i))});
+                    }
+                    vecRows.add(new Object[] {run, it.id(), it.rev(), CONTENT, 0, Vectors.encode(Vectors.mean(sv, Embedder.DIMENSION))});
+                    itemRows.add(new Object[] {run, it.id(), it.rev(), t.hash(), sv.size()});
+                }
+                if (t.sourceAt() >= 0) {
+                    jdbc.update("DELETE FROM sm_vector WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), SemanticSchema.SOURCE_REV);
+                    vecRows.add(new Object[] {run, it.id(), SemanticSchema.SOURCE_REV, SOURCE, 0, Vectors.encode(vectors.get(t.sourceAt()))});
+                }
+            }
+            jdbc.batchUpdate("INSERT INTO sm_vector (run_pk, item_id, rev, kind, seq, vec) VALUES (?, ?, ?, ?, ?, ?)", vecRows);
+            jdbc.batchUpdate("INSERT INTO sm_item (run_pk, item_id, rev, chash, sentences) VALUES (?, ?, ?, ?, ?)", itemRows);
+            List<Object[]> members = new ArrayList<>();
+            for (SnapshotItem it : items) {
+                members.add(new Object[] {run, round, it.id(), it.rev(), it.category() == null ? "" : it.category()});
+            }
+            jdbc.batchUpdate("INSERT INTO sm_member (run_pk, round, item_id, rev, category) VALUES (?, ?, ?, ?, ?)", members);
+        });
+    }
+
+    /** The sentences of a text as the reviewer embeds them (the whole text when it has none). */
+    public static List<String> sentencesOf(String content) {
+        List<String> s = SentenceSplitter.sentences(content);
+        return s.isEmpty() ? List.of(content) : s;
+    }
+
+    private void computeReferences(long run, int round) {
+        Map<String, List<Object[]>> sample = new LinkedHashMap<>();
+        Map<String, Integer> seen = new HashMap<>();
+        Random random = new Random(round * 31L + 7);
+        jdbc.query("SELECT m.category, m.item_id, v.vec FROM sm_member m JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id"
+                        + " AND v.rev = m.rev AND v.kind = 'sentence' WHERE m.run_pk = ? AND m.round = ? ORDER BY m.item_id, v.seq",
+                rs -> {
+                    String cat = rs.getString(1);
+                    int n = seen.merge(cat, 1, Integer::sum);
+                    List<Object[]> s = sample.computeIfAbsent(cat, k -> new ArrayList<>());
+                    Object[] row = {rs.getString(2), rs.getString(3)};
+                    if (s.size() < REFERENCE_SAMPLE) {
+                        s.add(row);
+                    } else {
+                        int j = random.nextInt(n); // reservoir sampling: a uniform sample of the category's sentences
+                        if (j < REFERENCE_SAMPLE) {
+                            s.set(j, row);
+                        }
+                    }
+                },
+                run, round);
+        List<Object[]> rows = new ArrayList<>();
+        for (Map.Entry<String, List<Object[]>> e : sample.entrySet()) {
+            int seq = 0;
+            for (Object[] r : e.getValue()) {
+                rows.add(new Object[] {run, round, e.getKey(), seq++, r[0], r[1]});
+            }
+        }
+        jdbc.batchUpdate("INSERT INTO sm_reference (run_pk, round, category, seq, item_id, vec) VALUES (?, ?, ?, ?, ?, ?)", rows);
+    }
+
+    private Map<String, Reference> loadReferences(long run, int round) {
+        Map<String, List<String>> ids = new LinkedHashMap<>();
+        Map<String, List<float[]>> vecs = new LinkedHashMap<>();
+        jdbc.query("SELECT category, item_id, vec FROM sm_reference WHERE run_pk = ? AND round = ? ORDER BY category, seq",
+                rs -> {
+                    ids.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+                    vecs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(Vectors.decode(rs.getString(3)));
+                },
+                run, round);
+        Map<String, Reference> out = new HashMap<>();
+        for (String c : ids.keySet()) {
+            out.put(c, new Reference(ids.get(c).toArray(String[]::new), vecs.get(c).toArray(float[][]::new)));
+        }
+        return out;
+    }
+
+    private void indexBands(long run, int round, Map<String, Reference> references, Map<String, float[]> means) {
+        List<Object[]> rows = new ArrayList<>();
+        Runnable flush = () -> {
+            jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
+            rows.clear();
+        };
+        List<Object[]> passages = new ArrayList<>();
+        String[] current = {null};
+        List<float[]> atypical = new ArrayList<>();
+        Runnable passage = () -> {
+            if (current[0] != null && !atypical.isEmpty()) {
+                passages.add(new Object[] {run, round, current[0], atypical.size(), Vectors.encode(Vectors.mean(atypical, Embedder.DIMENSION))});
+            }
+            atypical.clear();
+            if (passages.size() >= 1000) {
+                jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
+                passages.clear();
+            }
+        };
+        jdbc.query("SELECT m.item_id, m.category, v.kind, v.seq, v.vec, s.vec, m.rev FROM sm_member m"
+                        + " JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id AND v.rev = m.rev"
+                        + " JOIN sm_vector s ON s.run_pk = m.run_pk AND s.item_id = m.item_id AND s.rev = " + SemanticSchema.SOURCE_REV
+                        + " AND s.kind = 'source' WHERE m.run_pk = ? AND m.round = ? ORDER BY m.item_id, v.kind, v.seq",
+                rs -> {
+                    String id = rs.getString(1);
+                    if (!id.equals(current[0])) {
+                        passage.run();
+                        current[0] = id;
+                    }
+                    int rev = rs.getInt(7);
+                    String kind = rs.getString(3);
+                    int seq = rs.getInt(4);
+                    float[] v = Vectors.decode(rs.getString(5));
+                    if (kind.equals(CONTENT)) {
+                        addBands(rows, run, round, CONTENT, id, rev, 0, centre(v, means.get(CONTENT)));
+                        addBands(rows, run, round, SOURCE, id, SemanticSchema.SOURCE_REV, 0, centre(Vectors.decode(rs.getString(6)), means.get(SOURCE)));
+                    } else {
+                        float[] source = Vectors.decode(rs.getString(6));
+                        double typical = typicality(v, source, null, references.get(rs.getString(2)), id);
+                        if (typical < settings.atypicalSimilarity()) {
+                            addBands(rows, run, round, SENTENCE, id, rev, seq, v);
+                            atypical.add(v);
+                        }
+                    }
+                    if (rows.size() >= 5000) {
+                        flush.run();
+                    }
+                },
+                run, round);
+        passage.run();
+        jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
+        flush.run();
+    }
+
+    /**
+     * The round's mean content and source vectors. Embeddings of one domain share a large common
+     * component (every description is near every other), which would make most pairs LSH candidates;
+     * hashing the vector minus the mean spreads them out, so candidates are mostly true neighbours.
+     * Verification still uses the exact cosine of the raw vectors.
+     */
+    private void computeMeans(long run, int round) {
+        Map<String, double[]> sums = new LinkedHashMap<>();
+        jdbc.query("SELECT v.kind, v.vec FROM sm_member m JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id"
+                        + " AND ((v.kind = 'content' AND v.rev = m.rev) OR (v.kind = 'source' AND v.rev = " + SemanticSchema.SOURCE_REV + "))"
+                        + " WHERE m.run_pk = ? AND m.round = ?",
+                rs -> {
+                    double[] sum = sums.computeIfAbsent(rs.getString(1), k -> new double[Embedder.DIMENSION]);
+                    float[] v = Vectors.decode(rs.getString(2));
+                    for (int i = 0; i < v.length; i++) {
+                        sum[i] += v[i];
+                    }
+                },
+                run, round);
+        for (Map.Entry<String, double[]> e : sums.entrySet()) {
+            float[] m = new float[Embedder.DIMENSION];
+            // the mean itself (not normalised): its norm says how anisotropic the vectors are
+            double n = jdbc.queryForObject("SELECT COUNT(*) FROM sm_member WHERE run_pk = ? AND round = ?", Long.class, run, round);
+            for (int i = 0; i < m.length; i++) {
+                m[i] = (float) (e.getValue()[i] / n);
+            }
+            jdbc.update("INSERT INTO sm_mean (run_pk, round, kind, vec) VALUES (?, ?, ?, ?)", run, round, e.getKey(), Vectors.encode(m));
+        }
+    }
+
+    private Map<String, float[]> loadMeans(long run, int round) {
+        Map<String, float[]> out = new HashMap<>();
+        jdbc.query("SELECT kind, vec FROM sm_mean WHERE run_pk = ? AND round = ?",
+                rs -> {
+                    out.put(rs.getString(1), Vectors.decode(rs.getString(2)));
+                },
+                run, round);
+        return out;
+    }
+
+    private static float[] centre(float[] v, float[] mean) {
+        if (mean == null) {
+            return v;
+        }
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i] - mean[i];
+        }
+        return out;
+    }
+
+    private void addBands(List<Object[]> rows, long run, int round, String kind, String id, int rev, int seq, float[] v) {
+        long[] buckets = lsh.get(kind).buckets(v);
+        for (int b = 0; b < buckets.length; b++) {
+            rows.add(new Object[] {run, round, kind, b, buckets[b], id, rev, seq});
+        }
+    }
+
+    /**
+     * A sentence's typicality: the best of its cosine to its item's source, to the task spec (if
+     * given), and its density among the reference sentences of its category.
+     */
+    public static double typicality(float[] sentence, float[] source, float[] taskSpec, Reference reference, String ownItem) {
+        double best = source == null ? -1 : Vectors.dot(sentence, source);
+        if (taskSpec != null) {
+            best = Math.max(best, Vectors.dot(sentence, taskSpec));
+        }
+        if (reference != null) {
+            best = Math.max(best, reference.density(sentence, ownItem));
+        }
+        return best;
+    }
+
+    // ---------------------------------------------------------------- queries (after prepare)
+
+    private RoundState state() {
+        RoundState s = state;
+        if (s == null) {
+            throw new IllegalStateException("semantic index not prepared for a round");
+        }
+        return s;
+    }
+
+    /** The reference sentences of a category (the largest category's when unknown). */
+    public Reference reference(String category) {
+        Map<String, Reference> r = state().references();
+        if (category != null && r.containsKey(category)) {
+            return r.get(category);
+        }
+        return r.values().stream().max(java.util.Comparator.comparingInt(x -> x.vectors().length)).orElse(null);
+    }
+
+    /** A text's vector, cached (task specifications). */
+    public float[] textVector(String text) {
+        return textCache.computeIfAbsent(text, t -> embedder.get().embed(t));
+    }
+
+    /** The item's round revision as stored, with its vectors. */
+    public Optional<Stored> stored(String itemId) {
+        RoundState s = state();
+        List<Object[]> head = jdbc.query("SELECT m.rev, m.category, i.chash FROM sm_member m JOIN sm_item i ON i.run_pk = m.run_pk"
+                        + " AND i.item_id = m.item_id AND i.rev = m.rev WHERE m.run_pk = ? AND m.round = ? AND m.item_id = ?",
+                (rs, n) -> new Object[] {rs.getInt(1), rs.getString(2), rs.getString(3)},
+                s.runPk(), s.round(), itemId);
+        if (head.isEmpty()) {
+            return Optional.empty();
+        }
+        int rev = (Integer) head.get(0)[0];
+        List<float[]> sentences = new ArrayList<>();
+        float[][] content = new float[1][];
+        jdbc.query("SELECT kind, vec FROM sm_vector WHERE run_pk = ? AND item_id = ? AND rev = ? ORDER BY kind, seq",
+                rs -> {
+                    if (rs.getString(1).equals(SENTENCE)) {
+                        sentences.add(Vectors.decode(rs.getString(2)));
+                    } else {
+                        content[0] = Vectors.decode(rs.getString(2));
+                    }
+                },
+                s.runPk(), itemId, rev);
+        return Optional.of(new Stored(itemId, rev, (String) head.get(0)[1], (String) head.get(0)[2], sentences, content[0]));
+    }
+
+    /** A stored passage: the mean of an item's atypical sentences, and how many there are. */
+    public record Passage(int sentences, float[] vector) {}
+
+    /** The stored passages of the given items of the round (items without atypical sentences have none). */
+    public Map<String, Passage> passages(java.util.Collection<String> itemIds) {
+        Map<String, Passage> out = new HashMap<>();
+        List<String> ids = new ArrayList<>(itemIds);
+        for (int from = 0; from < ids.size(); from += 500) {
+            List<String> part = ids.subList(from, Math.min(ids.size(), from + 500));
+            List<Object> a = new ArrayList<>();
+            a.add(state().runPk());
+            a.add(state().round());
+            a.addAll(part);
+            jdbc.query("SELECT item_id, n, vec FROM sm_passage WHERE run_pk = ? AND round = ? AND item_id IN (" + placeholders(part.size()) + ")",
+                    rs -> {
+                        out.put(rs.getString(1), new Passage(rs.getInt(2), Vectors.decode(rs.getString(3))));
+                    },
+                    a.toArray());
+        }
+        return out;
+    }
+
+    /** The item's source vector, if stored. */
+    public Optional<float[]> sourceVector(String itemId) {
+        List<String> v = jdbc.queryForList("SELECT vec FROM sm_vector WHERE run_pk = ? AND item_id = ? AND rev = ? AND kind = 'source'",
+                String.class, state().runPk(), itemId, SemanticSchema.SOURCE_REV);
+        return v.isEmpty() ? Optional.empty() : Optional.of(Vectors.decode(v.get(0)));
+    }
+
+    /**
+     * Vectors of the given kind (content, sentence or source) of other items of the round whose
+     * cosine to {@code v} is at least {@code minCosine}: LSH candidates verified by exact cosine.
+     */
+    public static final Map<String, long[]> PROFILE = new ConcurrentHashMap<>();
+
+    public List<Neighbour> near(String kind, float[] v, double minCosine, String excludeItem) {
+        long t0 = System.nanoTime();
+        try {
+            return near0(kind, v, minCosine, excludeItem);
+        } finally {
+            long[] p = PROFILE.computeIfAbsent(kind, k -> new long[2]);
+            synchronized (p) {
+                p[0]++;
+                p[1] += System.nanoTime() - t0;
+            }
+        }
+    }
+
+    private List<Neighbour> near0(String kind, float[] v, double minCosine, String excludeItem) {
+        RoundState s = state();
+        long[] buckets = lsh.get(kind).buckets(centre(v, s.means().get(kind)));
+        List<Object> args = new ArrayList<>();
+        args.add(s.runPk());
+        args.add(s.round());
+        args.add(kind);
+        for (long b : buckets) {
+            args.add(b);
+        }
+        List<Neighbour> out = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        jdbc.query("SELECT b.item_id, b.seq, v.vec FROM sm_band b JOIN sm_vector v ON v.run_pk = b.run_pk AND v.item_id = b.item_id"
+                        + " AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq"
+                        + " WHERE b.run_pk = ? AND b.round = ? AND b.kind = ? AND b.bucket IN (" + placeholders(buckets.length) + ")",
+                rs -> {
+                    String id = rs.getString(1);
+                    int seq = rs.getInt(2);
+                    if (!id.equals(excludeItem) && seen.add(id + "#" + seq)) {
+                        candidates.incrementAndGet();
+                        double c = Vectors.dot(v, Vectors.decode(rs.getString(3)));
+                        if (c >= minCosine) {
+                            out.add(new Neighbour(id, seq, c));
+                        }
+                    }
+                },
+                args.toArray());
+        queries.incrementAndGet();
+        out.sort((x, y) -> Double.compare(y.cosine(), x.cosine()));
+        return out;
+    }
+
+    /** The round this index was prepared for. */
+    public int round() {
+        return state().round();
+    }
+
+    public long runPk() {
+        return state().runPk();
+    }
+
+    static String placeholders(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+    }
+
+    @Override
+    public String toString() {
+        return "SemanticIndex[" + Objects.toString(state) + "]";
+    }
+}

@@ -1,0 +1,283 @@
+package dev.santabatch.semantic;
+
+import dev.santabatch.review.Check;
+import dev.santabatch.review.CheckResult;
+import dev.santabatch.review.ConfigurationException;
+import dev.santabatch.review.Review;
+import dev.santabatch.review.ReviewOutcome;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.Reviewer;
+import dev.santabatch.review.Verdict;
+import dev.santabatch.rules.SentenceSplitter;
+import dev.santabatch.rules.SentenceSplitter.Span;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@code semantic} offline reviewer: judges {@code on-specification} and {@code original} with
+ * all-MiniLM-L6-v2 sentence embeddings against the round's {@link SemanticIndex}; NOT_EVALUATED for
+ * every other criterion. Stateless between items (a fresh instance per panel round costs nothing:
+ * the index and the model are shared).
+ *
+ * <ul>
+ *   <li>on-specification: a sentence whose typicality (the best of its cosine to its own source facts,
+ *       to the task specification, and its density among the reference sentences of its category) is below
+ *       {@code topic-similarity} is off-topic; a sentence closer to another item's source than to
+ *       its own (by {@code other-source-margin}, at least {@code other-source-similarity}) is about
+ *       that item; when at least {@code whole-text-share} of the sentences are off-topic, the whole
+ *       text is.
+ *   <li>original: a near-copy (content vectors at least {@code copy-cosine}); or at least
+ *       {@code paraphrase-min-sentences} atypical sentences each at least {@code paraphrase-cosine}
+ *       similar to sentences of one other item; or a passage (the mean of its atypical sentences) at
+ *       least {@code passage-cosine} similar to another item's (a shared passage, paraphrased or not).
+ *       Names the other items.
+ * </ul>
+ */
+public final class SemanticReviewer implements Reviewer {
+
+    public static final String ON_SPECIFICATION = "on-specification";
+    public static final String ORIGINAL = "original";
+    public static final Set<String> JUDGEABLE = Set.of(ON_SPECIFICATION, ORIGINAL);
+
+    /** Why a sentence fails on-specification. */
+    public enum Reason {
+        OFF_TOPIC,
+        OTHER_ITEM
+    }
+
+    /**
+     * One sentence that fails on-specification, located in the reviewed content.
+     *
+     * @param number 1-based sentence number
+     * @param span the sentence's span in the content (for the offline fixer's remove-sentence fix)
+     * @param text the sentence
+     * @param similarity its typicality (best cosine to its own product, task spec, category)
+     * @param otherItem for {@link Reason#OTHER_ITEM}: the item whose source it is closer to
+     * @param otherSimilarity for {@link Reason#OTHER_ITEM}: its cosine to that item's source
+     */
+    public record SentenceFinding(
+            int number, Span span, String text, Reason reason, double similarity, @Nullable String otherItem, double otherSimilarity) {}
+
+    /** Another item this one near-duplicates: by the whole text, or by shared sentences. */
+    public record Duplicate(String otherItem, double cosine, int sharedSentences) {}
+
+    /**
+     * Everything the reviewer found in one text.
+     *
+     * @param sentences the content's sentences
+     * @param findings failing sentences (on-specification)
+     * @param wholeText whether the whole text is off-topic
+     * @param lowestSimilarity the lowest sentence typicality
+     * @param duplicates near-duplicated items, most similar first (original)
+     */
+    public record Analysis(
+            List<Span> sentences, List<SentenceFinding> findings, boolean wholeText, double lowestSimilarity, List<Duplicate> duplicates) {}
+
+    /** Sentence cosine at which another item becomes a candidate for the passage comparison. */
+    static final double PASSAGE_CANDIDATE_COSINE = 0.40;
+
+    private final String id;
+    private final Set<String> criteria;
+    private final SemanticIndex index;
+
+    public SemanticReviewer(String id, Set<String> criteria, SemanticIndex index) {
+        for (String c : criteria) {
+            if (!JUDGEABLE.contains(c)) {
+                throw new ConfigurationException("the semantic reviewer cannot judge criterion '" + c + "' (only " + JUDGEABLE + ")");
+            }
+        }
+        this.id = id;
+        this.criteria = Set.copyOf(criteria);
+        this.index = index;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public Set<String> criteria() {
+        return criteria;
+    }
+
+    /** The sentences that fail on-specification, with their spans (for the offline fixer). */
+    public List<SentenceFinding> offSpecificationSentences(ReviewRequest request) {
+        return analyse(request).findings();
+    }
+
+    /** The full analysis of one request. */
+    public Analysis analyse(ReviewRequest request) {
+        SemanticSettings s = index.settings();
+        String content = request.content();
+        List<Span> spans = SentenceSplitter.split(content);
+        if (spans.isEmpty()) {
+            spans = List.of(new Span(0, content.length()));
+        }
+        List<String> texts = spans.stream().map(sp -> sp.of(content)).toList();
+
+        Optional<SemanticIndex.Stored> stored = index.stored(request.itemId());
+        List<float[]> vectors;
+        float[] contentVector;
+        if (stored.isPresent() && stored.get().contentHash().equals(SemanticIndex.hash(content))
+                && stored.get().sentences().size() == texts.size()) {
+            vectors = stored.get().sentences();
+            contentVector = stored.get().content();
+        } else {
+            vectors = index.embedder().embedAll(texts, index.executor());
+            contentVector = Vectors.mean(vectors, Embedder.DIMENSION);
+        }
+        float[] source = index.sourceVector(request.itemId())
+                .orElseGet(() -> index.embedder().embed(SemanticIndex.sourceText(request.source())));
+        float[] task = request.taskSpec().isBlank() ? null : index.textVector(request.taskSpec());
+        String category = stored.map(SemanticIndex.Stored::category).orElse(request.source().get("category"));
+        SemanticIndex.Reference reference = index.reference(category);
+
+        double[] typical = new double[texts.size()];
+        double lowest = 1;
+        for (int i = 0; i < texts.size(); i++) {
+            typical[i] = SemanticIndex.typicality(vectors.get(i), source, task, reference, request.itemId());
+            lowest = Math.min(lowest, typical[i]);
+        }
+
+        // original: near-copies of the whole text, and shared atypical sentences
+        Map<String, Duplicate> dups = new LinkedHashMap<>();
+        for (SemanticIndex.Neighbour n : index.near(SemanticIndex.CONTENT, contentVector, s.copyCosine(), request.itemId())) {
+            dups.put(n.itemId(), new Duplicate(n.itemId(), n.cosine(), 0));
+        }
+        Map<String, Set<Integer>> sharedBy = new LinkedHashMap<>();
+        Map<String, Double> cosSum = new LinkedHashMap<>();
+        Set<String> candidates = new LinkedHashSet<>();
+        List<float[]> atypical = new ArrayList<>();
+        double candidateCosine = Math.min(s.paraphraseCosine(), PASSAGE_CANDIDATE_COSINE);
+        for (int i = 0; i < texts.size(); i++) {
+            if (typical[i] >= s.atypicalSimilarity()) {
+                continue;
+            }
+            atypical.add(vectors.get(i));
+            Map<String, Double> best = new LinkedHashMap<>();
+            for (SemanticIndex.Neighbour n : index.near(SemanticIndex.SENTENCE, vectors.get(i), candidateCosine, request.itemId())) {
+                best.merge(n.itemId(), n.cosine(), Math::max);
+            }
+            for (Map.Entry<String, Double> e : best.entrySet()) {
+                candidates.add(e.getKey());
+                if (e.getValue() >= s.paraphraseCosine()) {
+                    sharedBy.computeIfAbsent(e.getKey(), k -> new LinkedHashSet<>()).add(i);
+                    cosSum.merge(e.getKey(), e.getValue(), Double::sum);
+                }
+            }
+        }
+        for (Map.Entry<String, Set<Integer>> e : sharedBy.entrySet()) {
+            int k = e.getValue().size();
+            if (k >= Math.min(s.paraphraseMinSentences(), texts.size())) {
+                double mean = cosSum.get(e.getKey()) / k;
+                dups.merge(e.getKey(), new Duplicate(e.getKey(), mean, k), (a, b) -> new Duplicate(a.otherItem(), Math.max(a.cosine(), b.cosine()), b.sharedSentences()));
+            }
+        }
+        if (atypical.size() >= s.paraphraseMinSentences() && !candidates.isEmpty()) {
+            float[] passage = Vectors.mean(atypical, Embedder.DIMENSION);
+            for (Map.Entry<String, SemanticIndex.Passage> e : index.passages(candidates).entrySet()) {
+                if (e.getValue().sentences() >= s.paraphraseMinSentences() && !dups.containsKey(e.getKey())) {
+                    double c = Vectors.dot(passage, e.getValue().vector());
+                    if (c >= s.passageCosine()) {
+                        dups.put(e.getKey(), new Duplicate(e.getKey(), c, Math.min(atypical.size(), e.getValue().sentences())));
+                    }
+                }
+            }
+        }
+        List<Duplicate> duplicates = new ArrayList<>(dups.values());
+        duplicates.sort((a, b) -> a.sharedSentences() != b.sharedSentences()
+                ? Integer.compare(b.sharedSentences(), a.sharedSentences())
+                : Double.compare(b.cosine(), a.cosine()));
+
+        // on-specification
+        List<SentenceFinding> findings = new ArrayList<>();
+        int offTopic = 0;
+        for (int i = 0; i < texts.size(); i++) {
+            if (typical[i] < s.topicSimilarity()) {
+                offTopic++;
+                findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OFF_TOPIC, typical[i], null, 0));
+                continue;
+            }
+            double own = Vectors.dot(vectors.get(i), source);
+            List<SemanticIndex.Neighbour> others = index.near(SemanticIndex.SOURCE, vectors.get(i), Math.max(s.otherSourceSimilarity(), own + s.otherSourceMargin()), request.itemId());
+            if (!others.isEmpty()) {
+                SemanticIndex.Neighbour o = others.get(0);
+                findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OTHER_ITEM, own, o.itemId(), o.cosine()));
+            }
+        }
+        boolean whole = texts.size() > 0 && offTopic >= Math.max(1, Math.ceil(s.wholeTextShare() * texts.size()));
+        return new Analysis(spans, findings, whole, lowest, duplicates);
+    }
+
+    @Override
+    public ReviewOutcome review(ReviewRequest request) {
+        long start = System.nanoTime();
+        boolean judges = request.criterionIds().stream().anyMatch(criteria::contains);
+        Analysis a = judges ? analyse(request) : null; // nothing to judge: no model, no store access
+        List<Check> checks = new ArrayList<>();
+        List<String> issues = new ArrayList<>();
+        for (String criterion : request.criterionIds()) {
+            if (!criteria.contains(criterion)) {
+                checks.add(new Check(criterion, CheckResult.NOT_EVALUATED, "not judged by the semantic reviewer"));
+            } else if (criterion.equals(ON_SPECIFICATION)) {
+                List<String> own = onSpecificationIssues(a);
+                issues.addAll(own);
+                checks.add(own.isEmpty()
+                        ? new Check(criterion, CheckResult.PASS, String.format(Locale.ROOT,
+                                "every sentence is about its own product (lowest similarity %.2f)", a.lowestSimilarity()))
+                        : new Check(criterion, CheckResult.FAIL, own.size() + " issue(s): " + own.get(0)));
+            } else {
+                List<String> own = originalIssues(a);
+                issues.addAll(own);
+                checks.add(own.isEmpty()
+                        ? new Check(criterion, CheckResult.PASS, "no near-duplicate in the catalog")
+                        : new Check(criterion, CheckResult.FAIL, own.get(0)));
+            }
+        }
+        boolean failed = checks.stream().anyMatch(c -> c.result() == CheckResult.FAIL);
+        Review review = new Review(failed ? Verdict.FAIL : Verdict.PASS, checks, issues, List.of());
+        return new ReviewOutcome.Reviewed(review, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private static List<String> onSpecificationIssues(Analysis a) {
+        List<String> out = new ArrayList<>();
+        if (a.wholeText()) {
+            long off = a.findings().stream().filter(f -> f.reason() == Reason.OFF_TOPIC).count();
+            out.add(String.format(Locale.ROOT, "%s: the whole text is off-topic (%d of %d sentences; lowest similarity to its product %.2f)",
+                    ON_SPECIFICATION, off, a.sentences().size(), a.lowestSimilarity()));
+            return out;
+        }
+        for (SentenceFinding f : a.findings()) {
+            if (f.reason() == Reason.OFF_TOPIC) {
+                out.add(String.format(Locale.ROOT, "%s: sentence %d is off-topic (similarity to its product %.2f): \"%s\"",
+                        ON_SPECIFICATION, f.number(), f.similarity(), f.text()));
+            } else {
+                out.add(String.format(Locale.ROOT, "%s: sentence %d is about %s (similarity %.2f to its source, %.2f to its own): \"%s\"",
+                        ON_SPECIFICATION, f.number(), f.otherItem(), f.otherSimilarity(), f.similarity(), f.text()));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> originalIssues(Analysis a) {
+        if (a.duplicates().isEmpty()) {
+            return List.of();
+        }
+        String others = a.duplicates().stream().limit(5).map(d -> d.sharedSentences() > 0
+                        ? String.format(Locale.ROOT, "%s (%d shared sentences, cosine %.2f)", d.otherItem(), d.sharedSentences(), d.cosine())
+                        : String.format(Locale.ROOT, "%s (cosine %.2f)", d.otherItem(), d.cosine()))
+                .collect(Collectors.joining(", "));
+        String more = a.duplicates().size() > 5 ? " and " + (a.duplicates().size() - 5) + " more" : "";
+        return List.of(ORIGINAL + ": near-duplicate of " + others + more);
+    }
+}

@@ -1,0 +1,69 @@
+package dev.santabatch.semantic;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The semantic reviewer's thresholds (job file: {@code reviewers[].thresholds}, names below). Defaults
+ * were measured on the bundled sample catalog (see docs/semantic-reviewer.md).
+ *
+ * @param topicSimilarity a sentence is off-topic when its typicality (the best cosine to its own
+ *     source facts, to the task specification, and its density among its category's reference sentences) is
+ *     below this ({@code topic-similarity})
+ * @param wholeTextShare the whole text is off-topic when at least this share of its sentences are
+ *     ({@code whole-text-share})
+ * @param otherSourceSimilarity a sentence is about another item when its cosine to that item's
+ *     source is at least this ({@code other-source-similarity})
+ * @param otherSourceMargin ... and exceeds its cosine to its own source by at least this
+ *     ({@code other-source-margin})
+ * @param copyCosine two texts (mean sentence vectors) at least this similar are near-copies
+ *     ({@code copy-cosine})
+ * @param atypicalSimilarity sentences less typical than this are candidates for shared passages
+ *     (indexed for the paraphrase search) ({@code atypical-similarity})
+ * @param paraphraseCosine two atypical sentences at least this similar say the same thing
+ *     ({@code paraphrase-cosine})
+ * @param paraphraseMinSentences an item sharing this many such sentences with one other item is a
+ *     near-duplicate of it ({@code paraphrase-min-sentences})
+ * @param passageCosine two items whose passages (the mean of their atypical sentences, at least
+ *     {@code paraphrase-min-sentences} each) are at least this similar, and that share at least one
+ *     sentence candidate, are near-duplicates: a paraphrase reorders and merges sentences, the
+ *     passage as a whole still says the same ({@code passage-cosine})
+ */
+public record SemanticSettings(
+        double topicSimilarity,
+        double wholeTextShare,
+        double otherSourceSimilarity,
+        double otherSourceMargin,
+        double copyCosine,
+        double atypicalSimilarity,
+        double paraphraseCosine,
+        int paraphraseMinSentences,
+        double passageCosine) {
+
+    public static final Set<String> NAMES = Set.of("topic-similarity", "whole-text-share", "other-source-similarity",
+            "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-cosine", "paraphrase-min-sentences", "passage-cosine");
+
+    public static SemanticSettings defaults() {
+        return new SemanticSettings(0.46, 0.8, 0.80, 0.20, 0.97, 0.55, 0.50, 2, 0.60);
+    }
+
+    /** Defaults overridden by the job file's thresholds; unknown names are refused. */
+    public static SemanticSettings from(Map<String, Double> thresholds) {
+        for (String k : thresholds.keySet()) {
+            if (!NAMES.contains(k)) {
+                throw new IllegalArgumentException("unknown semantic threshold '" + k + "'; known: " + NAMES);
+            }
+        }
+        SemanticSettings d = defaults();
+        return new SemanticSettings(
+                thresholds.getOrDefault("topic-similarity", d.topicSimilarity),
+                thresholds.getOrDefault("whole-text-share", d.wholeTextShare),
+                thresholds.getOrDefault("other-source-similarity", d.otherSourceSimilarity),
+                thresholds.getOrDefault("other-source-margin", d.otherSourceMargin),
+                thresholds.getOrDefault("copy-cosine", d.copyCosine),
+                thresholds.getOrDefault("atypical-similarity", d.atypicalSimilarity),
+                thresholds.getOrDefault("paraphrase-cosine", d.paraphraseCosine),
+                thresholds.getOrDefault("paraphrase-min-sentences", (double) d.paraphraseMinSentences).intValue(),
+                thresholds.getOrDefault("passage-cosine", d.passageCosine));
+    }
+}

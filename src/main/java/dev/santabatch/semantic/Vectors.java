@@ -1,0 +1,77 @@
+package dev.santabatch.semantic;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Base64;
+
+/** Vector arithmetic and the store's portable encoding (base64 of little-endian float32s). */
+public final class Vectors {
+
+    private Vectors() {}
+
+    /** A copy scaled to unit length (a zero vector stays zero). */
+    public static float[] normalise(float[] v) {
+        double s = 0;
+        for (float x : v) {
+            s += x * x;
+        }
+        float[] out = v.clone();
+        if (s > 0) {
+            float inv = (float) (1 / Math.sqrt(s));
+            for (int i = 0; i < out.length; i++) {
+                out[i] *= inv;
+            }
+        }
+        return out;
+    }
+
+    /** Dot product; the cosine of two unit vectors. */
+    public static double dot(float[] a, float[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += a[i] * b[i];
+        }
+        return s;
+    }
+
+    /** Cosine similarity of any two vectors. */
+    public static double cosine(float[] a, float[] b) {
+        double d = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            d += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return na == 0 || nb == 0 ? 0 : d / Math.sqrt(na * nb);
+    }
+
+    public static String encode(float[] v) {
+        ByteBuffer b = ByteBuffer.allocate(v.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (float x : v) {
+            b.putFloat(x);
+        }
+        return Base64.getEncoder().encodeToString(b.array());
+    }
+
+    public static float[] decode(String s) {
+        ByteBuffer b = ByteBuffer.wrap(Base64.getDecoder().decode(s)).order(ByteOrder.LITTLE_ENDIAN);
+        float[] v = new float[b.remaining() / 4];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = b.getFloat();
+        }
+        return v;
+    }
+
+    /** Mean of unit vectors, normalised (a centroid direction). */
+    public static float[] mean(Iterable<float[]> vs, int dim) {
+        float[] m = new float[dim];
+        for (float[] v : vs) {
+            for (int i = 0; i < dim; i++) {
+                m[i] += v[i];
+            }
+        }
+        return normalise(m);
+    }
+}

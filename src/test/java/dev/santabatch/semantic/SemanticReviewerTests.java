@@ -1,0 +1,260 @@
+package dev.santabatch.semantic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.offline.SnapshotItem;
+import dev.santabatch.review.Review;
+import dev.santabatch.sampledata.Shingles;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The semantic reviewer on the bundled sample catalog with the hand-written fixtures
+ * (src/test/resources/fixtures/semantic-cases.csv) added to it: embedded once for the class.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SemanticReviewerTests {
+
+    record Fixture(String id, String kind, String group, String passage) {}
+
+    private ExecutorService pool;
+    private JdbcDataSource ds;
+    private TestCatalog sample;
+    private TestCatalog catalog;
+    private Map<String, Fixture> fixtures;
+    private SemanticIndex index;
+    private SemanticReviewer reviewer;
+    private Map<String, Review> reviews;
+
+    @BeforeAll
+    void prepare() throws Exception {
+        pool = Executors.newFixedThreadPool(2);
+        ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:sm-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        sample = TestCatalog.sample(7);
+        Path csv = Path.of("src/test/resources/fixtures/semantic-cases.csv");
+        TestCatalog fx;
+        try (Reader r = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+            fx = TestCatalog.read(7, r, null);
+        }
+        fixtures = new LinkedHashMap<>();
+        try (Reader r = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+            for (CSVRecord rec : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)) {
+                fixtures.put(rec.get("id"), new Fixture(rec.get("id"), rec.get("kind"), rec.get("group"), rec.get("passage")));
+            }
+        }
+        Map<String, SnapshotItem> all = new LinkedHashMap<>();
+        sample.items().forEach(i -> all.put(i.id(), i));
+        fx.items().forEach(i -> all.put(i.id(), i));
+        catalog = new TestCatalog(7, 1, all, sample.truth);
+
+        index = new SemanticIndex(ds, Embedder::shared, pool, SemanticSettings.defaults());
+        long t0 = System.nanoTime();
+        index.prepare(catalog);
+        long t1 = System.nanoTime();
+        reviewer = new SemanticReviewer("C", Set.of("on-specification", "original"), index);
+        reviews = Scoring.reviewAll(reviewer, catalog.items(), pool);
+        long t2 = System.nanoTime();
+        System.out.printf("semantic: prepared %d items in %d ms, reviewed them in %d ms%n", catalog.size(), (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000);
+    }
+
+    @AfterAll
+    void close() {
+        pool.shutdownNow();
+    }
+
+    @Test
+    void sampleCatalogFloors() {
+        List<String> ids = new ArrayList<>(sample.ids());
+        Scoring.Figures para = Scoring.figures("sample: paraphrase boilerplate", reviews, ids, sample::paraphrase, id -> "original", sample::clean);
+        Scoring.Figures drift = Scoring.figures("sample: unnamed drift", reviews, ids, sample::topicDrift, id -> "on-specification", sample::clean);
+        Scoring.Figures both = Scoring.figures("sample: semantic cases (both)", reviews, ids,
+                id -> sample.paraphrase(id) || sample.topicDrift(id),
+                id -> sample.topicDrift(id) ? "on-specification" : "original", sample::clean);
+        Scoring.Figures allBp = Scoring.figures("sample: all boilerplate (info)", reviews, ids, sample::boilerplate, id -> "original", sample::clean);
+        Scoring.Figures named = Scoring.figures("sample: named drift (info)", reviews, ids,
+                id -> sample.anyDrift(id) && !sample.topicDrift(id), id -> "on-specification", sample::clean);
+        long offCriteria = ids.stream().filter(sample::offCriteriaOnly).count();
+        long offFlagged = ids.stream().filter(sample::offCriteriaOnly).filter(id -> Scoring.failedAny(reviews.get(id))).count();
+        for (Scoring.Figures f : List.of(para, drift, both, allBp, named)) {
+            System.out.println(f);
+        }
+        ids.stream().filter(sample::clean).filter(id -> Scoring.failedAny(reviews.get(id)))
+                .forEach(id -> System.out.println("  clean flagged " + id + " " + reviews.get(id).criticalIssues()));
+        System.out.printf("sample: items with only other defects (numbers, terms, disclaimer): %d, flagged %d%n", offCriteria, offFlagged);
+        assertThat(para.recall()).isGreaterThanOrEqualTo(0.85);
+        assertThat(drift.recall()).isGreaterThanOrEqualTo(0.85);
+        assertThat(both.precision()).isGreaterThanOrEqualTo(0.80);
+        assertThat(both.recall()).isGreaterThanOrEqualTo(0.85);
+    }
+
+    @Test
+    void fixtureFloors() {
+        // objective difficulty: paraphrase pairs share at most 0.2 of their word 3-shingles
+        Map<String, List<Fixture>> groups = new LinkedHashMap<>();
+        fixtures.values().stream().filter(f -> f.kind().equals("paraphrase")).forEach(f -> groups.computeIfAbsent(f.group(), g -> new ArrayList<>()).add(f));
+        assertThat(groups).hasSizeGreaterThanOrEqualTo(10);
+        for (List<Fixture> g : groups.values()) {
+            assertThat(g).hasSize(2);
+            double j = Shingles.jaccard(Shingles.of(g.get(0).passage()), Shingles.of(g.get(1).passage()));
+            assertThat(j).as("3-shingle Jaccard of pair %s", g.get(0).group()).isLessThanOrEqualTo(0.2);
+            assertThat(catalog.get(g.get(0).id()).orElseThrow().content()).contains(g.get(0).passage());
+        }
+        // drift sentences share no token with any other item's name or brand
+        List<Fixture> drifts = fixtures.values().stream().filter(f -> f.kind().equals("drift")).toList();
+        assertThat(drifts).hasSizeGreaterThanOrEqualTo(10);
+        for (Fixture d : drifts) {
+            Set<String> tokens = new HashSet<>(Shingles.words(d.passage()));
+            catalog.forEach(it -> {
+                if (!it.id().equals(d.id())) {
+                    Set<String> nameBrand = new HashSet<>(Shingles.words(it.source().get("name") + " " + it.source().get("brand")));
+                    nameBrand.retainAll(tokens);
+                    assertThat(nameBrand).as("drift %s shares tokens with %s", d.id(), it.id()).isEmpty();
+                }
+            });
+            assertThat(catalog.get(d.id()).orElseThrow().content()).contains(d.passage());
+        }
+        assertThat(fixtures.values().stream().filter(f -> f.kind().equals("clean")).count()).isGreaterThanOrEqualTo(10);
+
+        List<String> ids = new ArrayList<>(fixtures.keySet());
+        Scoring.Figures f = Scoring.figures("fixtures: paraphrases + unnamed drift", reviews, ids,
+                id -> !fixtures.get(id).kind().equals("clean"),
+                id -> fixtures.get(id).kind().equals("drift") ? "on-specification" : "original",
+                id -> fixtures.get(id).kind().equals("clean"));
+        System.out.println(f);
+        for (String id : ids) {
+            Review r = reviews.get(id);
+            System.out.printf("  %s %-10s %s %s%n", id, fixtures.get(id).kind(), r.verdict(), r.criticalIssues());
+        }
+        assertThat(f.recall()).isGreaterThanOrEqualTo(0.85);
+        assertThat(f.precision()).isGreaterThanOrEqualTo(0.80);
+    }
+
+    @Test
+    void issuesQuoteTheDriftedSentenceAndNameTheOtherItems() {
+        int drifted = 0;
+        int quoted = 0;
+        for (String id : sample.ids()) {
+            for (TestCatalog.Truth t : sample.truth.getOrDefault(id, List.of())) {
+                if (t.kind().equals("drift-sentence") && t.truth().startsWith("topic:") && Scoring.failed(reviews.get(id), "on-specification")) {
+                    drifted++;
+                    if (reviews.get(id).criticalIssues().stream().anyMatch(i -> i.startsWith("on-specification: sentence ") && i.contains("\"" + t.wrong() + "\""))) {
+                        quoted++;
+                    }
+                }
+            }
+            for (String issue : reviews.get(id).criticalIssues()) {
+                if (issue.startsWith("original: ")) {
+                    assertThat(issue).matches("original: near-duplicate of [PF]\\d+ .*");
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b([PF]\\d{3,})\\b").matcher(issue);
+                    while (m.find()) {
+                        assertThat(catalog.get(m.group(1))).isPresent();
+                        assertThat(m.group(1)).isNotEqualTo(id);
+                    }
+                }
+            }
+        }
+        System.out.printf("sample: caught drifted sentences quoted exactly: %d of %d%n", quoted, drifted);
+        assertThat(quoted).isGreaterThanOrEqualTo((int) Math.ceil(0.9 * drifted));
+    }
+
+    @Test
+    void sentenceSpansLocateTheQuotedSentences() {
+        String id = sample.ids().stream()
+                .filter(i -> sample.truth.getOrDefault(i, List.of()).stream().anyMatch(t -> t.kind().equals("drift-sentence") && t.truth().startsWith("topic:")))
+                .filter(i -> Scoring.failed(reviews.get(i), "on-specification"))
+                .findFirst().orElseThrow();
+        SnapshotItem it = catalog.get(id).orElseThrow();
+        List<SemanticReviewer.SentenceFinding> found = reviewer.offSpecificationSentences(Scoring.request(it));
+        assertThat(found).isNotEmpty();
+        for (SemanticReviewer.SentenceFinding f : found) {
+            assertThat(f.span().of(it.content())).isEqualTo(f.text());
+        }
+    }
+
+    @Test
+    void nearNeighbourSearchRecallAgainstExactSearch() {
+        JdbcTemplate jdbc = new JdbcTemplate(ds);
+        record V(String item, int seq, float[] v) {}
+        Map<String, Double> thresholds = Map.of(
+                SemanticIndex.CONTENT, index.settings().copyCosine() - 0.07,
+                SemanticIndex.SENTENCE, index.settings().paraphraseCosine(),
+                SemanticIndex.SOURCE, index.settings().otherSourceSimilarity());
+        for (Map.Entry<String, Double> e : new java.util.TreeMap<>(thresholds).entrySet()) {
+            String kind = e.getKey();
+            double t = e.getValue();
+            List<V> vs = jdbc.query("SELECT DISTINCT b.item_id, b.seq, v.vec FROM sm_band b JOIN sm_vector v ON v.run_pk = b.run_pk"
+                            + " AND v.item_id = b.item_id AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq WHERE b.run_pk = 7 AND b.round = 1 AND b.kind = ?",
+                    (rs, n) -> new V(rs.getString(1), rs.getInt(2), Vectors.decode(rs.getString(3))), kind);
+            Set<String> exact = new HashSet<>();
+            for (int i = 0; i < vs.size(); i++) {
+                for (int j = 0; j < vs.size(); j++) {
+                    if (!vs.get(i).item().equals(vs.get(j).item()) && Vectors.dot(vs.get(i).v(), vs.get(j).v()) >= t) {
+                        exact.add(vs.get(i).item() + "#" + vs.get(i).seq() + ">" + vs.get(j).item() + "#" + vs.get(j).seq());
+                    }
+                }
+            }
+            Set<String> found = new HashSet<>();
+            long candidates = 0;
+            for (V v : vs) {
+                long before = index.queryStats()[1];
+                for (SemanticIndex.Neighbour n : index.near(kind, v.v(), t, v.item())) {
+                    found.add(v.item() + "#" + v.seq() + ">" + n.itemId() + "#" + n.seq());
+                }
+                candidates += index.queryStats()[1] - before;
+            }
+            int hit = 0;
+            for (String p : exact) {
+                if (found.contains(p)) {
+                    hit++;
+                }
+            }
+            double recall = exact.isEmpty() ? 1 : (double) hit / exact.size();
+            System.out.printf("LSH %-8s cos>=%.2f: %d vectors, exact pairs %d, found %d, recall %.3f, candidates verified %d (%.1f per query; exact search: %d)%n",
+                    kind, t, vs.size(), exact.size(), hit, recall, candidates, (double) candidates / Math.max(1, vs.size()), (long) vs.size() * (vs.size() - 1));
+            assertThat(found).isSubsetOf(exact);
+            if (!kind.equals(SemanticIndex.SOURCE)) { // near-duplicate search; the source lookup is reported, not held to it
+                assertThat(recall).as("LSH recall for %s", kind).isGreaterThanOrEqualTo(0.95);
+            }
+        }
+    }
+
+    @Test
+    void modelLoadsOnceAndPrepareIsRestartSafe() {
+        assertThat(Embedder.loadCount()).isEqualTo(1);
+        JdbcTemplate jdbc = new JdbcTemplate(ds);
+        long items = jdbc.queryForObject("SELECT COUNT(*) FROM sm_item WHERE run_pk = 7", Long.class);
+        long bands = jdbc.queryForObject("SELECT COUNT(*) FROM sm_band WHERE run_pk = 7 AND round = 1", Long.class);
+        assertThat(items).isEqualTo(catalog.size());
+        // a restart after a crash mid-round: the round is rebuilt from stored vectors, nothing is embedded again
+        jdbc.update("DELETE FROM sm_round WHERE run_pk = 7 AND round = 1");
+        SemanticIndex again = new SemanticIndex(ds, () -> {
+            throw new AssertionError("nothing may be embedded again");
+        }, pool, SemanticSettings.defaults());
+        again.prepare(catalog);
+        again.prepare(catalog); // idempotent
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sm_item WHERE run_pk = 7", Long.class)).isEqualTo(items);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sm_band WHERE run_pk = 7 AND round = 1", Long.class)).isEqualTo(bands);
+        assertThat(Embedder.loadCount()).isEqualTo(1);
+    }
+}
