@@ -1,0 +1,28 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.patterns.PatternClassifier;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Patterns by meaning: the embedding classifier behind the loop's {@link FailureClassifier}. */
+final class EmbeddingFailureClassifier implements FailureClassifier {
+
+    private final PatternClassifier classifier;
+
+    EmbeddingFailureClassifier(PatternClassifier classifier) {
+        this.classifier = classifier;
+    }
+
+    @Override
+    public List<Pattern> classify(List<Failure> failures) {
+        List<PatternClassifier.Failure> in = new ArrayList<>();
+        for (Failure f : failures) {
+            in.add(new PatternClassifier.Failure(f.itemId(), f.text()));
+        }
+        List<Pattern> out = new ArrayList<>();
+        for (PatternClassifier.Pattern p : classifier.classify(in, Math.max(1, failures.size()))) {
+            out.add(new Pattern(p.criterion(), p.label(), p.itemIds(), p.issues()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.lexical.LexicalReviewer;
+import dev.santabatch.lexical.SentenceSpan;
+import dev.santabatch.review.FixOutcome;
+import dev.santabatch.review.FixRequest;
+import dev.santabatch.review.Fixer;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.rules.SentenceSplitter;
+import dev.santabatch.semantic.SemanticReviewer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What can be fixed without a model: where the lexical and the semantic reviewer both localise an
+ * on-specification failure to the same whole sentences, those sentences are removed (the rules'
+ * remove-sentence fix: the rest of the text stays byte for byte). Anything else (boilerplate,
+ * whole-text drift, sentences only one method points at, issues of other criteria) cannot be fixed
+ * offline: the text is returned unchanged, which the Santa processor counts as a failed fix, so
+ * the item escalates to a person.
+ */
+public final class OfflineFixer implements Fixer {
+
+    static final String ON_SPECIFICATION = "on-specification";
+
+    private final JobDefinition job;
+    private final Panels panels;
+
+    public OfflineFixer(JobDefinition job, Panels panels) {
+        this.job = job;
+        this.panels = panels;
+    }
+
+    @Override
+    public FixOutcome fix(FixRequest request) {
+        for (String issue : request.criticalIssues()) {
+            if (!issue.startsWith(ON_SPECIFICATION + ":")) {
+                return new FixOutcome.Fixed(request.content()); // not fixable offline
+            }
+        }
+        ReviewRequest review = new ReviewRequest(job.taskSpec(), request.itemId(), request.source(), request.content(),
+                job.santaCriteria());
+        Set<List<Integer>> lexical = null;
+        Set<List<Integer>> semantic = null;
+        for (ReviewerSpec spec : job.reviewers()) {
+            if (LexicalReviewer.TYPE.equals(spec.type())) {
+                Set<List<Integer>> spans = new TreeSet<>(OfflineFixer::compare);
+                for (SentenceSpan s : ((LexicalReviewer) panels.type(spec.type()).create(spec)).offSpecSentences(review)) {
+                    spans.add(List.of(s.start(), s.end()));
+                }
+                lexical = spans;
+            } else if ("semantic".equals(spec.type())) {
+                Set<List<Integer>> spans = new TreeSet<>(OfflineFixer::compare);
+                for (SemanticReviewer.SentenceFinding f :
+                        ((SemanticReviewer) panels.type(spec.type()).create(spec)).offSpecificationSentences(review)) {
+                    spans.add(List.of(f.span().start(), f.span().end()));
+                }
+                semantic = spans;
+            }
+        }
+        if (lexical == null || semantic == null || lexical.isEmpty() || !lexical.equals(semantic)) {
+            return new FixOutcome.Fixed(request.content());
+        }
+        List<Integer> offsets = new ArrayList<>();
+        lexical.forEach(s -> offsets.add(s.get(0)));
+        return new FixOutcome.Fixed(SentenceSplitter.removeSentencesAt(request.content(), offsets));
+    }
+
+    private static int compare(List<Integer> a, List<Integer> b) {
+        int c = Integer.compare(a.get(0), b.get(0));
+        return c != 0 ? c : Integer.compare(a.get(1), b.get(1));
+    }
+}
