@@ -436,7 +436,7 @@ public final class JobFileLoader {
                 o.intIn("systematic-min-items", 2, 1, Integer.MAX_VALUE),
                 o.numberIn("failed-review-threshold", 0.10, 0, 1),
                 o.numberIn("low-agreement-kappa", 0.4, -1, 1),
-                o.numberIn("pattern-similarity", 0.75, 0, 1),
+                o.numberIn("pattern-similarity", 0.45, 0, 1),
                 o.intIn("audit-size", 20, 0, 10_000));
     }
 

@@ -108,7 +108,7 @@ class JobFileLoaderTests {
         assertThat(length.fix()).isEqualTo(FixKind.NONE);
 
         assertThat(job.sampling()).isEqualTo(new SamplingSpec(0.12, false, 5, 100, 20261130L));
-        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.75, 20));
+        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.45, 20));
         assertThat(job.reviewers()).containsExactly(
                 new ReviewerSpec("B", "lexical", List.of("on-specification", "original"), null, java.util.Map.of()),
                 new ReviewerSpec("C", "semantic", List.of("on-specification", "original"), null, java.util.Map.of()));
@@ -144,7 +144,7 @@ class JobFileLoaderTests {
         assertThat(tone.checkedBy()).isEqualTo(CheckedBy.SANTA);
         assertThat(tone.rules()).isEmpty();
         assertThat(job.sampling()).isEqualTo(new SamplingSpec(0.12, false, 5, 100, null));
-        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.75, 20));
+        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.45, 20));
         assertThat(job.reviewers()).extracting(ReviewerSpec::id).containsExactly("B", "C");
         assertThat(job.reviewers()).extracting(ReviewerSpec::type).containsExactly("lexical", "semantic");
         assertThat(job.reviewers()).allSatisfy(r -> assertThat(r.criteria()).containsExactly("tone"));

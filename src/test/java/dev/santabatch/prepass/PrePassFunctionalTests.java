@@ -108,10 +108,16 @@ class PrePassFunctionalTests {
                 .filter(id -> truth.stream().noneMatch(t -> t.get("id").equals(id)))
                 .toList();
         assertThat(clean).hasSizeGreaterThan(700);
+        long held = 0;
         for (String id : clean) {
+            if (!shipped.containsKey(id)) {
+                held++; // a false hold by the reviewers: held for a person, never altered
+                continue;
+            }
             assertThat(shipped.get(id)).as(id).isEqualTo(original.get(id));
             assertThat(changes).doesNotContainKey(id);
         }
+        assertThat(held).as("clean items held").isLessThanOrEqualTo(clean.size() * 3 / 100);
     }
 
     @Test
@@ -122,13 +128,17 @@ class PrePassFunctionalTests {
             if (!e.getValue().equals(original.get(id))) {
                 changed++;
                 List<List<String>> rows = changes.get(id);
-                assertThat(rows).as(id).hasSize(1);
-                assertThat(rows.get(0).subList(1, 3)).containsExactly("0", "rules");
-                assertThat(rows.get(0).get(4)).isEqualTo(original.get(id));
-                assertThat(rows.get(0).get(5)).isEqualTo(e.getValue());
+                assertThat(rows).as(id).isNotEmpty();
+                assertThat(rows.get(0).get(4)).as("the first revision's before is the input").isEqualTo(original.get(id));
+                for (int i = 1; i < rows.size(); i++) {
+                    assertThat(rows.get(i).get(4)).as("revisions chain").isEqualTo(rows.get(i - 1).get(5));
+                }
+                assertThat(rows.get(rows.size() - 1).get(5)).as("the last revision ships").isEqualTo(e.getValue());
             }
         }
         assertThat(changed).isGreaterThan(100);
+        List<List<String>> rules = changes.values().stream().flatMap(List::stream).filter(r -> r.get(2).equals("rules")).toList();
+        assertThat(rules).hasSizeGreaterThan(100).allSatisfy(r -> assertThat(r.get(1)).isEqualTo("0"));
     }
 
     @Test

@@ -36,7 +36,7 @@ final class ChildRun {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("-Dspring.datasource.url=" + TestJobs.h2Url(dir));
         cmd.add("-Dsanta.debug.chunk-delay-ms=" + chunkDelayMillis);
-        cmd.add("dev.santabatch.SantaBatchApplication");
+        cmd.add("dev.santabatch.run.PassAll"); // the real main, with passing reviewers: signals and locks are tested here
         cmd.addAll(List.of(args));
         Path log = Files.createTempFile(dir, "child-", ".log");
         Process p = new ProcessBuilder(cmd)
