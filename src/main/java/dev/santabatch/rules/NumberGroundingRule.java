@@ -121,7 +121,13 @@ final class NumberGroundingRule extends Rule {
             + "))?\\s*[-\u2010\u2011\u2012\u2013\u2014]\\s*(?<n2>" + DIGITS + ")" + SEP + "(?<u2>" + UNIT + ")" + END, FLAGS);
     private static final Pattern TO_RANGE = Pattern.compile(LEAD + "(?<n1>" + NUM + ")(?:" + SEP + "(?<u1>" + UNIT
             + "))?\\s+(?:to|or)\\s+(?<n2>" + NUM + ")" + SEP + "(?<u2>" + UNIT + ")" + END, FLAGS);
-    private static final Pattern SINGLE = Pattern.compile(LEAD + "(?<n2>" + NUM + ")(?<plus>(?<=\\d)\\+)?" + SEP + "(?<u2>" + UNIT + ")"
+    /**
+     * "three full years", "24 straight hours": an intensifier between a number and its unit. Not
+     * after "a"/"an" ("a full day", "a long day" are ways of speaking, not stated quantities).
+     */
+    private static final String INTENSIFIER =
+            "(?:(?<!(?<![\\p{L}\\p{N}])[Aa][Nn]?\\s)(?:full|whole|straight|solid|continuous|consecutive)\\s+)?";
+    private static final Pattern SINGLE = Pattern.compile(LEAD + "(?<n2>" + NUM + ")(?<plus>(?<=\\d)\\+)?" + SEP + INTENSIFIER + "(?<u2>" + UNIT + ")"
             + END + "(?<half>\\s+and\\s+a\\s+half" + END + ")?", FLAGS);
     /** Time to do something ("charges in 2 hours") or a frequency ("every 2 hours"): not an attribute. */
     private static final Pattern NOT_AN_ATTRIBUTE =

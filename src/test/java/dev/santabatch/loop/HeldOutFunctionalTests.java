@@ -57,11 +57,10 @@ class HeldOutFunctionalTests {
                 Map.of("spring.datasource.url", url()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         output = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(output).isZero();
-        report = RunReport.read(dir.resolve("out/held-out/h1/report.json"));
+        report = RunReport.read(dir.resolve("out/product-descriptions/h1/report.json"));
         @SuppressWarnings("unchecked")
         Map<String, Object> t = (Map<String, Object>) report.get("escape_rates_against_ground_truth");
         truth = t;
-        System.out.println(output);
     }
 
     static String url() {
@@ -124,7 +123,7 @@ class HeldOutFunctionalTests {
         }
         assertThat((long) eligible.size()).isEqualTo(bigN);
         Map<String, String> shipped = new HashMap<>();
-        for (CSVRecord r : records(dir.resolve("out/held-out/h1/catalog.csv"))) {
+        for (CSVRecord r : records(dir.resolve("out/product-descriptions/h1/catalog.csv"))) {
             shipped.put(r.get("id"), r.get("description"));
         }
         Map<String, String> original = new HashMap<>();

@@ -34,6 +34,12 @@ class NumberGroundingTests {
             Two years of coverage are included.                 | 3   | 30  | violation | Three years of coverage are included.
             WARRANTY: TWO YEARS.                                | 3   | 30  | violation | WARRANTY: THREE YEARS.
             Warranty of twenty-four months.                     | 3   | 30  | violation | Warranty of thirty-six months.
+            # an intensifier between the number and its unit (held-out generator phrasing)
+            Coverage runs for three full years.                 | 3   | 30  | ok        |
+            Coverage runs for three full years.                 | 2   | 30  | violation | Coverage runs for two full years.
+            Warranty support lasts 5 years.                     | 2   | 30  | violation | Warranty support lasts 2 years.
+            The 53-hour battery outlasts a long day.            | 2   | 53  | ok        |
+            The battery easily lasts a full day.                | 2   | 53  | ok        |
             # abbreviations, colon style
             'Warranty: 2 yrs.'                                  | 2   | 30  | ok        |
             'Warranty: 3 yrs.'                                  | 2   | 30  | violation | 'Warranty: 2 yrs.'
