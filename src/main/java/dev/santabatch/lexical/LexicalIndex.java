@@ -77,6 +77,11 @@ public final class LexicalIndex implements OfflineMethod {
         this(dataSource, thresholds, DEFAULT_PHRASE_FIELDS);
     }
 
+    /** The index for a job file's lexical reviewer entry, with that entry's thresholds. */
+    public static LexicalIndex forSpec(DataSource dataSource, dev.santabatch.job.ReviewerSpec spec) {
+        return new LexicalIndex(dataSource, LexicalThresholds.of(spec.thresholds()));
+    }
+
     public LexicalThresholds thresholds() {
         return thresholds;
     }

@@ -116,6 +116,16 @@ class LexicalReviewerTests {
     }
 
     @Test
+    void defaultJobRunsTheLexicalReviewerAsB() throws Exception {
+        ReviewerSpec b = dev.santabatch.job.JobFileLoader.load(java.nio.file.Path.of("jobs/product-descriptions.yml")).reviewers().stream()
+                .filter(r -> r.type().equals("lexical")).findFirst().orElseThrow();
+        assertEquals("B", b.id());
+        LexicalThresholds t = LexicalThresholds.of(b.thresholds());
+        assertEquals(LexicalThresholds.defaults(), t);
+        assertEquals(Set.of("on-specification", "original"), LexicalReviewer.of(b, index).criteria());
+    }
+
+    @Test
     void thresholdsComeFromTheJobFile() {
         LexicalThresholds t = LexicalThresholds.of(Map.of("near-duplicate-jaccard", 0.5));
         assertEquals(0.5, t.nearDuplicateJaccard());
