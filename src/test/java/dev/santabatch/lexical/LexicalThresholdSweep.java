@@ -41,10 +41,9 @@ public final class LexicalThresholdSweep {
         }
         System.out.println("== " + name + ": original (near-duplicate-jaccard), targets = boilerplate exact/edit");
         for (double t = 0.25; t <= 0.601; t += 0.05) {
-            print(t, ids, truth, LexicalReviewer.ORIGINAL, k -> maxJ[k] >= 0 && maxJ[k] >= thresholdOf(maxJ, k, 0) , maxJ, t);
+            print(ids, truth, maxJ, t);
         }
         double cleanMax = -1;
-        double driftTextMin = 2;
         for (int k = 0; k < n; k++) {
             if (!truth.defective().contains(ids[k])) {
                 cleanMax = Math.max(cleanMax, diff[k]);
@@ -73,12 +72,8 @@ public final class LexicalThresholdSweep {
         }
     }
 
-    private static double thresholdOf(double[] maxJ, int k, int unused) {
-        return 0;
-    }
-
-    private static void print(double t, String[] ids, LexicalHarness.Truth truth, String criterion, java.util.function.IntPredicate unused,
-            double[] maxJ, double threshold) {
+    private static void print(String[] ids, LexicalHarness.Truth truth, double[] maxJ, double threshold) {
+        String criterion = LexicalReviewer.ORIGINAL;
         int targets = 0, caught = 0, flagged = 0, fp = 0;
         for (int k = 0; k < ids.length; k++) {
             boolean f = maxJ[k] >= threshold;
@@ -91,7 +86,7 @@ public final class LexicalThresholdSweep {
                 fp += truth.defective().contains(ids[k]) ? 0 : 1;
             }
         }
-        System.out.printf(Locale.ROOT, "  jaccard %.2f  recall %.3f (%d/%d)  precision %.3f (%d flagged, %d false)%n", t,
+        System.out.printf(Locale.ROOT, "  jaccard %.2f  recall %.3f (%d/%d)  precision %.3f (%d flagged, %d false)%n", threshold,
                 (double) caught / targets, caught, targets, flagged == 0 ? 1 : (double) (flagged - fp) / flagged, flagged, fp);
     }
 }
