@@ -83,8 +83,20 @@ public final class LexicalReviewer implements Reviewer {
         return criteria;
     }
 
+    /**
+     * Reviews one item. A store failure (the index's tables unreadable) is a failure to review,
+     * like a transport error of a model reviewer: the item stays unreviewed this round.
+     */
     @Override
     public ReviewOutcome review(ReviewRequest request) {
+        try {
+            return judge(request);
+        } catch (org.springframework.dao.DataAccessException e) {
+            return new ReviewOutcome.FailedToReview(ReviewOutcome.FailureKind.TRANSPORT, "lexical index store: " + e.getMessage());
+        }
+    }
+
+    private ReviewOutcome judge(ReviewRequest request) {
         long start = System.nanoTime();
         List<Check> checks = new ArrayList<>();
         List<String> issues = new ArrayList<>();
