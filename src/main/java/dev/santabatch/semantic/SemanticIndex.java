@@ -36,8 +36,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       its source facts once per item); a restart finds the vectors in the store;
  *   <li>per category, a bounded uniform sample of sentence vectors (reservoir): the reference for how
  *       typical a sentence is of a description of that category (its density, see {@link Reference});
- *   <li>random-hyperplane LSH bands over content vectors (near-copies), over atypical sentences (shared
- *       passages, paraphrased or not) and over source vectors ("closer to another item's source"):
+ *   <li>per item, its passage: the mean of its atypical sentences (what is not a usual sentence of its
+ *       category: shop boilerplate, drift), when it has at least {@code paraphrase-min-sentences};
+ *   <li>random-hyperplane LSH bands over content vectors (near-copies), passages (shared passages,
+ *       paraphrased or not) and source vectors ("closer to another item's source"):
  *       every comparison with the rest of the catalog is a bucket lookup and an exact cosine on the
  *       candidates, never a scan.
  * </ul>
@@ -45,6 +47,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 public final class SemanticIndex implements OfflineMethod {
 
     public static final String SENTENCE = "sentence";
+    public static final String PASSAGE = "passage";
     public static final String CONTENT = "content";
     public static final String SOURCE = "source";
 
@@ -124,7 +127,7 @@ public final class SemanticIndex implements OfflineMethod {
         this.settings = settings;
         // bands x rows chosen for recall >= 0.95 at each kind's threshold (see SimHash#candidateProbability)
         lsh.put(CONTENT, new SimHash(Embedder.DIMENSION, 20, 12, 11));
-        lsh.put(SENTENCE, new SimHash(Embedder.DIMENSION, 40, 6, 12));
+        lsh.put(PASSAGE, new SimHash(Embedder.DIMENSION, 32, 6, 12));
         lsh.put(SOURCE, new SimHash(Embedder.DIMENSION, 20, 10, 13));
         SemanticSchema.create(jdbc);
     }
@@ -361,7 +364,6 @@ public final class SemanticIndex implements OfflineMethod {
                         float[] source = Vectors.decode(rs.getString(6));
                         double typical = typicality(v, source, null, references.get(rs.getString(2)), id);
                         if (typical < settings.atypicalSimilarity()) {
-                            addBands(rows, run, round, SENTENCE, id, rev, seq, v);
                             atypical.add(v);
                         }
                     }
@@ -372,6 +374,35 @@ public final class SemanticIndex implements OfflineMethod {
                 run, round);
         passage.run();
         jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
+        flush.run();
+        // passages of at least paraphrase-min-sentences sentences, hashed after centring on their mean
+        int min = settings.paraphraseMinSentences();
+        double[] sum = new double[Embedder.DIMENSION];
+        long[] count = {0};
+        jdbc.query("SELECT vec FROM sm_passage WHERE run_pk = ? AND round = ? AND n >= ?",
+                rs -> {
+                    float[] v = Vectors.decode(rs.getString(1));
+                    for (int i = 0; i < v.length; i++) {
+                        sum[i] += v[i];
+                    }
+                    count[0]++;
+                },
+                run, round, min);
+        if (count[0] > 0) {
+            float[] mean = new float[Embedder.DIMENSION];
+            for (int i = 0; i < mean.length; i++) {
+                mean[i] = (float) (sum[i] / count[0]);
+            }
+            jdbc.update("INSERT INTO sm_mean (run_pk, round, kind, vec) VALUES (?, ?, ?, ?)", run, round, PASSAGE, Vectors.encode(mean));
+            jdbc.query("SELECT item_id, n, vec FROM sm_passage WHERE run_pk = ? AND round = ? AND n >= ?",
+                    rs -> {
+                        addBands(rows, run, round, PASSAGE, rs.getString(1), 0, rs.getInt(2), centre(Vectors.decode(rs.getString(3)), mean));
+                        if (rows.size() >= 5000) {
+                            flush.run();
+                        }
+                    },
+                    run, round, min);
+        }
         flush.run();
     }
 
@@ -527,7 +558,8 @@ public final class SemanticIndex implements OfflineMethod {
     }
 
     /**
-     * Vectors of the given kind (content, sentence or source) of other items of the round whose
+     * Vectors of the given kind (content, passage or source; for passages {@code seq} is the
+     * passage's sentence count) of other items of the round whose
      * cosine to {@code v} is at least {@code minCosine}: LSH candidates verified by exact cosine.
      */
     public static final Map<String, long[]> PROFILE = new ConcurrentHashMap<>();
@@ -557,8 +589,10 @@ public final class SemanticIndex implements OfflineMethod {
         }
         List<Neighbour> out = new ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
-        jdbc.query("SELECT b.item_id, b.seq, v.vec FROM sm_band b JOIN sm_vector v ON v.run_pk = b.run_pk AND v.item_id = b.item_id"
-                        + " AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq"
+        String join = kind.equals(PASSAGE)
+                ? "sm_passage v ON v.run_pk = b.run_pk AND v.round = b.round AND v.item_id = b.item_id"
+                : "sm_vector v ON v.run_pk = b.run_pk AND v.item_id = b.item_id AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq";
+        jdbc.query("SELECT b.item_id, b.seq, v.vec FROM sm_band b JOIN " + join
                         + " WHERE b.run_pk = ? AND b.round = ? AND b.kind = ? AND b.bucket IN (" + placeholders(buckets.length) + ")",
                 rs -> {
                     String id = rs.getString(1);
