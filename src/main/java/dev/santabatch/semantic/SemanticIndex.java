@@ -127,7 +127,7 @@ public final class SemanticIndex implements OfflineMethod {
         this.settings = settings;
         // bands x rows chosen for recall >= 0.95 at each kind's threshold (see SimHash#candidateProbability)
         lsh.put(CONTENT, new SimHash(Embedder.DIMENSION, 20, 12, 11));
-        lsh.put(PASSAGE, new SimHash(Embedder.DIMENSION, 32, 6, 12));
+        lsh.put(PASSAGE, new SimHash(Embedder.DIMENSION, 48, 6, 12));
         lsh.put(SOURCE, new SimHash(Embedder.DIMENSION, 20, 10, 13));
         SemanticSchema.create(jdbc);
     }
