@@ -52,6 +52,13 @@ public final class SemanticIndex implements OfflineMethod {
     public static final String SOURCE = "source";
 
     private static final int FLUSH = 256;
+    /**
+     * Bucket rows read per near-neighbour query at most: bounds the work of a query in a dense
+     * region (hundreds of items sharing one passage), so the catalog-wide checks stay linear; an
+     * item in such a region is still found to have near-duplicates, only not all of them are named.
+     */
+    public static final int MAX_CANDIDATE_ROWS = 3000;
+
     /** Sentences sampled per category as the reference for typicality. */
     public static final int REFERENCE_SAMPLE = 2000;
     /** Share of the reference whose mean similarity is a sentence's density. */
@@ -593,7 +600,8 @@ public final class SemanticIndex implements OfflineMethod {
                 ? "sm_passage v ON v.run_pk = b.run_pk AND v.round = b.round AND v.item_id = b.item_id"
                 : "sm_vector v ON v.run_pk = b.run_pk AND v.item_id = b.item_id AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq";
         jdbc.query("SELECT b.item_id, b.seq, v.vec FROM sm_band b JOIN " + join
-                        + " WHERE b.run_pk = ? AND b.round = ? AND b.kind = ? AND b.bucket IN (" + placeholders(buckets.length) + ")",
+                        + " WHERE b.run_pk = ? AND b.round = ? AND b.kind = ? AND b.bucket IN (" + placeholders(buckets.length) + ")"
+                        + " FETCH FIRST " + MAX_CANDIDATE_ROWS + " ROWS ONLY",
                 rs -> {
                     String id = rs.getString(1);
                     int seq = rs.getInt(2);
