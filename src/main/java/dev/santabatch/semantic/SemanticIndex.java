@@ -53,7 +53,7 @@ public final class SemanticIndex implements OfflineMethod {
 
     private static final int FLUSH = 256;
     /**
-     * Bucket rows read per near-neighbour query at most: bounds the work of a query in a dense
+     * Distinct candidates verified per near-neighbour query at most: bounds the work of a query in a dense
      * region (hundreds of items sharing one passage), so the catalog-wide checks stay linear; an
      * item in such a region is still found to have near-duplicates, only not all of them are named.
      */
@@ -597,11 +597,18 @@ public final class SemanticIndex implements OfflineMethod {
         List<Neighbour> out = new ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
         String join = kind.equals(PASSAGE)
-                ? "sm_passage v ON v.run_pk = b.run_pk AND v.round = b.round AND v.item_id = b.item_id"
-                : "sm_vector v ON v.run_pk = b.run_pk AND v.item_id = b.item_id AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq";
-        jdbc.query("SELECT b.item_id, b.seq, v.vec FROM sm_band b JOIN " + join
-                        + " WHERE b.run_pk = ? AND b.round = ? AND b.kind = ? AND b.bucket IN (" + placeholders(buckets.length) + ")"
-                        + " FETCH FIRST " + MAX_CANDIDATE_ROWS + " ROWS ONLY",
+                ? "sm_passage v ON v.run_pk = ? AND v.round = ? AND v.item_id = c.item_id"
+                : "sm_vector v ON v.run_pk = ? AND v.item_id = c.item_id AND v.rev = c.rev AND v.kind = ? AND v.seq = c.seq";
+        List<Object> all = new ArrayList<>(args);
+        all.add(s.runPk());
+        if (kind.equals(PASSAGE)) {
+            all.add(s.round());
+        } else {
+            all.add(kind);
+        }
+        jdbc.query("SELECT c.item_id, c.seq, v.vec FROM (SELECT DISTINCT item_id, rev, seq FROM sm_band"
+                        + " WHERE run_pk = ? AND round = ? AND kind = ? AND bucket IN (" + placeholders(buckets.length) + ")"
+                        + " FETCH FIRST " + MAX_CANDIDATE_ROWS + " ROWS ONLY) c JOIN " + join,
                 rs -> {
                     String id = rs.getString(1);
                     int seq = rs.getInt(2);
@@ -613,7 +620,7 @@ public final class SemanticIndex implements OfflineMethod {
                         }
                     }
                 },
-                args.toArray());
+                all.toArray());
         queries.incrementAndGet();
         out.sort((x, y) -> Double.compare(y.cosine(), x.cosine()));
         return out;
