@@ -77,6 +77,11 @@ public final class LexicalIndex implements OfflineMethod {
         this(dataSource, thresholds, DEFAULT_PHRASE_FIELDS);
     }
 
+    /** The index for a job file's lexical reviewer entry, with that entry's thresholds. */
+    public static LexicalIndex forSpec(DataSource dataSource, dev.santabatch.job.ReviewerSpec spec) {
+        return new LexicalIndex(dataSource, LexicalThresholds.of(spec.thresholds()));
+    }
+
     public LexicalThresholds thresholds() {
         return thresholds;
     }
@@ -247,23 +252,11 @@ public final class LexicalIndex implements OfflineMethod {
         int[] sig = MinHasher.signature(sh);
         long[] buckets = MinHasher.buckets(sig);
         String in = String.join(",", Collections.nCopies(buckets.length, "?"));
-        List<String> ids = jdbc.queryForList(
-                "SELECT DISTINCT b.item_id FROM lx_band b JOIN lx_round r ON r.run_pk = b.run_pk AND r.round = ? AND r.item_id = b.item_id"
-                        + " AND r.rev = b.rev WHERE b.run_pk = ? AND b.bucket IN (" + in + ") AND b.item_id <> ?",
-                String.class, bandArgs(s, itemId, buckets));
-        List<String[]> cands = new ArrayList<>();
-        if (!ids.isEmpty()) {
-            Object[] a = new Object[ids.size() + 2];
-            a[0] = s.round;
-            a[1] = s.runPk;
-            for (int i = 0; i < ids.size(); i++) {
-                a[i + 2] = ids.get(i);
-            }
-            cands = jdbc.query("SELECT k.item_id, k.sig FROM lx_sketch k JOIN lx_round r ON r.run_pk = k.run_pk AND r.round = ?"
-                            + " AND r.item_id = k.item_id AND r.rev = k.rev WHERE k.run_pk = ? AND k.item_id IN ("
-                            + String.join(",", Collections.nCopies(ids.size(), "?")) + ")",
-                    (rs, i) -> new String[] {rs.getString(1), rs.getString(2)}, a);
-        }
+        List<String[]> cands = jdbc.query(
+                "SELECT DISTINCT k.item_id, k.sig FROM lx_band b JOIN lx_round r ON r.run_pk = b.run_pk AND r.round = ? AND r.item_id = b.item_id"
+                        + " AND r.rev = b.rev JOIN lx_sketch k ON k.run_pk = b.run_pk AND k.item_id = b.item_id AND k.rev = b.rev"
+                        + " WHERE b.run_pk = ? AND b.bucket IN (" + in + ") AND b.item_id <> ?",
+                (rs, i) -> new String[] {rs.getString(1), rs.getString(2)}, bandArgs(s, itemId, buckets));
         candidates.addAndGet(cands.size());
         List<NearDuplicate> out = new ArrayList<>();
         for (String[] c : cands) {

@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>on-specification, by sentence: a sentence that names a value of another item's name/brand
  *       fields (absent from this item's own) fails, unless it is a comparison about this product
- *       (a comparison word such as "unlike", "than", "compared" and a reference to this product or
+ *       (a comparison word such as "unlike", "than", "compared", "where", "although", "outlasts" and a reference to this product or
  *       "it/this/our"); one critical issue per sentence, with the sentence text;
  *   <li>on-specification, whole text: the text's source-term overlap (IDF share) with another
  *       item's source exceeds its overlap with its own by at least {@code source-overlap-margin};
@@ -43,7 +43,7 @@ public final class LexicalReviewer implements Reviewer {
     public static final Set<String> JUDGEABLE = Set.of(ON_SPECIFICATION, ORIGINAL);
 
     private static final Set<String> COMPARISON = Set.of("unlike", "compared", "comparison", "versus", "vs", "than", "whereas",
-            "outlasts", "outperforms", "outclasses", "beats", "rival", "rivals", "competitor", "competitors", "competing");
+            "where", "although", "beats", "rival", "rivals", "competitor", "competitors", "competing");
     private static final Set<String> SELF = Set.of("it", "its", "this", "our", "ours", "here", "we");
     private static final int MAX_NAMED = 5;
     private static final int MAX_QUOTE = 300;
@@ -83,8 +83,20 @@ public final class LexicalReviewer implements Reviewer {
         return criteria;
     }
 
+    /**
+     * Reviews one item. A store failure (the index's tables unreadable) is a failure to review,
+     * like a transport error of a model reviewer: the item stays unreviewed this round.
+     */
     @Override
     public ReviewOutcome review(ReviewRequest request) {
+        try {
+            return judge(request);
+        } catch (org.springframework.dao.DataAccessException e) {
+            return new ReviewOutcome.FailedToReview(ReviewOutcome.FailureKind.TRANSPORT, "lexical index store: " + e.getMessage());
+        }
+    }
+
+    private ReviewOutcome judge(ReviewRequest request) {
         long start = System.nanoTime();
         List<Check> checks = new ArrayList<>();
         List<String> issues = new ArrayList<>();
@@ -141,7 +153,8 @@ public final class LexicalReviewer implements Reviewer {
     }
 
     private boolean isComparisonAboutSelf(List<Tokens.Tok> toks, List<LexicalIndex.PhraseHit> hits, ReviewRequest request) {
-        boolean comparison = toks.stream().anyMatch(t -> COMPARISON.contains(t.lower()));
+        boolean comparison = toks.stream().anyMatch(t -> COMPARISON.contains(t.lower())
+                || (t.lower().startsWith("out") && t.lower().endsWith("s") && t.lower().length() > 6)); // outlasts, outshines...
         if (!comparison) {
             return false;
         }

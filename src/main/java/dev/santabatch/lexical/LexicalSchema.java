@@ -33,11 +33,11 @@ public final class LexicalSchema {
         jdbc.execute("CREATE TABLE IF NOT EXISTS lx_band (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
                 + " band INT NOT NULL, bucket BIGINT NOT NULL)");
         jdbc.execute("CREATE INDEX IF NOT EXISTS lx_band_bucket ON lx_band (bucket, run_pk)");
-        jdbc.execute("CREATE INDEX IF NOT EXISTS lx_band_item ON lx_band (run_pk, item_id, rev)");
         jdbc.execute("CREATE TABLE IF NOT EXISTS lx_round (run_pk BIGINT NOT NULL, round INT NOT NULL, item_id VARCHAR(200) NOT NULL,"
                 + " rev INT NOT NULL, PRIMARY KEY (run_pk, round, item_id))");
         jdbc.execute("CREATE TABLE IF NOT EXISTS lx_term (run_pk BIGINT NOT NULL, term VARCHAR(200) NOT NULL, item_id VARCHAR(200) NOT NULL)");
         jdbc.execute("CREATE INDEX IF NOT EXISTS lx_term_term ON lx_term (run_pk, term)");
-        jdbc.execute("CREATE INDEX IF NOT EXISTS lx_term_item ON lx_term (run_pk, item_id)");
+        jdbc.execute("CREATE INDEX IF NOT EXISTS lx_term_item ON lx_term (item_id, run_pk)");
+        jdbc.execute("CREATE INDEX IF NOT EXISTS lx_sketch_item ON lx_sketch (item_id, run_pk)");
     }
 }

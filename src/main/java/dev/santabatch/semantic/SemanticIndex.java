@@ -36,8 +36,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       its source facts once per item); a restart finds the vectors in the store;
  *   <li>per category, a bounded uniform sample of sentence vectors (reservoir): the reference for how
  *       typical a sentence is of a description of that category (its density, see {@link Reference});
- *   <li>random-hyperplane LSH bands over content vectors (near-copies), over atypical sentences (shared
- *       passages, paraphrased or not) and over source vectors ("closer to another item's source"):
+ *   <li>per item, its passage: the mean of its atypical sentences (what is not a usual sentence of its
+ *       category: shop boilerplate, drift), when it has at least {@code paraphrase-min-sentences};
+ *   <li>random-hyperplane LSH bands over content vectors (near-copies), passages (shared passages,
+ *       paraphrased or not) and source vectors ("closer to another item's source"):
  *       every comparison with the rest of the catalog is a bucket lookup and an exact cosine on the
  *       candidates, never a scan.
  * </ul>
@@ -45,10 +47,18 @@ import org.springframework.transaction.support.TransactionTemplate;
 public final class SemanticIndex implements OfflineMethod {
 
     public static final String SENTENCE = "sentence";
+    public static final String PASSAGE = "passage";
     public static final String CONTENT = "content";
     public static final String SOURCE = "source";
 
     private static final int FLUSH = 256;
+    /**
+     * Distinct candidates verified per near-neighbour query at most: bounds the work of a query in a dense
+     * region (hundreds of items sharing one passage), so the catalog-wide checks stay linear; an
+     * item in such a region is still found to have near-duplicates, only not all of them are named.
+     */
+    public static final int MAX_CANDIDATE_ROWS = 3000;
+
     /** Sentences sampled per category as the reference for typicality. */
     public static final int REFERENCE_SAMPLE = 2000;
     /** Share of the reference whose mean similarity is a sentence's density. */
@@ -124,7 +134,7 @@ public final class SemanticIndex implements OfflineMethod {
         this.settings = settings;
         // bands x rows chosen for recall >= 0.95 at each kind's threshold (see SimHash#candidateProbability)
         lsh.put(CONTENT, new SimHash(Embedder.DIMENSION, 20, 12, 11));
-        lsh.put(SENTENCE, new SimHash(Embedder.DIMENSION, 40, 6, 12));
+        lsh.put(PASSAGE, new SimHash(Embedder.DIMENSION, 48, 6, 12));
         lsh.put(SOURCE, new SimHash(Embedder.DIMENSION, 20, 10, 13));
         SemanticSchema.create(jdbc);
     }
@@ -361,7 +371,6 @@ public final class SemanticIndex implements OfflineMethod {
                         float[] source = Vectors.decode(rs.getString(6));
                         double typical = typicality(v, source, null, references.get(rs.getString(2)), id);
                         if (typical < settings.atypicalSimilarity()) {
-                            addBands(rows, run, round, SENTENCE, id, rev, seq, v);
                             atypical.add(v);
                         }
                     }
@@ -372,6 +381,35 @@ public final class SemanticIndex implements OfflineMethod {
                 run, round);
         passage.run();
         jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
+        flush.run();
+        // passages of at least paraphrase-min-sentences sentences, hashed after centring on their mean
+        int min = settings.paraphraseMinSentences();
+        double[] sum = new double[Embedder.DIMENSION];
+        long[] count = {0};
+        jdbc.query("SELECT vec FROM sm_passage WHERE run_pk = ? AND round = ? AND n >= ?",
+                rs -> {
+                    float[] v = Vectors.decode(rs.getString(1));
+                    for (int i = 0; i < v.length; i++) {
+                        sum[i] += v[i];
+                    }
+                    count[0]++;
+                },
+                run, round, min);
+        if (count[0] > 0) {
+            float[] mean = new float[Embedder.DIMENSION];
+            for (int i = 0; i < mean.length; i++) {
+                mean[i] = (float) (sum[i] / count[0]);
+            }
+            jdbc.update("INSERT INTO sm_mean (run_pk, round, kind, vec) VALUES (?, ?, ?, ?)", run, round, PASSAGE, Vectors.encode(mean));
+            jdbc.query("SELECT item_id, n, vec FROM sm_passage WHERE run_pk = ? AND round = ? AND n >= ?",
+                    rs -> {
+                        addBands(rows, run, round, PASSAGE, rs.getString(1), 0, rs.getInt(2), centre(Vectors.decode(rs.getString(3)), mean));
+                        if (rows.size() >= 5000) {
+                            flush.run();
+                        }
+                    },
+                    run, round, min);
+        }
         flush.run();
     }
 
@@ -527,7 +565,8 @@ public final class SemanticIndex implements OfflineMethod {
     }
 
     /**
-     * Vectors of the given kind (content, sentence or source) of other items of the round whose
+     * Vectors of the given kind (content, passage or source; for passages {@code seq} is the
+     * passage's sentence count) of other items of the round whose
      * cosine to {@code v} is at least {@code minCosine}: LSH candidates verified by exact cosine.
      */
     public static final Map<String, long[]> PROFILE = new ConcurrentHashMap<>();
@@ -557,9 +596,19 @@ public final class SemanticIndex implements OfflineMethod {
         }
         List<Neighbour> out = new ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
-        jdbc.query("SELECT b.item_id, b.seq, v.vec FROM sm_band b JOIN sm_vector v ON v.run_pk = b.run_pk AND v.item_id = b.item_id"
-                        + " AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq"
-                        + " WHERE b.run_pk = ? AND b.round = ? AND b.kind = ? AND b.bucket IN (" + placeholders(buckets.length) + ")",
+        String join = kind.equals(PASSAGE)
+                ? "sm_passage v ON v.run_pk = ? AND v.round = ? AND v.item_id = c.item_id"
+                : "sm_vector v ON v.run_pk = ? AND v.item_id = c.item_id AND v.rev = c.rev AND v.kind = ? AND v.seq = c.seq";
+        List<Object> all = new ArrayList<>(args);
+        all.add(s.runPk());
+        if (kind.equals(PASSAGE)) {
+            all.add(s.round());
+        } else {
+            all.add(kind);
+        }
+        jdbc.query("SELECT c.item_id, c.seq, v.vec FROM (SELECT DISTINCT item_id, rev, seq FROM sm_band"
+                        + " WHERE run_pk = ? AND round = ? AND kind = ? AND bucket IN (" + placeholders(buckets.length) + ")"
+                        + " FETCH FIRST " + MAX_CANDIDATE_ROWS + " ROWS ONLY) c JOIN " + join,
                 rs -> {
                     String id = rs.getString(1);
                     int seq = rs.getInt(2);
@@ -571,7 +620,7 @@ public final class SemanticIndex implements OfflineMethod {
                         }
                     }
                 },
-                args.toArray());
+                all.toArray());
         queries.incrementAndGet();
         out.sort((x, y) -> Double.compare(y.cosine(), x.cosine()));
         return out;

@@ -35,11 +35,11 @@ import org.jspecify.annotations.Nullable;
  *       its own (by {@code other-source-margin}, at least {@code other-source-similarity}) is about
  *       that item; when at least {@code whole-text-share} of the sentences are off-topic, the whole
  *       text is.
- *   <li>original: a near-copy (content vectors at least {@code copy-cosine}); or at least
- *       {@code paraphrase-min-sentences} atypical sentences each at least {@code paraphrase-cosine}
- *       similar to sentences of one other item; or a passage (the mean of its atypical sentences) at
- *       least {@code passage-cosine} similar to another item's (a shared passage, paraphrased or not).
- *       Names the other items.
+ *   <li>original: a near-copy (content vectors at least {@code copy-cosine}), or a passage (the mean
+ *       of its atypical sentences, at least {@code paraphrase-min-sentences} of them) at least
+ *       {@code passage-cosine} similar to another item's passage: a shared passage, copied, edited or
+ *       paraphrased (a paraphrase reorders and merges sentences; the passage as a whole still says
+ *       the same). Names the other items.
  * </ul>
  */
 public final class SemanticReviewer implements Reviewer {
@@ -81,9 +81,6 @@ public final class SemanticReviewer implements Reviewer {
      */
     public record Analysis(
             List<Span> sentences, List<SentenceFinding> findings, boolean wholeText, double lowestSimilarity, List<Duplicate> duplicates) {}
-
-    /** Sentence cosine at which another item becomes a candidate for the passage comparison. */
-    static final double PASSAGE_CANDIDATE_COSINE = 0.40;
 
     private final String id;
     private final Set<String> criteria;
@@ -154,44 +151,16 @@ public final class SemanticReviewer implements Reviewer {
         for (SemanticIndex.Neighbour n : index.near(SemanticIndex.CONTENT, contentVector, s.copyCosine(), request.itemId())) {
             dups.put(n.itemId(), new Duplicate(n.itemId(), n.cosine(), 0));
         }
-        Map<String, Set<Integer>> sharedBy = new LinkedHashMap<>();
-        Map<String, Double> cosSum = new LinkedHashMap<>();
-        Set<String> candidates = new LinkedHashSet<>();
         List<float[]> atypical = new ArrayList<>();
-        double candidateCosine = Math.min(s.paraphraseCosine(), PASSAGE_CANDIDATE_COSINE);
         for (int i = 0; i < texts.size(); i++) {
-            if (typical[i] >= s.atypicalSimilarity()) {
-                continue;
-            }
-            atypical.add(vectors.get(i));
-            Map<String, Double> best = new LinkedHashMap<>();
-            for (SemanticIndex.Neighbour n : index.near(SemanticIndex.SENTENCE, vectors.get(i), candidateCosine, request.itemId())) {
-                best.merge(n.itemId(), n.cosine(), Math::max);
-            }
-            for (Map.Entry<String, Double> e : best.entrySet()) {
-                candidates.add(e.getKey());
-                if (e.getValue() >= s.paraphraseCosine()) {
-                    sharedBy.computeIfAbsent(e.getKey(), k -> new LinkedHashSet<>()).add(i);
-                    cosSum.merge(e.getKey(), e.getValue(), Double::sum);
-                }
+            if (typical[i] < s.atypicalSimilarity()) {
+                atypical.add(vectors.get(i));
             }
         }
-        for (Map.Entry<String, Set<Integer>> e : sharedBy.entrySet()) {
-            int k = e.getValue().size();
-            if (k >= Math.min(s.paraphraseMinSentences(), texts.size())) {
-                double mean = cosSum.get(e.getKey()) / k;
-                dups.merge(e.getKey(), new Duplicate(e.getKey(), mean, k), (a, b) -> new Duplicate(a.otherItem(), Math.max(a.cosine(), b.cosine()), b.sharedSentences()));
-            }
-        }
-        if (atypical.size() >= s.paraphraseMinSentences() && !candidates.isEmpty()) {
+        if (atypical.size() >= s.paraphraseMinSentences()) {
             float[] passage = Vectors.mean(atypical, Embedder.DIMENSION);
-            for (Map.Entry<String, SemanticIndex.Passage> e : index.passages(candidates).entrySet()) {
-                if (e.getValue().sentences() >= s.paraphraseMinSentences() && !dups.containsKey(e.getKey())) {
-                    double c = Vectors.dot(passage, e.getValue().vector());
-                    if (c >= s.passageCosine()) {
-                        dups.put(e.getKey(), new Duplicate(e.getKey(), c, Math.min(atypical.size(), e.getValue().sentences())));
-                    }
-                }
+            for (SemanticIndex.Neighbour n : index.near(SemanticIndex.PASSAGE, passage, s.passageCosine(), request.itemId())) {
+                dups.putIfAbsent(n.itemId(), new Duplicate(n.itemId(), n.cosine(), Math.min(atypical.size(), n.seq())));
             }
         }
         List<Duplicate> duplicates = new ArrayList<>(dups.values());
@@ -274,7 +243,7 @@ public final class SemanticReviewer implements Reviewer {
             return List.of();
         }
         String others = a.duplicates().stream().limit(5).map(d -> d.sharedSentences() > 0
-                        ? String.format(Locale.ROOT, "%s (%d shared sentences, cosine %.2f)", d.otherItem(), d.sharedSentences(), d.cosine())
+                        ? String.format(Locale.ROOT, "%s (shared passage of %d sentences, cosine %.2f)", d.otherItem(), d.sharedSentences(), d.cosine())
                         : String.format(Locale.ROOT, "%s (cosine %.2f)", d.otherItem(), d.cosine()))
                 .collect(Collectors.joining(", "));
         String more = a.duplicates().size() > 5 ? " and " + (a.duplicates().size() - 5) + " more" : "";

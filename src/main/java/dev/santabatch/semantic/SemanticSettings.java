@@ -18,16 +18,13 @@ import java.util.Set;
  *     ({@code other-source-margin})
  * @param copyCosine two texts (mean sentence vectors) at least this similar are near-copies
  *     ({@code copy-cosine})
- * @param atypicalSimilarity sentences less typical than this are candidates for shared passages
- *     (indexed for the paraphrase search) ({@code atypical-similarity})
- * @param paraphraseCosine two atypical sentences at least this similar say the same thing
- *     ({@code paraphrase-cosine})
- * @param paraphraseMinSentences an item sharing this many such sentences with one other item is a
- *     near-duplicate of it ({@code paraphrase-min-sentences})
- * @param passageCosine two items whose passages (the mean of their atypical sentences, at least
- *     {@code paraphrase-min-sentences} each) are at least this similar, and that share at least one
- *     sentence candidate, are near-duplicates: a paraphrase reorders and merges sentences, the
- *     passage as a whole still says the same ({@code passage-cosine})
+ * @param atypicalSimilarity sentences less typical than this make up an item's passage (what is not
+ *     a usual sentence of its category) ({@code atypical-similarity})
+ * @param paraphraseMinSentences a passage needs at least this many sentences to be compared
+ *     ({@code paraphrase-min-sentences})
+ * @param passageCosine two items whose passages are at least this similar are near-duplicates: a
+ *     paraphrase reorders and merges sentences, the passage as a whole still says the same
+ *     ({@code passage-cosine})
  */
 public record SemanticSettings(
         double topicSimilarity,
@@ -36,15 +33,14 @@ public record SemanticSettings(
         double otherSourceMargin,
         double copyCosine,
         double atypicalSimilarity,
-        double paraphraseCosine,
         int paraphraseMinSentences,
         double passageCosine) {
 
     public static final Set<String> NAMES = Set.of("topic-similarity", "whole-text-share", "other-source-similarity",
-            "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-cosine", "paraphrase-min-sentences", "passage-cosine");
+            "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-min-sentences", "passage-cosine");
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.46, 0.8, 0.80, 0.20, 0.97, 0.55, 0.50, 2, 0.60);
+        return new SemanticSettings(0.46, 0.8, 0.80, 0.20, 0.97, 0.55, 2, 0.55);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
@@ -62,7 +58,6 @@ public record SemanticSettings(
                 thresholds.getOrDefault("other-source-margin", d.otherSourceMargin),
                 thresholds.getOrDefault("copy-cosine", d.copyCosine),
                 thresholds.getOrDefault("atypical-similarity", d.atypicalSimilarity),
-                thresholds.getOrDefault("paraphrase-cosine", d.paraphraseCosine),
                 thresholds.getOrDefault("paraphrase-min-sentences", (double) d.paraphraseMinSentences).intValue(),
                 thresholds.getOrDefault("passage-cosine", d.passageCosine));
     }

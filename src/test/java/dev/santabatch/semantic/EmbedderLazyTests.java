@@ -50,7 +50,7 @@ class EmbedderLazyTests {
         // the band shapes used by SemanticIndex, at each kind's default threshold
         // (content and source are hashed after centring, which lowers their cosines; the recall test measures it)
         assertThat(new SimHash(Embedder.DIMENSION, 20, 12, 11).candidateProbability(0.90)).isGreaterThan(0.95);
-        assertThat(new SimHash(Embedder.DIMENSION, 40, 6, 12).candidateProbability(0.50)).isGreaterThan(0.95);
+        assertThat(new SimHash(Embedder.DIMENSION, 48, 6, 12).candidateProbability(0.55)).isGreaterThan(0.95);
         assertThat(new SimHash(Embedder.DIMENSION, 20, 10, 13).candidateProbability(0.90)).isGreaterThan(0.95);
         float[] a = Vectors.normalise(new float[] {1, 2, 3});
         assertThat(new SimHash(3, 4, 8, 1).buckets(a)).containsExactly(new SimHash(3, 4, 8, 1).buckets(a));

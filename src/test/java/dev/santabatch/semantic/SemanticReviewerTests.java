@@ -198,13 +198,16 @@ class SemanticReviewerTests {
         record V(String item, int seq, float[] v) {}
         Map<String, Double> thresholds = Map.of(
                 SemanticIndex.CONTENT, index.settings().copyCosine() - 0.07,
-                SemanticIndex.SENTENCE, index.settings().paraphraseCosine(),
+                SemanticIndex.PASSAGE, index.settings().passageCosine(),
                 SemanticIndex.SOURCE, index.settings().otherSourceSimilarity());
         for (Map.Entry<String, Double> e : new java.util.TreeMap<>(thresholds).entrySet()) {
             String kind = e.getKey();
             double t = e.getValue();
-            List<V> vs = jdbc.query("SELECT DISTINCT b.item_id, b.seq, v.vec FROM sm_band b JOIN sm_vector v ON v.run_pk = b.run_pk"
-                            + " AND v.item_id = b.item_id AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq WHERE b.run_pk = 7 AND b.round = 1 AND b.kind = ?",
+            String join = kind.equals(SemanticIndex.PASSAGE)
+                    ? "sm_passage v ON v.run_pk = b.run_pk AND v.round = b.round AND v.item_id = b.item_id"
+                    : "sm_vector v ON v.run_pk = b.run_pk AND v.item_id = b.item_id AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq";
+            List<V> vs = jdbc.query("SELECT DISTINCT b.item_id, b.seq, v.vec FROM sm_band b JOIN " + join
+                            + " WHERE b.run_pk = 7 AND b.round = 1 AND b.kind = ?",
                     (rs, n) -> new V(rs.getString(1), rs.getInt(2), Vectors.decode(rs.getString(3))), kind);
             Set<String> exact = new HashSet<>();
             for (int i = 0; i < vs.size(); i++) {

@@ -23,7 +23,7 @@ class SemanticTuning {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:file:./target/sm-tune/" + (held ? "held" : "sample") + ";DB_CLOSE_DELAY=-1");
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        SemanticSettings base = SemanticSettings.from(Map.of("paraphrase-cosine", 0.99, "passage-cosine", 0.3, "copy-cosine", 0.9));
+        SemanticSettings base = SemanticSettings.from(Map.of("passage-cosine", 0.3, "copy-cosine", 0.9));
         SemanticIndex index = new SemanticIndex(ds, Embedder::shared, pool, base);
         long t0 = System.nanoTime();
         index.prepare(cat);

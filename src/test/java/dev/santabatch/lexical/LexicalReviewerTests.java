@@ -1,0 +1,136 @@
+package dev.santabatch.lexical;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.offline.SnapshotItem;
+import dev.santabatch.review.CheckResult;
+import dev.santabatch.review.Review;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.Verdict;
+import dev.santabatch.rules.SentenceSplitter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+class LexicalReviewerTests {
+
+    static CsvSnapshot snapshot;
+    static LexicalIndex index;
+    static DataSource ds;
+
+    @BeforeAll
+    static void prepare() throws Exception {
+        snapshot = CsvSnapshot.fixtures(LexicalFixtureTests.FIXTURES, 11);
+        ds = LexicalHarness.h2();
+        index = new LexicalIndex(ds, LexicalThresholds.defaults());
+        index.prepare(snapshot);
+    }
+
+    private static SnapshotItem item(String id) {
+        return snapshot.get(id).orElseThrow();
+    }
+
+    @Test
+    void criteriaItDoesNotJudgeAreNotEvaluated() {
+        LexicalReviewer onlyOriginal = LexicalReviewer.of(new ReviewerSpec("B", "lexical", List.of("original"), null, Map.of()), index);
+        Review r = LexicalHarness.review(onlyOriginal, LexicalHarness.request(item("F023")));
+        assertEquals(CheckResult.NOT_EVALUATED, r.check("compliance").orElseThrow().result());
+        assertEquals(CheckResult.NOT_EVALUATED, r.check("on-specification").orElseThrow().result());
+        assertEquals(CheckResult.PASS, r.check("original").orElseThrow().result());
+        assertEquals(Verdict.PASS, r.verdict());
+        assertThrows(IllegalArgumentException.class, () -> new LexicalReviewer("B", Set.of("compliance"), index));
+    }
+
+    @Test
+    void namedDriftIsLocalisedToItsSentence() {
+        LexicalReviewer reviewer = new LexicalReviewer("B", LexicalHarness.JUDGED, index);
+        ReviewRequest req = LexicalHarness.request(item("F023"));
+        Review r = LexicalHarness.review(reviewer, req);
+        assertEquals(Verdict.FAIL, r.verdict());
+        assertEquals(CheckResult.FAIL, r.check("on-specification").orElseThrow().result());
+        assertEquals(1, r.criticalIssues().size(), r.criticalIssues().toString());
+        String issue = r.criticalIssues().get(0);
+        assertTrue(issue.startsWith("on-specification: sentence 2 names \"Brewcraft Duo\" (name), \"Kaffeehaus\" (brand) of another item (F003): "
+                + "\"The Brewcraft Duo from Kaffeehaus steams milk while it brews.\""), issue);
+        List<SentenceSpan> spans = reviewer.offSpecSentences(req);
+        assertEquals(1, spans.size());
+        SentenceSpan s = spans.get(0);
+        assertEquals("The Brewcraft Duo from Kaffeehaus steams milk while it brews.", req.content().substring(s.start(), s.end()));
+        // the offline fixer's removal leaves a text the reviewer passes on-specification
+        String fixed = SentenceSplitter.remove(req.content(), new SentenceSplitter.Span(s.start(), s.end()));
+        Review again = LexicalHarness.review(reviewer, new ReviewRequest(req.taskSpec(), req.itemId(), req.source(), fixed, req.rubric()));
+        assertEquals(Verdict.PASS, again.verdict(), again.criticalIssues().toString());
+    }
+
+    @Test
+    void copiesNameTheOtherItem() {
+        LexicalReviewer reviewer = new LexicalReviewer("B", LexicalHarness.JUDGED, index);
+        Review r = LexicalHarness.review(reviewer, LexicalHarness.request(item("F063")));
+        assertEquals(List.of(), r.criticalIssues().stream().filter(i -> i.startsWith("on-specification")).toList());
+        assertTrue(r.criticalIssues().stream().anyMatch(i -> i.matches("original: near-duplicate of F064 \\(shingle Jaccard 0\\.\\d\\d\\)")),
+                r.criticalIssues().toString());
+    }
+
+    @Test
+    void wholeTextAboutAnotherProductFailsOnSpecification() {
+        LexicalReviewer reviewer = new LexicalReviewer("B", LexicalHarness.JUDGED, index);
+        SnapshotItem own = item("F012");
+        Map<String, String> source = new LinkedHashMap<>(own.source());
+        String text = "Marwick Garden's Greenline 36 cuts a 36 cm strip of lawn. It folds flat for storage.";
+        Review r = LexicalHarness.review(reviewer, new ReviewRequest(LexicalHarness.TASK, own.id(), source, text, LexicalHarness.RUBRIC));
+        assertTrue(r.criticalIssues().stream().anyMatch(i -> i.startsWith("on-specification: the whole text matches the source facts of another item, F004")),
+                r.criticalIssues().toString());
+    }
+
+    @Test
+    void prepareIsIdempotentAndSketchesOncePerRevision() {
+        JdbcTemplate jdbc = new JdbcTemplate(ds);
+        long sketches = jdbc.queryForObject("SELECT COUNT(*) FROM lx_sketch WHERE run_pk = 11", Long.class);
+        long bands = jdbc.queryForObject("SELECT COUNT(*) FROM lx_band WHERE run_pk = 11", Long.class);
+        long terms = jdbc.queryForObject("SELECT COUNT(*) FROM lx_term WHERE run_pk = 11", Long.class);
+        assertEquals(snapshot.size(), sketches);
+        // a restart of the same round: nothing new in the store
+        LexicalIndex restarted = new LexicalIndex(ds, LexicalThresholds.defaults());
+        restarted.prepare(snapshot);
+        assertEquals(sketches, jdbc.queryForObject("SELECT COUNT(*) FROM lx_sketch WHERE run_pk = 11", Long.class));
+        assertEquals(bands, jdbc.queryForObject("SELECT COUNT(*) FROM lx_band WHERE run_pk = 11", Long.class));
+        assertEquals(terms, jdbc.queryForObject("SELECT COUNT(*) FROM lx_term WHERE run_pk = 11", Long.class));
+        // the next round sees a revision of F064 that is no longer a copy: only that revision is sketched, and F063 passes
+        CsvSnapshot next = snapshot.nextRound(Map.of("F064", "The Metro 3 by Brisco is a light city bike for short hops across town."));
+        LexicalIndex round2 = new LexicalIndex(ds, LexicalThresholds.defaults());
+        round2.prepare(next);
+        assertEquals(sketches + 1, jdbc.queryForObject("SELECT COUNT(*) FROM lx_sketch WHERE run_pk = 11", Long.class));
+        LexicalReviewer reviewer = new LexicalReviewer("B", LexicalHarness.JUDGED, round2);
+        assertEquals(CheckResult.PASS, LexicalHarness.review(reviewer, LexicalHarness.request(item("F063"))).check("original").orElseThrow().result());
+        // the first round's index still judges against its own snapshot
+        LexicalReviewer old = new LexicalReviewer("B", LexicalHarness.JUDGED, restarted);
+        assertEquals(CheckResult.FAIL, LexicalHarness.review(old, LexicalHarness.request(item("F063"))).check("original").orElseThrow().result());
+    }
+
+    @Test
+    void defaultJobRunsTheLexicalReviewerAsB() throws Exception {
+        ReviewerSpec b = dev.santabatch.job.JobFileLoader.load(java.nio.file.Path.of("jobs/product-descriptions.yml")).reviewers().stream()
+                .filter(r -> r.type().equals("lexical")).findFirst().orElseThrow();
+        assertEquals("B", b.id());
+        LexicalThresholds t = LexicalThresholds.of(b.thresholds());
+        assertEquals(LexicalThresholds.defaults(), t);
+        assertEquals(Set.of("on-specification", "original"), LexicalReviewer.of(b, index).criteria());
+    }
+
+    @Test
+    void thresholdsComeFromTheJobFile() {
+        LexicalThresholds t = LexicalThresholds.of(Map.of("near-duplicate-jaccard", 0.5));
+        assertEquals(0.5, t.nearDuplicateJaccard());
+        assertEquals(LexicalThresholds.DEFAULT_SOURCE_OVERLAP_MARGIN, t.sourceOverlapMargin());
+        assertThrows(IllegalArgumentException.class, () -> LexicalThresholds.of(Map.of("jaccard", 0.5)));
+        assertThrows(IllegalArgumentException.class, () -> LexicalThresholds.of(Map.of("near-duplicate-jaccard", 1.5)));
+    }
+}
