@@ -507,6 +507,16 @@ public final class JobFileLoader {
                     throw r.err("model", "only an llm reviewer takes a model");
                 }
                 thresholds = r.numberMap("thresholds");
+                try {
+                    // each method validates its own threshold names and values
+                    if ("lexical".equals(type)) {
+                        dev.santabatch.lexical.LexicalThresholds.of(thresholds);
+                    } else {
+                        dev.santabatch.semantic.SemanticSettings.from(thresholds);
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw r.err("thresholds", e.getMessage());
+                }
             }
             reviewers.add(new ReviewerSpec(id, type, List.copyOf(criteria), model, thresholds));
         }

@@ -43,8 +43,16 @@ final class BatchFixStep {
 
     record Task(Store.StoredItem item, int round) {}
 
-    record Outcome(Task task, LoopStore.@Nullable PatternRow pattern, @Nullable String fixed, @Nullable String attempt,
-            List<String> issues) {}
+    /**
+     * @param patterns the systematic patterns the item shows (at least one)
+     */
+    record Outcome(Task task, List<LoopStore.PatternRow> patterns, @Nullable String fixed, @Nullable String attempt,
+            List<String> issues) {
+
+        String label() {
+            return String.join(" | ", patterns.stream().map(LoopStore.PatternRow::label).toList());
+        }
+    }
 
     private BatchFixStep() {}
 
@@ -157,30 +165,38 @@ final class BatchFixStep {
             if (gate.verdict() != GateVerdict.NAUGHTY) {
                 return null; // nice, or not reviewable now: no pattern to match
             }
+            // every systematic pattern the item shows; fixed for all of their issues at once
+            List<LoopStore.PatternRow> hits = new ArrayList<>();
+            List<String> matched = new ArrayList<>();
             for (LoopStore.PatternRow p : patterns.systematic) {
-                List<String> matched = new ArrayList<>();
+                boolean hit = false;
                 for (MergedIssue issue : gate.criticalIssues()) {
                     if (p.criterion().equals(issue.criterion()) && similarity.same(issue.text(), p.label())) {
-                        matched.add(issue.text());
+                        hit = true;
+                        if (!matched.contains(issue.text())) {
+                            matched.add(issue.text());
+                        }
                     }
                 }
-                if (matched.isEmpty()) {
-                    continue;
+                if (hit) {
+                    hits.add(p);
                 }
-                FixOutcome fix = panels.fixer().fix(new FixRequest(content, facts, matched, settings.taskSpec(), task.item().id()));
-                if (fix instanceof FixOutcome.Fixed f && !f.truncated() && !f.text().isBlank() && !f.text().equals(content)) {
-                    List<String> broken = panels.revisionCheck().violations(f.text(), facts);
-                    if (broken.isEmpty()) {
-                        return new Outcome(task, p, f.text(), null, matched);
-                    }
-                    List<String> issues = new ArrayList<>(matched);
-                    issues.addAll(broken);
-                    return new Outcome(task, p, null, f.text(), issues);
-                }
-                String attempt = fix instanceof FixOutcome.Fixed f ? f.text() : null;
-                return new Outcome(task, p, null, attempt, matched);
             }
-            return null;
+            if (hits.isEmpty()) {
+                return null;
+            }
+            FixOutcome fix = panels.fixer().fix(new FixRequest(content, facts, matched, settings.taskSpec(), task.item().id()));
+            if (fix instanceof FixOutcome.Fixed f && !f.truncated() && !f.text().isBlank() && !f.text().equals(content)) {
+                List<String> broken = panels.revisionCheck().violations(f.text(), facts);
+                if (broken.isEmpty()) {
+                    return new Outcome(task, hits, f.text(), null, matched);
+                }
+                List<String> issues = new ArrayList<>(matched);
+                issues.addAll(broken);
+                return new Outcome(task, hits, null, f.text(), issues);
+            }
+            String attempt = fix instanceof FixOutcome.Fixed f ? f.text() : null;
+            return new Outcome(task, hits, null, attempt, matched);
         }
     }
 
@@ -200,13 +216,13 @@ final class BatchFixStep {
             for (Outcome o : chunk) {
                 String id = o.task().item().id();
                 int round = o.task().round();
-                LoopStore.PatternRow p = o.pattern();
                 if (o.fixed() != null) {
-                    store.addRevision(run.runPk(), id, o.task().item().currentRev() + 1, round, CAUSE, p.label(), o.fixed());
-                    loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
+                    store.addRevision(run.runPk(), id, o.task().item().currentRev() + 1, round, CAUSE, o.label(), o.fixed());
                 } else {
-                    store.escalate(run.runPk(), id, round, CAUSE, p.label(), o.attempt(), o.issues());
-                    loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 0, 1);
+                    store.escalate(run.runPk(), id, round, CAUSE, o.label(), o.attempt(), o.issues());
+                }
+                for (LoopStore.PatternRow p : o.patterns()) {
+                    loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, o.fixed() != null ? 1 : 0, o.fixed() != null ? 0 : 1);
                 }
             }
         }

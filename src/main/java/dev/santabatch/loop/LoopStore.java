@@ -151,11 +151,14 @@ public final class LoopStore {
                 });
     }
 
-    /** The round's sampled items not yet given an outcome, after {@code afterSeq}, in draw order. */
+    /**
+     * The round's sampled items without an outcome, or that failed to review, after {@code afterSeq},
+     * in draw order: a restarted review step retries the items its reviewers could not review.
+     */
     public List<SampleRow> pendingSample(long runPk, int round, int afterSeq, int limit) {
         return jdbc.query(
                 "SELECT item_id, rev, stratum, seq FROM sb_sample WHERE run_pk = ? AND round_no = ? AND seq > ?"
-                        + " AND outcome IS NULL ORDER BY seq LIMIT ?",
+                        + " AND (outcome IS NULL OR outcome = 'UNREVIEWED') ORDER BY seq LIMIT ?",
                 (rs, n) -> new SampleRow(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getInt(4)),
                 runPk, round, afterSeq, limit);
     }
@@ -258,7 +261,7 @@ public final class LoopStore {
             jdbc.update(
                     "INSERT INTO sb_pattern (run_pk, round_no, pattern_no, criterion, label, items, item_count, sample_share,"
                             + " systematic, matched, fixed, escalated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0)",
-                    runPk, round, p.patternNo(), p.criterion(), p.label(), String.join(",", p.items()), p.items().size(),
+                    runPk, round, p.patternNo(), p.criterion(), p.label(), String.join("\n", p.items()), p.items().size(),
                     p.share(), p.systematic());
         }
     }
@@ -268,7 +271,7 @@ public final class LoopStore {
                 "SELECT pattern_no, criterion, label, items, sample_share, systematic, matched, fixed, escalated FROM sb_pattern"
                         + " WHERE run_pk = ? AND round_no = ? ORDER BY pattern_no",
                 (rs, n) -> new PatternRow(rs.getInt(1), rs.getString(2), rs.getString(3),
-                        rs.getString(4).isEmpty() ? List.of() : new ArrayList<>(List.of(rs.getString(4).split(","))),
+                        rs.getString(4).isEmpty() ? List.of() : new ArrayList<>(List.of(rs.getString(4).split("\n"))),
                         rs.getDouble(5), rs.getBoolean(6), rs.getLong(7), rs.getLong(8), rs.getLong(9)),
                 runPk, round);
     }

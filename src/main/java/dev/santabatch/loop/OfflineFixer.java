@@ -18,7 +18,8 @@ import java.util.TreeSet;
 /**
  * What can be fixed without a model: where the lexical and the semantic reviewer both localise an
  * on-specification failure to the same whole sentences, those sentences are removed (the rules'
- * remove-sentence fix: the rest of the text stays byte for byte). Anything else (boilerplate,
+ * remove-sentence fix: the rest of the text stays byte for byte), provided what is left still names
+ * the item's own product or brand (otherwise the whole text has drifted). Anything else (boilerplate,
  * whole-text drift, sentences only one method points at, issues of other criteria) cannot be fixed
  * offline: the text is returned unchanged, which the Santa processor counts as a failed fix, so
  * the item escalates to a person.
@@ -67,7 +68,31 @@ public final class OfflineFixer implements Fixer {
         }
         List<Integer> offsets = new ArrayList<>();
         lexical.forEach(s -> offsets.add(s.get(0)));
-        return new FixOutcome.Fixed(SentenceSplitter.removeSentencesAt(request.content(), offsets));
+        String fixed = SentenceSplitter.removeSentencesAt(request.content(), offsets);
+        if (!namesItsOwnProduct(fixed, request.source())) {
+            // what is left is not about this item either: whole-text drift, which only a person can fix
+            return new FixOutcome.Fixed(request.content());
+        }
+        return new FixOutcome.Fixed(fixed);
+    }
+
+    /**
+     * A text fixed by removing off-specification sentences must still be about its own item: it
+     * names the item's product or brand (when the source has such columns).
+     */
+    static boolean namesItsOwnProduct(String text, java.util.Map<String, String> source) {
+        String lower = text.toLowerCase(java.util.Locale.ROOT);
+        boolean hasNames = false;
+        for (String field : dev.santabatch.lexical.LexicalIndex.DEFAULT_PHRASE_FIELDS) {
+            String value = source.get(field);
+            if (value != null && !value.isBlank()) {
+                hasNames = true;
+                if (lower.contains(value.strip().toLowerCase(java.util.Locale.ROOT))) {
+                    return true;
+                }
+            }
+        }
+        return !hasNames;
     }
 
     private static int compare(List<Integer> a, List<Integer> b) {

@@ -41,7 +41,7 @@ public final class RunComponents {
         Function<Panels, Fixer> fixer = extensions.fixer() != null ? extensions.fixer() : p -> defaultFixer(job, governor, p);
         double similarity = job.santa().patternSimilarity();
         EmbeddingIssueSimilarity issues = new EmbeddingIssueSimilarity(similarity);
-        return new Panels(job, types, new RulesRevisionCheck(RuleEngine.forJob(job)), issues,
+        return new Panels(job, types, new RulesRevisionCheck(RuleEngine.forJob(job)), new EvidenceIssueSimilarity(issues),
                 new EmbeddingFailureClassifier(new PatternClassifier(issues, similarity)), fixer);
     }
 

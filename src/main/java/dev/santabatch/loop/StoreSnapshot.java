@@ -9,7 +9,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-/** The catalog snapshot of a round, streamed from the store a page at a time. */
+/**
+ * The catalog snapshot of a round, streamed from the store a page at a time: every item as it stood
+ * when the round started (revisions written during the round are not in it), so checks against the
+ * rest of the catalog give the same answer however often the round's steps are opened or restarted.
+ */
 final class StoreSnapshot implements CatalogSnapshot {
 
     private final Store store;
@@ -43,12 +47,12 @@ final class StoreSnapshot implements CatalogSnapshot {
 
     @Override
     public void forEach(Consumer<SnapshotItem> action) {
-        store.forEachItem(runPk, it -> action.accept(toSnapshot(it)));
+        store.forEachItemAsOfRound(runPk, round, it -> action.accept(toSnapshot(it)));
     }
 
     @Override
     public Optional<SnapshotItem> get(String id) {
-        return store.item(runPk, id).map(this::toSnapshot);
+        return store.itemAsOfRound(runPk, id, round).map(this::toSnapshot);
     }
 
     SnapshotItem toSnapshot(Store.StoredItem it) {

@@ -14,15 +14,19 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
+import dev.santabatch.rules.NumberWords;
+import dev.santabatch.sampledata.Shingles;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Escape rates against a ground-truth file (as the sample generator writes: {@code
  * id,kind,detail,wrong,truth,group}): per planted defect kind, how many planted items were shipped
  * still carrying the defect. A planted defect counts as still present in a shipped text when the
- * text is unchanged from the input, or (by kind) when it still holds the planted passage (drift,
- * boilerplate, forbidden term), still lacks the required phrase (missing disclaimer); a wrong number
- * counts as present when the text is unchanged. Also the false-hold rate: clean items held.
+ * text is unchanged from the input, or by kind: at least half of the planted passage's word
+ * 3-shingles are still there (drift sentence, drifted text, boilerplate), the forbidden term is
+ * still there, the required phrase is still missing, or the wrong number is still stated with a
+ * unit of its attribute (digits, words, or months for years). Also the false-hold rate: clean
+ * items held.
  */
 public final class GroundTruthEscapes {
 
@@ -81,11 +85,49 @@ public final class GroundTruthEscapes {
         String wrong = t.get("wrong");
         return switch (t.get("kind")) {
             case "missing-disclaimer" -> !shipped.contains(t.get("detail"));
-            case "drift-sentence", "drift-text", "boilerplate" -> !wrong.isBlank() && shipped.contains(wrong.strip());
+            // most of the planted passage still there (removing one sentence of a drifted text
+            // or of a boilerplate passage does not fix it)
+            case "drift-sentence", "drift-text", "boilerplate" -> !wrong.isBlank() && containment(wrong, shipped) >= 0.5;
             case "forbidden-term" -> java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(wrong) + "\\b")
                     .matcher(shipped).find();
-            default -> false;
+            case "wrong-number" -> statesWrongNumber(t, shipped);
+            default -> true;
         };
+    }
+
+    /** Share of the passage's word 3-shingles found in the text (all of its words, if shorter). */
+    static double containment(String passage, String text) {
+        Set<String> p = Shingles.of(passage);
+        if (p.isEmpty()) {
+            return text.toLowerCase(java.util.Locale.ROOT).contains(passage.strip().toLowerCase(java.util.Locale.ROOT)) ? 1 : 0;
+        }
+        Set<String> in = Shingles.of(text);
+        long found = p.stream().filter(in::contains).count();
+        return found / (double) p.size();
+    }
+
+    /** The planted wrong value still stated with a unit of its attribute (digits, words or months). */
+    static boolean statesWrongNumber(CSVRecord t, String text) {
+        int wrong;
+        try {
+            wrong = Integer.parseInt(t.get("wrong").strip());
+        } catch (NumberFormatException e) {
+            return true;
+        }
+        boolean years = t.get("detail").contains("year");
+        List<String> forms = new ArrayList<>(List.of(String.valueOf(wrong), NumberWords.toWords(wrong, "-"),
+                NumberWords.toWords(wrong, " ")));
+        if (years) {
+            forms.add(String.valueOf(wrong * 12));
+            forms.add(NumberWords.toWords(wrong * 12, "-"));
+        }
+        String unit = years ? "(?:years?|yrs?|months?)" : "(?:hours?|hrs?|h)";
+        StringBuilder alt = new StringBuilder();
+        for (String f : forms) {
+            alt.append(alt.length() == 0 ? "" : "|").append(java.util.regex.Pattern.quote(f));
+        }
+        return java.util.regex.Pattern.compile("(?i)(?<![\\p{L}\\p{N}])(?:" + alt + ")[\\s-]+(?:[a-z]+[\\s-]+)?" + unit + "\\b")
+                .matcher(text).find();
     }
 
     public Map<String, Object> result() {

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.OptionalDouble;
 
 /** English number words (0-999), "a"/"an", "half a", "... and a half", and digit formatting. */
-final class NumberWords {
+public final class NumberWords {
 
     static final List<String> SMALL = List.of("zero", "one", "two", "three", "four", "five", "six", "seven",
             "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -81,7 +81,7 @@ final class NumberWords {
     }
 
     /** 0-999 in words; {@code sep} joins tens and units ("-" or " "). */
-    static String toWords(int n, String sep) {
+    public static String toWords(int n, String sep) {
         if (n < 20) {
             return SMALL.get(n);
         }

@@ -442,6 +442,70 @@ public class Store {
         jdbc.update("UPDATE sb_item SET state = ? WHERE item_id = ? AND run_pk = ?", state, itemId, runPk);
     }
 
+    /**
+     * Streams every item in input order with its content as it stood at the start of a round: the
+     * latest revision written before that round (rules revisions count as round 0). Deterministic
+     * whatever the round has written since, so a restarted round sees the same catalog.
+     */
+    public void forEachItemAsOfRound(long runPk, int round, Consumer<StoredItem> action) {
+        long after = -1;
+        while (true) {
+            List<StoredItem> page = jdbc.query(
+                    "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item"
+                            + " WHERE run_pk = ? AND record_index > ? ORDER BY run_pk, record_index LIMIT ?",
+                    (rs, n) -> new StoredItem(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
+                            rs.getString(5), rs.getInt(6), null),
+                    runPk, after, 2000);
+            if (page.isEmpty()) {
+                return;
+            }
+            List<String> revised = page.stream().filter(i -> i.currentRev() > 0).map(StoredItem::id).toList();
+            Map<String, Object[]> latest = new HashMap<>();
+            if (!revised.isEmpty()) {
+                named.query(
+                        "SELECT item_id, rev, content FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run"
+                                + " AND round_no < :round",
+                        new MapSqlParameterSource().addValue("ids", revised).addValue("run", runPk).addValue("round", round),
+                        rs -> {
+                            Object[] cur = latest.get(rs.getString(1));
+                            if (cur == null || (Integer) cur[0] < rs.getInt(2)) {
+                                latest.put(rs.getString(1), new Object[] {rs.getInt(2), rs.getString(3)});
+                            }
+                        });
+            }
+            for (StoredItem it : page) {
+                Object[] l = latest.get(it.id());
+                action.accept(l == null
+                        ? new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), 0, null)
+                        : new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), (Integer) l[0],
+                                (String) l[1]));
+            }
+            after = page.get(page.size() - 1).recordIndex();
+        }
+    }
+
+    /** One item as it stood at the start of a round (see {@link #forEachItemAsOfRound}). */
+    public Optional<StoredItem> itemAsOfRound(long runPk, String itemId, int round) {
+        Optional<StoredItem> row = jdbc.query(
+                        "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item WHERE item_id = ? AND run_pk = ?",
+                        (rs, n) -> new StoredItem(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
+                                rs.getString(5), rs.getInt(6), null),
+                        itemId, runPk)
+                .stream()
+                .findFirst();
+        if (row.isEmpty() || row.get().currentRev() == 0) {
+            return row;
+        }
+        StoredItem it = row.get();
+        List<Object[]> rev = jdbc.query(
+                "SELECT rev, content FROM sb_revision WHERE item_id = ? AND run_pk = ? AND round_no < ? ORDER BY rev DESC LIMIT 1",
+                (rs, n) -> new Object[] {rs.getInt(1), rs.getString(2)}, itemId, runPk, round);
+        return Optional.of(rev.isEmpty()
+                ? new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), 0, null)
+                : new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), (Integer) rev.get(0)[0],
+                        (String) rev.get(0)[1]));
+    }
+
     /** One item with its current content. */
     public Optional<StoredItem> item(long runPk, String itemId) {
         List<StoredItem> one = jdbc.query(

@@ -110,7 +110,8 @@ class JobFileLoaderTests {
         assertThat(job.sampling()).isEqualTo(new SamplingSpec(0.12, false, 5, 100, 20261130L));
         assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.45, 20));
         assertThat(job.reviewers()).containsExactly(
-                new ReviewerSpec("B", "lexical", List.of("on-specification", "original"), null, java.util.Map.of()),
+                new ReviewerSpec("B", "lexical", List.of("on-specification", "original"), null,
+                        java.util.Map.of("near-duplicate-jaccard", 0.40, "source-overlap-margin", 0.30)),
                 new ReviewerSpec("C", "semantic", List.of("on-specification", "original"), null, java.util.Map.of()));
         assertThat(job.fixer()).isEqualTo(new FixerSpec("offline", null));
         assertThat(job.run()).isEqualTo(new RunSpec(500, 4));
@@ -363,6 +364,15 @@ class JobFileLoaderTests {
                           - id: C
                             type: semantic
                         """, "reviewers[0].criteria[1]", 14, "no criterion 'mood'"),
+                Arguments.of("unknown lexical threshold", BASE + """
+                        reviewers:
+                          - id: B
+                            type: lexical
+                            thresholds:
+                              near-dupe: 0.5
+                          - id: C
+                            type: semantic
+                        """, "reviewers[0].thresholds", 15, "unknown lexical threshold 'near-dupe'"),
                 Arguments.of("llm reviewer without model", BASE + """
                         reviewers:
                           - id: B
