@@ -16,7 +16,8 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 /**
  * Classifies the round's failures (the merged critical issues of each sampled item's first review)
  * into patterns; a pattern seen in at least {@code santa.systematic-min-items} sampled items is
- * systematic. Replaces the round's patterns in one transaction, so a rerun gives the same result.
+ * systematic. Written once per round, in the step's transaction; a restarted round keeps them (and
+ * the batch-fix counts made against them).
  */
 final class ClassifyTasklet implements Tasklet {
 
@@ -43,6 +44,11 @@ final class ClassifyTasklet implements Tasklet {
             return RepeatStatus.FINISHED;
         }
         int round = current.get().round();
+        if (!loop.patterns(run.runPk(), round).isEmpty()) {
+            // classified before a restart: keep the patterns and the batch-fix counts made against them
+            log.info("classify: round {} was classified before; keeping its patterns", round);
+            return RepeatStatus.FINISHED;
+        }
         List<FailureClassifier.Failure> failures = new ArrayList<>();
         for (LoopStore.IssueRow i : loop.issues(run.runPk(), round)) {
             if (i.criterion() != null) {

@@ -44,7 +44,10 @@ final class ReviewStep {
 
     private ReviewStep() {}
 
-    /** Reads the current round's sampled items that have no outcome yet (or failed to review). */
+    /**
+     * Reads the current round's sampled items that have no outcome yet or failed to review (a
+     * restarted step retries those), once each per step execution.
+     */
     static final class Reader implements ItemStreamReader<Task> {
         private final Store store;
         private final LoopStore loop;
@@ -72,8 +75,10 @@ final class ReviewStep {
             page.clear();
             exhausted = false;
             round = loop.lastRound(run.runPk()).filter(r -> r.decision() == null).map(LoopStore.Round::round).orElse(-1);
-            lastSeq = ctx.containsKey("review.seq") && ctx.getInt("review.round", -1) == round ? ctx.getInt("review.seq") : 0;
-            fetchedSeq = lastSeq;
+            // from the start of the round's sample every time the step opens: items with a stored
+            // outcome are not pending, and items that failed to review are retried
+            lastSeq = 0;
+            fetchedSeq = 0;
             if (round > 0) {
                 panels.prepare(new StoreSnapshot(store, run.runPk(), round, source, categoryIndex));
             }
@@ -177,8 +182,11 @@ final class ReviewStep {
             }
             loop.insertIssues(runPk, round, issues);
             int rev = baseRev;
-            for (FixRevision fx : r.revisions()) {
-                store.addRevision(runPk, id, ++rev, round, CAUSE, null, fx.after());
+            if (r.outcome() != dev.santabatch.review.SantaOutcome.UNREVIEWED) {
+                // an item left unreviewed is neither passed nor fixed: its attempt's fixes are not kept
+                for (FixRevision fx : r.revisions()) {
+                    store.addRevision(runPk, id, ++rev, round, CAUSE, null, fx.after());
+                }
             }
             switch (r.outcome()) {
                 case NICE -> store.setState(runPk, id, "NICE");

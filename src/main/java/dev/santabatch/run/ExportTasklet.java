@@ -107,7 +107,7 @@ final class ExportTasklet implements Tasklet {
         Map<String, Object> report = RunReport.build(store, loop,
                 new RunReport.Context(run.job().name(), run.runId(), run.runPk(), run.job().reviewers().size(),
                         run.job().santa().lowAgreementKappa(), run.warnings(), truth == null ? null : truth.result(),
-                        null),
+                        null, batchFixChecks(contribution)),
                 status, shipped[0], held[0], rejects);
         RunReport.write(run.outDir().resolve("report.json"), report);
         log.info("export: {} items shipped to {}, {} held, {} rejects, {} changes; status {}", shipped[0],
@@ -116,6 +116,16 @@ final class ExportTasklet implements Tasklet {
             contribution.setExitStatus(new ExitStatus(NOT_CLEAN, "no clean sample within santa.max-rounds"));
         }
         return RepeatStatus.FINISHED;
+    }
+
+    /** Items the batch-fix steps of this run scanned, over every execution (restarts included). */
+    private long batchFixChecks(StepContribution contribution) {
+        Long n = store.jdbc().queryForObject(
+                "SELECT COALESCE(SUM(s.READ_COUNT), 0) FROM BATCH_STEP_EXECUTION s JOIN BATCH_JOB_EXECUTION e"
+                        + " ON e.JOB_EXECUTION_ID = s.JOB_EXECUTION_ID WHERE e.JOB_INSTANCE_ID = ? AND s.STEP_NAME = ?",
+                Long.class, contribution.getStepExecution().getJobExecution().getJobInstance().getInstanceId(),
+                dev.santabatch.loop.LoopSteps.BATCH_FIX);
+        return n == null ? 0 : n;
     }
 
     /** {@code changes.csv}: one row per revision, with the text before and after; text kept exact. */
@@ -139,6 +149,17 @@ final class ExportTasklet implements Tasklet {
     }
 
     /**
+     * The last revision that passed the rules: the current one; the original unless the pre-pass
+     * held the item (then no version passed them and the cell is empty).
+     */
+    private static String lastPassing(Store.Escalation e, String original) {
+        if (e.current() != null) {
+            return e.current();
+        }
+        return "rules".equals(e.cause()) ? "" : original;
+    }
+
+    /**
      * {@code escalations.csv}: items held for a person, with the original text, the last revision
      * that passed the rules, the last attempted fix and the open issues. Neutralised for
      * spreadsheets (a cell starting with =, +, -, @, tab or CR gets a leading quote).
@@ -151,7 +172,7 @@ final class ExportTasklet implements Tasklet {
                 String original = FieldsCodec.decode(e.fields()).get(contentIndex);
                 try {
                     out.writeRow(e.itemId(), String.valueOf(e.round()), e.cause(), e.pattern() == null ? "" : e.pattern(),
-                            original, e.current() != null ? e.current() : original,
+                            original, lastPassing(e, original),
                             e.lastAttempt() == null ? "" : e.lastAttempt(), e.issues());
                 } catch (IOException ex) {
                     throw new UncheckedIOException(ex);

@@ -199,13 +199,10 @@ public final class Launcher {
                         .map(i -> new Store.AuditRow(i.itemId(), i.verdict().name().toLowerCase(java.util.Locale.ROOT), i.note()))
                         .toList());
             }
-            Map<String, Object> audit = new java.util.LinkedHashMap<>();
-            audit.put("audited", result.audited());
-            audit.put("defective", result.defective());
+            Map<String, Object> audit = new java.util.LinkedHashMap<>(result.audited() == 0
+                    ? Map.of("audited", 0, "defective", 0)
+                    : RunReport.audit(result.audited(), result.defective()));
             audit.put("not_audited", result.notAudited());
-            result.escapeRate().ifPresent(r -> audit.put("escape_rate", r));
-            result.interval().ifPresent(ci -> audit.put("interval_95", List.of(ci.lower(), ci.upper())));
-            audit.put("method", "defective among audited shipped items; exact (Clopper-Pearson) 95 % interval");
             report.put("escape_rate_audit", audit);
             RunReport.write(reportFile, report);
             out.printf("audit: %d audited, %d defective: escape rate %s%s; written to %s%n", result.audited(),
@@ -425,7 +422,11 @@ public final class Launcher {
             out.println("  status:   " + (status == BatchStatus.FAILED ? RunReport.FAILED : "stopped"));
             out.println("  read:     " + (items + rejects) + " records: " + items + " items, " + rejects + " rejected");
             for (Throwable t : execution.getAllFailureExceptions()) {
-                out.println("  failure:  " + t);
+                Throwable root = t;
+                while (root.getCause() != null && root.getCause() != root) {
+                    root = root.getCause();
+                }
+                out.println("  failure:  " + (root == t ? t.toString() : root.getMessage() + "  (" + root.getClass().getSimpleName() + ")"));
             }
             out.println("  restart:  santa-batch run " + run.job().file() + " --run-id " + run.runId()
                     + "   (or: santa-batch restart " + execution.getId() + ")");

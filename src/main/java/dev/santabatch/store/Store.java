@@ -433,6 +433,23 @@ public class Store {
         }
     }
 
+    /** Audited and defective counts of the run's stored human audit. */
+    public long[] auditCounts(long runPk) {
+        long[] c = new long[2];
+        jdbc.query("SELECT verdict, COUNT(*) FROM sb_audit WHERE run_pk = ? GROUP BY verdict", rs -> {
+            c[0] += rs.getLong(2);
+            if ("defective".equals(rs.getString(1))) {
+                c[1] += rs.getLong(2);
+            }
+        }, runPk);
+        return c;
+    }
+
+    public long countRevisions(long runPk, String cause) {
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_revision WHERE run_pk = ? AND cause = ?", Long.class, runPk, cause);
+        return n == null ? 0 : n;
+    }
+
     public long countEligible(long runPk) {
         Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item WHERE run_pk = ? AND state = 'ACTIVE'", Long.class, runPk);
         return n == null ? 0 : n;

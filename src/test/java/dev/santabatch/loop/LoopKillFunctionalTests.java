@@ -27,7 +27,7 @@ class LoopKillFunctionalTests {
     @ParameterizedTest(name = "killed in {0}")
     @CsvSource({
         "review,    SELECT COUNT(*) FROM sb_sample WHERE outcome IS NOT NULL, SELECT COUNT(*) FROM sb_sample",
-        "batch-fix, SELECT COUNT(*) FROM sb_revision WHERE cause = 'batch-fix', SELECT 64"
+        "batch-fix, SELECT COUNT(*) FROM sb_revision WHERE cause = 'batch-fix', reference"
     })
     void aRunKilledMidStepResumesToTheSameCatalog(String step, String doneSql, String totalSql) throws Exception {
         Path job = catalog(dir);
@@ -37,6 +37,9 @@ class LoopKillFunctionalTests {
         assertThat(ref.waitFor(180, TimeUnit.SECONDS)).isTrue();
         assertThat(ref.exitValue()).as(log(reference)).isZero();
 
+        if (totalSql.equals("reference")) {
+            totalSql = "SELECT " + query(reference, "SELECT COUNT(*) FROM sb_revision WHERE cause = 'batch-fix'");
+        }
         Path killed = dir.resolve("killed");
         Files.createDirectories(killed);
         Process p = child(killed, job, "k1", 40);
@@ -60,12 +63,17 @@ class LoopKillFunctionalTests {
         long atKill = query(killed, doneSql);
         assertThat(atKill).as("killed in %s with some but not all of its work stored", step).isGreaterThan(0).isLessThan(total);
         List<String> sampleBefore = strings(killed, "SELECT item_id FROM sb_sample WHERE round_no = 1 ORDER BY seq");
+        List<String> roundBefore = strings(killed, "SELECT CAST(created_at AS VARCHAR) FROM sb_round WHERE round_no = 1");
 
         Process again = child(killed, job, "k1", 0);
         assertThat(again.waitFor(180, TimeUnit.SECONDS)).isTrue();
         assertThat(again.exitValue()).as(log(killed)).isZero();
         assertThat(log(killed)).contains("resuming run 'k1'");
         assertThat(strings(killed, "SELECT item_id FROM sb_sample WHERE round_no = 1 ORDER BY seq")).isEqualTo(sampleBefore);
+        assertThat(strings(killed, "SELECT CAST(created_at AS VARCHAR) FROM sb_round WHERE round_no = 1"))
+                .as("round 1 was drawn once, before the kill").isEqualTo(roundBefore);
+        String patterns = "SELECT pattern_no || ':' || matched || '/' || fixed || '/' || escalated FROM sb_pattern ORDER BY round_no, pattern_no";
+        assertThat(strings(killed, patterns)).as("pattern counts").isEqualTo(strings(reference, patterns));
         assertThat(query(killed, "SELECT COUNT(*) FROM (SELECT item_id, rev, iteration, reviewer FROM sb_review"
                 + " GROUP BY item_id, rev, iteration, reviewer HAVING COUNT(*) > 1) d")).isZero();
         assertThat(Files.readString(killed.resolve("out/loop/k1/catalog.csv")))

@@ -172,6 +172,58 @@ class ScriptedLoopFunctionalTests {
     }
 
     @Test
+    void tooManyItemsFailingToReviewFailTheRunAndARestartRetriesThem() throws Exception {
+        Path job = markedCatalog(5);
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ReviewerType flaky = spec -> {
+            Reviewer healthy = new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
+            return new Reviewer() {
+                @Override
+                public String id() {
+                    return healthy.id();
+                }
+
+                @Override
+                public Set<String> criteria() {
+                    return healthy.criteria();
+                }
+
+                @Override
+                public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                    int n = Integer.parseInt(request.itemId().substring(1));
+                    if (down.get() && n % 3 == 0) {
+                        return new ReviewOutcome.FailedToReview(ReviewOutcome.FailureKind.TRANSPORT, "connection refused");
+                    }
+                    return healthy.review(request);
+                }
+            };
+        };
+        Extensions ext = new Extensions(Map.of("lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
+                "semantic", flaky), panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        int failed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        assertThat(failed).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(1);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("FAILED").contains("could not be reviewed");
+        assertThat(Files.exists(dir.resolve("out/loop/r1/catalog.csv"))).isFalse();
+
+        down.set(false);
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        int resumed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(again, true, StandardCharsets.UTF_8), System.err, ext);
+
+        String output = again.toString(StandardCharsets.UTF_8);
+        assertThat(resumed).as(output).isZero();
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
+        assertThat(rounds.get(0).get("unreviewed")).as("round 1's unreviewed items were retried").isEqualTo(0);
+        assertThat(report.get("status")).isEqualTo("clean");
+    }
+
+    @Test
     void aRestartIsRefusedWhenTheCatalogOrTheRubricChanged() throws Exception {
         Path job = markedCatalog(1);
         assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
