@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  */
 final class EvidenceIssueSimilarity implements IssueSimilarity {
 
-    private static final Pattern QUOTED = Pattern.compile("\"([^\"]{12,})\"");
+    /** The quoted passage an issue ends with (both offline reviewers quote the sentence last). */
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]{12,})\"\\W*$");
     private static final Pattern ITEM_REF = Pattern.compile("\\bof ([A-Z]{1,4}\\d{3,})\\b|\\b([A-Z]{1,4}\\d{3,})\\b");
 
     private final IssueSimilarity wording;
