@@ -32,7 +32,8 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * sample) is matched against the round's systematic patterns. For the offline reviewers the
  * matcher is the panel's own checks run on the item (off-topic items are not near each other, so a
  * neighbourhood search would miss them): a full scan; the report counts these offline checks as
- * the step's read count times the panel size. A match is fixed
+ * the step's read count times the panel size. The fixer gets the sample's own accepted fixes of
+ * the pattern as examples (a model fixer shows them; the offline fixer has no use for them). A match is fixed
  * by the fixer for the pattern's issues, re-checked by the rules, and stored as a new revision
  * (cause {@code batch-fix}, round, pattern); where no fix exists or the fix fails, the item is
  * escalated with the pattern.
@@ -61,6 +62,8 @@ final class BatchFixStep {
         int round = -1;
         List<LoopStore.PatternRow> systematic = List.of();
         Set<String> sampled = Set.of();
+        /** The sample's accepted Santa fixes per pattern number: examples for the fixer. */
+        java.util.Map<Integer, List<dev.santabatch.review.FixExample>> examples = java.util.Map.of();
     }
 
     static final class Reader implements ItemStreamReader<Task> {
@@ -100,6 +103,12 @@ final class BatchFixStep {
                 loop.sample(run.runPk(), patterns.round).forEach(s -> sampled.add(s.itemId()));
             }
             patterns.sampled = sampled;
+            java.util.Map<Integer, List<dev.santabatch.review.FixExample>> examples = new java.util.HashMap<>();
+            for (LoopStore.PatternRow p : patterns.systematic) {
+                examples.put(p.patternNo(), store.santaFixExamples(run.runPk(), patterns.round, p.items(),
+                        run.column(run.job().input().contentColumn()), 3));
+            }
+            patterns.examples = examples;
             lastIndex = ctx.getInt("batch-fix.round", -1) == patterns.round ? ctx.getLong("batch-fix.last-index", -1) : -1;
             fetched = lastIndex;
             if (!patterns.systematic.isEmpty()) {
@@ -185,7 +194,12 @@ final class BatchFixStep {
             if (hits.isEmpty()) {
                 return null;
             }
-            FixOutcome fix = panels.fixer().fix(new FixRequest(content, facts, matched, settings.taskSpec(), task.item().id()));
+            List<dev.santabatch.review.FixExample> examples = new ArrayList<>();
+            for (LoopStore.PatternRow p : hits) {
+                examples.addAll(patterns.examples.getOrDefault(p.patternNo(), List.of()));
+            }
+            FixOutcome fix = panels.fixer().fix(
+                    new FixRequest(content, facts, matched, settings.taskSpec(), task.item().id(), examples));
             if (fix instanceof FixOutcome.Fixed f && !f.truncated() && !f.text().isBlank() && !f.text().equals(content)) {
                 List<String> broken = panels.revisionCheck().violations(f.text(), facts);
                 if (broken.isEmpty()) {

@@ -16,15 +16,23 @@ import java.util.Objects;
  * @param taskSpec the task specification the content was written to
  * @param itemId the item's id ({@code ""} when unknown): offline fixers compare the item with the
  *     rest of the catalog, and must leave the item itself out
+ * @param examples accepted fixes of the same pattern in the sample (batch-fix only; may be empty)
  */
 public record FixRequest(
-        String content, Map<String, String> source, List<String> criticalIssues, String taskSpec, String itemId) {
+        String content, Map<String, String> source, List<String> criticalIssues, String taskSpec, String itemId,
+        List<FixExample> examples) {
 
     public FixRequest(String content, Map<String, String> source, List<String> criticalIssues, String taskSpec) {
-        this(content, source, criticalIssues, taskSpec, "");
+        this(content, source, criticalIssues, taskSpec, "", List.of());
+    }
+
+    public FixRequest(String content, Map<String, String> source, List<String> criticalIssues, String taskSpec,
+            String itemId) {
+        this(content, source, criticalIssues, taskSpec, itemId, List.of());
     }
 
     public FixRequest {
+        examples = List.copyOf(examples);
         Objects.requireNonNull(itemId, "itemId");
         Objects.requireNonNull(content, "content");
         Objects.requireNonNull(taskSpec, "taskSpec");

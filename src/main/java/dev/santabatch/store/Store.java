@@ -433,6 +433,33 @@ public class Store {
         }
     }
 
+    /**
+     * Accepted Santa fixes of a round for the given items, in item order: each revision's text and
+     * the text it replaced (the input for a first revision). At most {@code limit}.
+     */
+    public List<dev.santabatch.review.FixExample> santaFixExamples(long runPk, int round, List<String> itemIds, int contentIndex,
+            int limit) {
+        List<dev.santabatch.review.FixExample> out = new ArrayList<>();
+        if (itemIds.isEmpty()) {
+            return out;
+        }
+        named.query(
+                "SELECT r.item_id, r.rev, r.content, i.fields,"
+                        + " (SELECT p.content FROM sb_revision p WHERE p.item_id = r.item_id AND p.run_pk = r.run_pk AND p.rev = r.rev - 1)"
+                        + " FROM sb_revision r JOIN sb_item i ON i.item_id = r.item_id AND i.run_pk = r.run_pk"
+                        + " WHERE r.item_id IN (:ids) AND r.run_pk = :run AND r.round_no = :round AND r.cause = 'santa-fix'"
+                        + " ORDER BY r.item_id, r.rev",
+                new MapSqlParameterSource().addValue("ids", itemIds).addValue("run", runPk).addValue("round", round),
+                rs -> {
+                    if (out.size() < limit) {
+                        String before = rs.getString(5) != null ? rs.getString(5)
+                                : FieldsCodec.decode(rs.getString(4)).get(contentIndex);
+                        out.add(new dev.santabatch.review.FixExample(before, rs.getString(3)));
+                    }
+                });
+        return out;
+    }
+
     /** Audited and defective counts of the run's stored human audit. */
     public long[] auditCounts(long runPk) {
         long[] c = new long[2];

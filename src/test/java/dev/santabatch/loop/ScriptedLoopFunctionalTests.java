@@ -82,11 +82,14 @@ class ScriptedLoopFunctionalTests {
         }
     }
 
+    static final List<dev.santabatch.review.FixRequest> FIX_REQUESTS = java.util.Collections.synchronizedList(new ArrayList<>());
+
     static Extensions scripted(AtomicInteger fixes) {
         ReviewerType b = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
         ReviewerType c = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
         return new Extensions(Map.of("lexical", b, "semantic", c), panels -> request -> {
             fixes.incrementAndGet();
+            FIX_REQUESTS.add(request);
             return new FixOutcome.Fixed(request.content().replace(MARKER, ""));
         });
     }
@@ -107,6 +110,7 @@ class ScriptedLoopFunctionalTests {
         Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
         AtomicInteger fixes = new AtomicInteger();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        FIX_REQUESTS.clear();
 
         // when the job runs
         int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
@@ -129,6 +133,15 @@ class ScriptedLoopFunctionalTests {
             assertThat(c.get("after")).doesNotContain(MARKER.strip());
         });
         assertThat(santa.size() + batch.size()).isEqualTo(80);
+        // the batch fixer was given the sample's own accepted fixes of the pattern as examples
+        List<dev.santabatch.review.FixRequest> withExamples =
+                FIX_REQUESTS.stream().filter(r -> !r.examples().isEmpty()).toList();
+        assertThat(withExamples).hasSize(batch.size());
+        assertThat(withExamples.get(0).examples()).allSatisfy(e -> {
+            assertThat(e.before()).contains(MARKER.strip());
+            assertThat(e.after()).doesNotContain(MARKER.strip());
+            assertThat(santa).anySatisfy(c -> assertThat(c.get("after")).isEqualTo(e.after()));
+        });
         List<CSVRecord> shipped = records(run.resolve("catalog.csv"));
         assertThat(shipped).hasSize(400).noneSatisfy(r -> assertThat(r.get("description")).contains(MARKER.strip()));
         Map<String, Object> report = dev.santabatch.report.RunReport.read(run.resolve("report.json"));
