@@ -335,59 +335,11 @@ public final class AuditFile {
             return null;
         }
         try {
-            return parse(text);
+            return dev.santabatch.catalog.CsvRecords.fields(text);
         } catch (IllegalArgumentException e) {
             problems.add(new Problem(rec.firstLine(), e.getMessage()));
             return null;
         }
     }
 
-    /** RFC 4180 fields of one record, as {@link CsvRecordSplitter} splits them. */
-    static List<String> parse(String s) {
-        List<String> fields = new ArrayList<>();
-        int n = s.length();
-        int i = 0;
-        StringBuilder sb = new StringBuilder();
-        while (true) {
-            if (i < n && s.charAt(i) == '"') {
-                sb.setLength(0);
-                i++;
-                while (true) {
-                    if (i >= n) {
-                        throw new IllegalArgumentException("unterminated quoted field " + (fields.size() + 1));
-                    }
-                    char c = s.charAt(i);
-                    if (c == '"') {
-                        if (i + 1 < n && s.charAt(i + 1) == '"') {
-                            sb.append('"');
-                            i += 2;
-                        } else {
-                            i++;
-                            break;
-                        }
-                    } else {
-                        sb.append(c);
-                        i++;
-                    }
-                }
-                fields.add(sb.toString());
-                if (i == n) {
-                    return fields;
-                }
-                if (s.charAt(i) != ',') {
-                    throw new IllegalArgumentException(
-                            "malformed quoting: text after the closing quote of field " + fields.size());
-                }
-                i++;
-            } else {
-                int j = s.indexOf(',', i);
-                if (j < 0) {
-                    fields.add(s.substring(i));
-                    return fields;
-                }
-                fields.add(s.substring(i, j));
-                i = j + 1;
-            }
-        }
-    }
 }
