@@ -60,7 +60,12 @@ public final class SemanticBenchmark {
 
         EmbeddingModel standIn = new StandIn(pool0);
         for (int n : sizes) {
-            run(n, standIn, pool);
+            try {
+                run(n, standIn, pool);
+            } catch (Throwable t) {
+                t.printStackTrace(System.out);
+                System.out.flush();
+            }
         }
         pool.shutdownNow();
         System.exit(0);
