@@ -6,8 +6,6 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.output.Response;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.review.ReviewRequest;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -60,7 +58,12 @@ public final class SemanticBenchmark {
 
         EmbeddingModel standIn = new StandIn(pool0);
         for (int n : sizes) {
-            run(n, standIn, pool);
+            try {
+                run(n, standIn, pool);
+            } catch (Throwable t) {
+                t.printStackTrace(System.out);
+                System.out.flush();
+            }
         }
         pool.shutdownNow();
         System.exit(0);
@@ -68,9 +71,9 @@ public final class SemanticBenchmark {
 
     private static void run(int n, EmbeddingModel standIn, ExecutorService pool) throws Exception {
         TestCatalog cat = TestCatalog.generated(1, 4242, n, false);
-        Path dir = Files.createTempDirectory("sm-bench");
+        // in-memory H2: an embedded file database refused the pool's extra connections ("exclusive mode") in the first run
         JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:file:" + dir.resolve("store") + ";DB_CLOSE_DELAY=-1");
+        ds.setURL("jdbc:h2:mem:sm-bench-" + n + "-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
         SemanticIndex index = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn), pool, SemanticSettings.defaults());
         long t0 = System.nanoTime();
         index.prepare(cat);
