@@ -119,6 +119,8 @@ public final class Panels implements AutoCloseable {
 
     @Override
     public void close() {
-        executor.shutdownNow();
+        // no interrupts: a reviewer thread may be inside the store, and an interrupted H2 file
+        // channel closes the database; the job has finished with the pool by now
+        executor.shutdown();
     }
 }

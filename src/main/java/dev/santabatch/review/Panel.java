@@ -55,11 +55,11 @@ public final class Panel {
                 out.add(f.get());
             }
         } catch (InterruptedException e) {
-            futures.forEach(f -> f.cancel(true));
+            futures.forEach(f -> f.cancel(false)); // no interrupt: a reviewer may be inside the store
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for reviewers");
         } catch (ExecutionException e) {
-            futures.forEach(f -> f.cancel(true));
+            futures.forEach(f -> f.cancel(false)); // no interrupt: a reviewer may be inside the store
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException re) {
                 throw re;

@@ -383,8 +383,19 @@ public final class Launcher {
             log.error("launch failed", e);
             return ExitCodes.FAILED;
         } finally {
-            heartbeat.shutdownNow();
-            store.releaseLock(row.runPk(), me);
+            // never interrupt a thread that may be inside H2: an interrupted file channel closes the
+            // database for the whole process
+            heartbeat.shutdown();
+            try {
+                heartbeat.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                store.releaseLock(row.runPk(), me);
+            } catch (RuntimeException e) {
+                log.warn("could not release the lock of run '{}' ({}); it expires with its heartbeat", runId, e.getMessage());
+            }
         }
     }
 
