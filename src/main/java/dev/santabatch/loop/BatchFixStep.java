@@ -94,7 +94,7 @@ final class BatchFixStep {
         public void open(ExecutionContext ctx) {
             page.clear();
             exhausted = false;
-            var current = loop.lastRound(run.runPk()).filter(r -> r.decision() == null);
+            var current = loop.currentRound(run.runPk());
             patterns.round = current.map(LoopStore.Round::round).orElse(-1);
             patterns.systematic = patterns.round < 0 ? List.of()
                     : loop.patterns(run.runPk(), patterns.round).stream().filter(LoopStore.PatternRow::systematic).toList();

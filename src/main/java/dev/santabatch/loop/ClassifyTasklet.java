@@ -39,7 +39,7 @@ final class ClassifyTasklet implements Tasklet {
             contribution.getStepExecution().setTerminateOnly();
             return RepeatStatus.FINISHED;
         }
-        Optional<LoopStore.Round> current = loop.lastRound(run.runPk()).filter(r -> r.decision() == null);
+        Optional<LoopStore.Round> current = loop.currentRound(run.runPk());
         if (current.isEmpty()) {
             return RepeatStatus.FINISHED;
         }

@@ -100,12 +100,19 @@ public final class LoopStore {
     public record Round(int round, long seed, long eligible, int sampleSize, boolean fullReview, String strata,
             @Nullable String decision) {}
 
+    private static final org.springframework.jdbc.core.RowMapper<Round> ROUND = (rs, n) -> new Round(rs.getInt(1),
+            rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getBoolean(5), rs.getString(6), rs.getString(7));
+
+    /** The round in progress: the last one, while it is not decided yet. */
+    public Optional<Round> currentRound(long runPk) {
+        return lastRound(runPk).filter(r -> r.decision() == null);
+    }
+
     public Optional<Round> lastRound(long runPk) {
         return jdbc.query(
                         "SELECT round_no, seed, eligible, sample_size, full_review, strata, decision FROM sb_round"
                                 + " WHERE run_pk = ? ORDER BY round_no DESC LIMIT 1",
-                        (rs, n) -> new Round(rs.getInt(1), rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getBoolean(5),
-                                rs.getString(6), rs.getString(7)),
+                        ROUND,
                         runPk)
                 .stream()
                 .findFirst();
@@ -115,8 +122,7 @@ public final class LoopStore {
         return jdbc.query(
                 "SELECT round_no, seed, eligible, sample_size, full_review, strata, decision FROM sb_round"
                         + " WHERE run_pk = ? ORDER BY round_no",
-                (rs, n) -> new Round(rs.getInt(1), rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getBoolean(5),
-                        rs.getString(6), rs.getString(7)),
+                ROUND,
                 runPk);
     }
 

@@ -74,7 +74,7 @@ final class ReviewStep {
         public void open(ExecutionContext ctx) {
             page.clear();
             exhausted = false;
-            round = loop.lastRound(run.runPk()).filter(r -> r.decision() == null).map(LoopStore.Round::round).orElse(-1);
+            round = loop.currentRound(run.runPk()).map(LoopStore.Round::round).orElse(-1);
             // from the start of the round's sample every time the step opens: items with a stored
             // outcome are not pending, and items that failed to review are retried
             lastSeq = 0;
