@@ -26,7 +26,7 @@ public final class RunComponents {
     private RunComponents() {}
 
     public static Panels panels(JobDefinition job, Store store, Extensions extensions) {
-        CallGovernor governor = new CallGovernor(GovernorSettings.defaults(), job.budget(), SpendSnapshot.NONE);
+        CallGovernor governor = new CallGovernor(GovernorSettings.of(job.governor()), job.budget(), SpendSnapshot.NONE);
         DataSource dataSource = Objects.requireNonNull(store.jdbc().getDataSource(), "dataSource");
         Map<String, ReviewerType> types = new HashMap<>(ReviewerTypes.builtIns(job, governor));
         boolean usesLexical = job.reviewers().stream().anyMatch(r -> r.type().equals("lexical"));
