@@ -19,7 +19,10 @@ import org.jspecify.annotations.Nullable;
  * the gate of the review after the last fix decides: NICE, else ESCALATED
  * </pre>
  *
- * Unlike the seed's pseudo-code, the review after the last fix is always looked at. A reviewer
+ * Unlike the seed's pseudo-code, the review after the last fix is always looked at. Reviews
+ * stored earlier for the item's current text (the same revision) can be handed in: in review 0,
+ * a reviewer with such a review is not called again and its review is reused; every review after
+ * a fix is by fresh reviewers, called. A reviewer
  * that fails to review, in any iteration, or a fixer transport failure, ends the item UNREVIEWED
  * for this round (not fixed further, not escalated). {@link ConfigurationException} propagates.
  *
@@ -55,7 +58,16 @@ public final class SantaProcessor {
      * @param source the item's source fields
      */
     public SantaResult process(String itemId, String content, Map<String, String> source) {
-        Run run = new Run(itemId, content, source);
+        return process(itemId, content, source, Map.of());
+    }
+
+    /**
+     * As {@link #process(String, String, Map)}, reusing in review 0 the reviews stored earlier for
+     * {@code content}: reviewer id to its stored (validated) review. A reused review is not paid
+     * again; its {@link ReviewRecord#reused()} is true.
+     */
+    public SantaResult process(String itemId, String content, Map<String, String> source, Map<String, Review> stored) {
+        Run run = new Run(itemId, content, source, stored);
         return run.go();
     }
 
@@ -68,11 +80,13 @@ public final class SantaProcessor {
         final List<ReviewRecord> records = new ArrayList<>();
         final List<FixRevision> revisions = new ArrayList<>();
         List<MergedIssue> firstIssues = List.of();
+        final Map<String, Review> stored;
 
-        Run(String itemId, String content, Map<String, String> source) {
+        Run(String itemId, String content, Map<String, String> source, Map<String, Review> stored) {
             this.itemId = Objects.requireNonNull(itemId, "itemId");
             this.text = Objects.requireNonNull(content, "content");
             this.source = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(source));
+            this.stored = Map.copyOf(stored);
         }
 
         SantaResult go() {
@@ -130,11 +144,27 @@ public final class SantaProcessor {
         GateResult reviewRound(int iteration) {
             ReviewRequest request =
                     new ReviewRequest(settings.taskSpec(), itemId, source, text, settings.santaCriteria());
-            List<PanelReview> reviews = panel.review(reviewers.newPanel(), request);
-            panelReviews++;
-            for (PanelReview pr : reviews) {
-                records.add(ReviewRecord.of(iteration, pr));
+            List<Reviewer> members = reviewers.newPanel();
+            // review 0 is of the text the stored reviews are of: those reviewers are not called again
+            Map<String, PanelReview> reused = new java.util.HashMap<>();
+            if (iteration == 0) {
+                for (Reviewer r : members) {
+                    Review review = stored.get(r.id());
+                    if (review != null) {
+                        panel.stored(r, request, review).ifPresent(pr -> reused.put(r.id(), pr));
+                    }
+                }
             }
+            List<Reviewer> toCall = members.stream().filter(r -> !reused.containsKey(r.id())).toList();
+            java.util.Iterator<PanelReview> called =
+                    toCall.isEmpty() ? java.util.Collections.emptyIterator() : panel.review(toCall, request).iterator();
+            List<PanelReview> reviews = new ArrayList<>(members.size());
+            for (Reviewer r : members) {
+                PanelReview pr = reused.containsKey(r.id()) ? reused.get(r.id()) : called.next();
+                reviews.add(pr);
+                records.add(ReviewRecord.of(iteration, pr, reused.containsKey(r.id())));
+            }
+            panelReviews++;
             GateResult result = gate.decide(settings.criterionIds(), reviews);
             if (iteration == 0) {
                 firstIssues = result.criticalIssues();
