@@ -218,7 +218,8 @@ final class ReviewStep {
             }
             switch (r.outcome()) {
                 case NICE -> store.setState(runPk, id, "NICE");
-                case ESCALATED -> store.escalate(runPk, id, round, CAUSE, null, r.rejectedFix(),
+                case ESCALATED -> store.escalate(runPk, id, round, CAUSE, r.reason() == null ? null : r.reason().name(),
+                        null, r.rejectedFix(),
                         r.openIssues().isEmpty()
                                 ? List.of(r.reasonDetail())
                                 : r.openIssues().stream().map(MergedIssue::text).toList());

@@ -161,6 +161,7 @@ public final class RunReport {
         run.put("sampled", runMetrics.sampled());
         run.put("escalated_in_review", runMetrics.escalated());
         run.put("escalations_by_cause", store.escalationsByCause(ctx.runPk()));
+        run.put("escalations_by_reason", store.escalationsByReason(ctx.runPk()));
         run.put("issue_taxonomy_by_criterion", taxonomyRun);
         run.put("agreement", agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()));
         Map<String, Object> boundMap = new LinkedHashMap<>(bound(status, rounds));

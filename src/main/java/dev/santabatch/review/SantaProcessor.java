@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * review 0 (fresh panel) → gate
  * for fix = 1 .. maxIterations while NAUGHTY:
  *     fix the merged critical issues (an empty, truncated or unchanged text is retried once
- *     as a fresh call; still unusable → ESCALATED)
+ *     as a fresh call; still unusable → ESCALATED; a fixer that has no fix → ESCALATED, NO_FIX)
  *     re-check the fixed text with the rules (any violation → ESCALATED, the fix is rejected)
  *     review again with a fresh panel → gate
  * the gate of the review after the last fix decides: NICE, else ESCALATED
@@ -116,9 +116,13 @@ public final class SantaProcessor {
                 FixRequest request = new FixRequest(text, source, verdict.issueTexts(), settings.taskSpec(), itemId);
                 Attempt attempt = fixOnce(request);
                 int attempts = 1;
-                if (attempt.unusable != null) {
+                if (attempt.unusable != null) { // (a fixer that says it has no fix is not asked again)
                     attempt = fixOnce(request); // a fresh call
                     attempts = 2;
+                }
+                if (attempt.cannotFix != null) {
+                    return result(SantaOutcome.ESCALATED, SantaReason.NO_FIX, "no fix: " + attempt.cannotFix, verdict,
+                            null, List.of());
                 }
                 if (attempt.transportFailure != null) {
                     return result(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED,
@@ -175,7 +179,10 @@ public final class SantaProcessor {
         Attempt fixOnce(FixRequest request) {
             FixOutcome outcome = fixer.fix(request);
             if (outcome instanceof FixOutcome.FailedToFix failed) {
-                return new Attempt(null, null, failed.message());
+                return new Attempt(null, null, failed.message(), null);
+            }
+            if (outcome instanceof FixOutcome.CannotFix no) {
+                return new Attempt(null, null, null, no.why());
             }
             if (!(outcome instanceof FixOutcome.Fixed fixed)) {
                 throw new IllegalStateException("fixer returned no outcome");
@@ -188,7 +195,7 @@ public final class SantaProcessor {
             } else if (fixed.text().equals(request.content())) {
                 unusable = SantaReason.FIX_UNCHANGED;
             }
-            return new Attempt(fixed.text(), unusable, null);
+            return new Attempt(fixed.text(), unusable, null, null);
         }
 
         SantaResult result(SantaOutcome outcome, @Nullable SantaReason reason, String detail, GateResult last,
@@ -208,5 +215,6 @@ public final class SantaProcessor {
         };
     }
 
-    private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String transportFailure) {}
+    private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String transportFailure,
+            @Nullable String cannotFix) {}
 }

@@ -306,6 +306,46 @@ class ScriptedLoopFunctionalTests {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("line 2").contains("maybe");
     }
 
+    @Test
+    void itemsTheFixerCannotFixAreHeldWithReasonNoFixInTheSampleAndInTheBatchFix() throws Exception {
+        // given the marked catalog and a fixer with no fix for the marker
+        Path job = markedCatalog(5);
+        Extensions ext = new Extensions(Map.of(
+                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
+                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
+                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then every marked item is held with reason NO_FIX, with no attempted fix, none shipped
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        Path run = dir.resolve("out/loop/r1");
+        List<CSVRecord> held = records(run.resolve("escalations.csv"));
+        assertThat(held).hasSize(80).allSatisfy(r -> {
+            assertThat(r.get("reason")).isEqualTo("NO_FIX");
+            assertThat(r.get("last_attempt")).isEmpty();
+            assertThat(r.get("original")).contains(MARKER.strip());
+        });
+        List<CSVRecord> inSample = held.stream().filter(r -> r.get("cause").equals("santa-fix")).toList();
+        List<CSVRecord> inBatch = held.stream().filter(r -> r.get("cause").equals("batch-fix")).toList();
+        assertThat(inSample).isNotEmpty();
+        assertThat(inBatch).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.get("pattern")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
+            assertThat(r.get("open_issues")).contains("no offline fix: scripted");
+        });
+        assertThat(records(run.resolve("catalog.csv"))).hasSize(320);
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(run.resolve("report.json"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
+        assertThat(rounds.get(0).get("escalations_by_reason")).isEqualTo(Map.of("NO_FIX", inSample.size()));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> runLevel = (Map<String, Object>) report.get("run");
+        assertThat(runLevel.get("escalations_by_reason")).isEqualTo(Map.of("NO_FIX", 80));
+    }
+
     private Path markedCatalog(int maxRounds) throws Exception {
         List<List<String>> rows = new ArrayList<>();
         for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {

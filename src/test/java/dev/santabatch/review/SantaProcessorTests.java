@@ -583,4 +583,24 @@ class SantaProcessorTests {
         assertThat(panel.allInstances()).allSatisfy(r -> assertThat(r.requests).hasSize(1));
         assertThat(result.reviews()).noneSatisfy(r -> assertThat(r.reused()).isTrue());
     }
+
+    @Test
+    void aFixerWithNoFixEscalatesWithReasonNoFixAndIsNotAskedAgain() {
+        // given a naughty item and a fixer that has no fix for it
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, naughty()).reviewer("C", ALL, pass());
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.CannotFix("no offline fix: the reviewers disagree"));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then it is held as having no fix, not as a fix that returned its input
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
+        assertThat(result.reason()).isEqualTo(SantaReason.NO_FIX);
+        assertThat(result.reasonDetail()).isEqualTo("no fix: no offline fix: the reviewers disagree");
+        assertThat(result.rejectedFix()).isNull();
+        assertThat(result.openIssues()).extracting(MergedIssue::text)
+                .containsExactly("accuracy: states a 3-year warranty, the source says 2");
+        assertThat(fixer.calls).hasValue(1);
+        assertThat(result.fixes()).isZero();
+    }
 }
