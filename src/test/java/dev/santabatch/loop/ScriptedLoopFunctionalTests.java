@@ -221,6 +221,22 @@ class ScriptedLoopFunctionalTests {
         assertThat(failed).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(1);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("FAILED").contains("could not be reviewed");
         assertThat(Files.exists(dir.resolve("out/loop/r1/catalog.csv"))).isFalse();
+        // a failed run still writes report.json, status "failed" first, and the summary says it first
+        Map<String, Object> failedReport = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        assertThat(failedReport.keySet().iterator().next()).isEqualTo("status");
+        assertThat(failedReport.get("status")).isEqualTo("failed");
+        assertThat(failedReport.get("failures").toString()).contains("could not be reviewed");
+        assertThat(failedReport.get("restart").toString()).contains("--run-id r1");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> failedRounds = (List<Map<String, Object>>) failedReport.get("rounds");
+        assertThat(failedRounds).hasSize(1);
+        assertThat(((Number) failedRounds.get(0).get("unreviewed")).intValue()).isPositive();
+        String summary = out.toString(StandardCharsets.UTF_8);
+        assertThat(summary.substring(summary.indexOf("(exit 1)")).lines().skip(1).findFirst().orElseThrow())
+                .isEqualTo("  status:   FAILED (nothing shipped: no catalog.csv)");
+        try (var files = Files.list(dir.resolve("out/loop/r1"))) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("report.json");
+        }
 
         down.set(false);
         ByteArrayOutputStream again = new ByteArrayOutputStream();
@@ -344,6 +360,57 @@ class ScriptedLoopFunctionalTests {
         @SuppressWarnings("unchecked")
         Map<String, Object> runLevel = (Map<String, Object>) report.get("run");
         assertThat(runLevel.get("escalations_by_reason")).isEqualTo(Map.of("NO_FIX", 80));
+    }
+
+    @Test
+    void aResumedRunThatFailsOnA401LeavesAFailedReportAndNoShippableCatalog() throws Exception {
+        // given a not-clean run: exported, catalog.csv written, exit 3
+        Path job = markedCatalog(1);
+        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                        dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
+                        scripted(new AtomicInteger())))
+                .isEqualTo(3);
+        Path run = dir.resolve("out/loop/r1");
+        assertThat(run.resolve("catalog.csv")).exists();
+
+        // when it is resumed after raising max rounds, and a reviewer's model answers 401
+        Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 3"));
+        ReviewerType unauthorized = spec -> new Reviewer() {
+            @Override
+            public String id() {
+                return spec.id();
+            }
+
+            @Override
+            public Set<String> criteria() {
+                return new LinkedHashSet<>(spec.criteria());
+            }
+
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                throw new dev.santabatch.review.ConfigurationException("401 Unauthorized: check OPENAI_API_KEY");
+            }
+        };
+        Extensions ext = new Extensions(Map.of("lexical", spec -> new MarkerReviewer(spec, "x"), "semantic", unauthorized),
+                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then it fails (exit 1), report.json says failed with the 401, and the earlier export's
+        // catalog.csv (and the other CSVs) are gone: nothing in the folder looks shippable
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isEqualTo(1);
+        assertThat(output).contains("status:   FAILED").contains("401 Unauthorized");
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(run.resolve("report.json"));
+        assertThat(report.get("status")).isEqualTo("failed");
+        assertThat(report.get("failures").toString()).contains("401 Unauthorized");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> outputs = (Map<String, Object>) report.get("outputs");
+        assertThat(outputs.get("shipped")).isEqualTo(0);
+        try (var files = Files.list(run)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("report.json");
+        }
     }
 
     private Path markedCatalog(int maxRounds) throws Exception {
