@@ -138,6 +138,13 @@ class ReviewReuseFunctionalTests {
             }
         }
         Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        // nothing left eligible after round 2's full review: fully reviewed, no bound to state
+        assertThat(report.get("status")).isEqualTo("fully-reviewed");
+        assertThat(output).contains("status:   FULLY-REVIEWED");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> bound = (Map<String, Object>) ((Map<String, Object>) report.get("run")).get("bound");
+        assertThat(bound.get("stated")).isEqualTo(false);
+        assertThat(bound.get("why")).isEqualTo("fully reviewed, no sampling bound");
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
         assertThat(rounds).hasSize(2);

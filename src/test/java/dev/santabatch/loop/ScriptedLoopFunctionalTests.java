@@ -413,6 +413,113 @@ class ScriptedLoopFunctionalTests {
         }
     }
 
+    /** Fails on-specification when {@code bad} says so; passes everything else. */
+    static ReviewerType failing(java.util.function.Predicate<dev.santabatch.review.ReviewRequest> bad, String wording) {
+        return spec -> new Reviewer() {
+            @Override
+            public String id() {
+                return spec.id();
+            }
+
+            @Override
+            public Set<String> criteria() {
+                return new LinkedHashSet<>(spec.criteria());
+            }
+
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                boolean fail = bad.test(request);
+                List<Check> checks = new ArrayList<>();
+                for (var c : request.rubric()) {
+                    boolean f = fail && c.id().equals("on-specification");
+                    checks.add(new Check(c.id(), f ? CheckResult.FAIL : CheckResult.PASS, f ? wording : "ok"));
+                }
+                return new ReviewOutcome.Reviewed(new Review(fail ? Verdict.FAIL : Verdict.PASS, checks,
+                        fail ? List.of("on-specification: " + wording) : List.of(), List.of()), Duration.ofMillis(1));
+            }
+        };
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void lowReviewerAgreementIsFlaggedInTheReportAndTheSummary() throws Exception {
+        // given reviewers that flag unrelated items: B every fifth item, C every seventh
+        Path job = markedCatalog(1);
+        Extensions ext = new Extensions(Map.of(
+                        "lexical", failing(r -> Integer.parseInt(r.itemId().substring(1)) % 5 == 0, "shop-now boilerplate"),
+                        "semantic", failing(r -> Integer.parseInt(r.itemId().substring(1)) % 7 == 0, "about another product")),
+                panels -> request -> new FixOutcome.CannotFix("scripted"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then kappa is below the default 0.4, and the report and the summary say the rubric needs tightening
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isEqualTo(3);
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        Map<String, Object> round1 = (Map<String, Object>) ((List<Map<String, Object>>) report.get("rounds")).get(0);
+        Map<String, Object> agreement = (Map<String, Object>) round1.get("agreement");
+        assertThat(((Number) agreement.get("kappa")).doubleValue()).isLessThan(0.4);
+        assertThat(agreement.get("low_agreement")).isEqualTo(true);
+        assertThat(((Number) agreement.get("flagged_by_all")).intValue()).isLessThan(((Number) agreement.get("flagged_by_one")).intValue());
+        Map<String, Object> run = (Map<String, Object>) report.get("run");
+        assertThat(((Map<String, Object>) run.get("agreement")).get("flag").toString())
+                .contains("low reviewer agreement").contains("the rubric needs tightening");
+        assertThat(output).contains("<-- low reviewer agreement (kappa below 0.4): the rubric needs tightening");
+
+        // and with the job file's threshold at -1 the same agreement is not flagged
+        Files.writeString(job, Files.readString(job) + "  low-agreement-kappa: -1\n");
+        ByteArrayOutputStream out2 = new ByteArrayOutputStream();
+        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r2", null),
+                        dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out2, true, StandardCharsets.UTF_8),
+                        System.err, ext))
+                .isEqualTo(3);
+        Map<String, Object> relaxed = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r2/report.json"));
+        Map<String, Object> relaxedAgreement = (Map<String, Object>) ((Map<String, Object>) relaxed.get("run")).get("agreement");
+        assertThat(relaxedAgreement.get("low_agreement")).isEqualTo(false);
+        assertThat(relaxedAgreement).doesNotContainKey("flag");
+        assertThat(out2.toString(StandardCharsets.UTF_8)).doesNotContain("low reviewer agreement");
+    }
+
+    @Test
+    void spreadsheetCellsAreNeutralisedInEscalationsAndAuditButKeptExactInCatalogAndChanges() throws Exception {
+        // given every description starting with a dash (a formula character in a spreadsheet)
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
+            List<String> row = new ArrayList<>(r);
+            row.set(7, "- " + row.get(7) + (Integer.parseInt(row.get(0).substring(1)) % 5 == 0 ? MARKER : ""));
+            rows.add(row);
+        }
+        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        // items fixed in the sample ship; every seventh marked item has no fix and is held
+        Extensions ext = new Extensions(Map.of(
+                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
+                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
+                panels -> request -> Integer.parseInt(request.itemId().substring(1)) % 7 == 0
+                        ? new FixOutcome.CannotFix("scripted")
+                        : new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err, ext);
+
+        // then
+        assertThat(exit).isZero();
+        Path run = dir.resolve("out/loop/r1");
+        List<CSVRecord> held = records(run.resolve("escalations.csv"));
+        assertThat(held).isNotEmpty().allSatisfy(r -> assertThat(r.get("original")).startsWith("'- "));
+        assertThat(records(run.resolve("audit.csv"))).hasSize(20).allSatisfy(r -> assertThat(r.get("content")).startsWith("'- "));
+        assertThat(records(run.resolve("catalog.csv"))).allSatisfy(r -> assertThat(r.get("description")).startsWith("- "));
+        assertThat(records(run.resolve("changes.csv"))).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.get("before")).startsWith("- ");
+            assertThat(r.get("after")).startsWith("- ");
+        });
+    }
+
     private Path markedCatalog(int maxRounds) throws Exception {
         List<List<String>> rows = new ArrayList<>();
         for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
