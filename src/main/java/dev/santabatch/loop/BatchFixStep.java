@@ -9,6 +9,7 @@ import dev.santabatch.review.IssueSimilarity;
 import dev.santabatch.review.MergedIssue;
 import dev.santabatch.review.PanelReview;
 import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.SantaReason;
 import dev.santabatch.review.SantaSettings;
 import dev.santabatch.run.RunContext;
 import dev.santabatch.store.FieldsCodec;
@@ -46,9 +47,11 @@ final class BatchFixStep {
 
     /**
      * @param patterns the systematic patterns the item shows (at least one)
+     * @param reason why the item is escalated (a {@link dev.santabatch.review.SantaReason} name);
+     *     {@code null} when fixed
      */
     record Outcome(Task task, List<LoopStore.PatternRow> patterns, @Nullable String fixed, @Nullable String attempt,
-            List<String> issues) {
+            List<String> issues, @Nullable String reason) {
 
         String label() {
             return String.join(" | ", patterns.stream().map(LoopStore.PatternRow::label).toList());
@@ -225,14 +228,25 @@ final class BatchFixStep {
             if (fix instanceof FixOutcome.Fixed f && !f.truncated() && !f.text().isBlank() && !f.text().equals(content)) {
                 List<String> broken = panels.revisionCheck().violations(f.text(), facts);
                 if (broken.isEmpty()) {
-                    return new Outcome(task, hits, f.text(), null, matched);
+                    return new Outcome(task, hits, f.text(), null, matched, null);
                 }
                 List<String> issues = new ArrayList<>(matched);
                 issues.addAll(broken);
-                return new Outcome(task, hits, null, f.text(), issues);
+                return new Outcome(task, hits, null, f.text(), issues, SantaReason.FIX_BREAKS_RULES.name());
             }
-            String attempt = fix instanceof FixOutcome.Fixed f ? f.text() : null;
-            return new Outcome(task, hits, null, attempt, matched);
+            if (fix instanceof FixOutcome.CannotFix no) {
+                List<String> issues = new ArrayList<>(matched);
+                issues.add(no.why());
+                return new Outcome(task, hits, null, null, issues, SantaReason.NO_FIX.name());
+            }
+            SantaReason reason = SantaReason.FIXER_FAILED;
+            String attempt = null;
+            if (fix instanceof FixOutcome.Fixed f) {
+                attempt = f.text();
+                reason = f.text().isBlank() ? SantaReason.FIX_EMPTY
+                        : f.truncated() ? SantaReason.FIX_TRUNCATED : SantaReason.FIX_UNCHANGED;
+            }
+            return new Outcome(task, hits, null, attempt, matched, reason.name());
         }
     }
 
@@ -255,7 +269,7 @@ final class BatchFixStep {
                 if (o.fixed() != null) {
                     store.addRevision(run.runPk(), id, o.task().item().currentRev() + 1, round, CAUSE, o.label(), o.fixed());
                 } else {
-                    store.escalate(run.runPk(), id, round, CAUSE, o.label(), o.attempt(), o.issues());
+                    store.escalate(run.runPk(), id, round, CAUSE, o.reason(), o.label(), o.attempt(), o.issues());
                 }
                 for (LoopStore.PatternRow p : o.patterns()) {
                     loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, o.fixed() != null ? 1 : 0, o.fixed() != null ? 0 : 1);

@@ -177,15 +177,18 @@ public final class LoopStore {
                 outcome, reason, reviews, fixes, runPk, round, itemId);
     }
 
+    /**
+     * @param rev the revision the item was sampled at (the text its round's review 0 is of)
+     */
     public record SampleOutcome(String itemId, String stratum, @Nullable String outcome, @Nullable String reason,
-            @Nullable Integer reviews, @Nullable Integer fixes) {}
+            @Nullable Integer reviews, @Nullable Integer fixes, int rev) {}
 
     public List<SampleOutcome> sample(long runPk, int round) {
         return jdbc.query(
-                "SELECT item_id, stratum, outcome, reason, reviews, fixes FROM sb_sample WHERE run_pk = ? AND round_no = ?"
+                "SELECT item_id, stratum, outcome, reason, reviews, fixes, rev FROM sb_sample WHERE run_pk = ? AND round_no = ?"
                         + " ORDER BY seq",
                 (rs, n) -> new SampleOutcome(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        (Integer) rs.getObject(5), (Integer) rs.getObject(6)),
+                        (Integer) rs.getObject(5), (Integer) rs.getObject(6), rs.getInt(7)),
                 runPk, round);
     }
 
@@ -241,14 +244,59 @@ public final class LoopStore {
                 runPk, round);
     }
 
-    /** First-iteration verdicts per item and reviewer for a round (for kappa). */
+    /**
+     * The review-0 reviews of a round's sampled items: per item, the completed reviews of the
+     * revision it was sampled at, stored in this round or reused from an earlier one (a reviewer's
+     * latest such review), by item and reviewer. For kappa.
+     */
     public List<ReviewRow> firstReviews(long runPk, int round) {
-        return jdbc.query(
-                "SELECT item_id, rev, iteration, reviewer, outcome, verdict, review_json, failure, duration_ms FROM sb_review"
-                        + " WHERE run_pk = ? AND round_no = ? AND iteration = 0 ORDER BY item_id, reviewer",
+        List<ReviewRow> rows = jdbc.query(
+                "SELECT r.item_id, r.rev, r.iteration, r.reviewer, r.outcome, r.verdict, r.review_json, r.failure,"
+                        + " r.duration_ms FROM sb_sample s JOIN sb_review r ON r.run_pk = s.run_pk AND r.item_id = s.item_id"
+                        + " AND r.rev = s.rev AND r.iteration = 0 AND r.round_no <= s.round_no"
+                        + " WHERE s.run_pk = ? AND s.round_no = ? AND r.outcome = 'REVIEWED'"
+                        + " ORDER BY r.item_id, r.reviewer, r.round_no",
                 (rs, n) -> new ReviewRow(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getString(5),
                         rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9)),
                 runPk, round);
+        java.util.Map<List<String>, ReviewRow> latest = new java.util.LinkedHashMap<>();
+        rows.forEach(r -> latest.put(List.of(r.itemId(), r.reviewer()), r));
+        return new ArrayList<>(latest.values());
+    }
+
+    /**
+     * The completed reviews stored for {@code rev} of an item in a review 0 (of any round of the
+     * run), by reviewer (the latest per reviewer): the reviews a review of that same revision reuses
+     * instead of calling those reviewers again. Reviews of a later iteration are never returned: they
+     * are of a fix's text, and the fix of an attempt that was not kept is made again.
+     */
+    public java.util.Map<String, String> storedFirstReviews(long runPk, String itemId, int rev) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        jdbc.query("SELECT reviewer, review_json FROM sb_review WHERE run_pk = ? AND item_id = ? AND rev = ?"
+                        + " AND iteration = 0 AND outcome = 'REVIEWED' AND review_json IS NOT NULL ORDER BY round_no",
+                rs -> {
+                    out.put(rs.getString(1), rs.getString(2));
+                },
+                runPk, itemId, rev);
+        return out;
+    }
+
+    /**
+     * Removes an item's reviews of {@code round} before a retried attempt's reviews are stored,
+     * except the review-0 reviews of {@code rev} by {@code keep} (reused by the retry, so still its
+     * reviews).
+     */
+    public void deleteSupersededReviews(long runPk, int round, String itemId, int rev, java.util.Collection<String> keep) {
+        if (keep.isEmpty()) {
+            jdbc.update("DELETE FROM sb_review WHERE run_pk = ? AND round_no = ? AND item_id = ?", runPk, round, itemId);
+            return;
+        }
+        List<Object> args = new ArrayList<>(List.of(runPk, round, itemId, rev));
+        args.addAll(keep);
+        jdbc.update("DELETE FROM sb_review WHERE run_pk = ? AND round_no = ? AND item_id = ?"
+                        + " AND (iteration <> 0 OR rev <> ? OR reviewer NOT IN ("
+                        + String.join(", ", java.util.Collections.nCopies(keep.size(), "?")) + "))",
+                args.toArray());
     }
 
     public long countReviews(long runPk) {

@@ -21,8 +21,8 @@ import java.util.TreeSet;
  * remove-sentence fix: the rest of the text stays byte for byte), provided what is left still names
  * the item's own product or brand (otherwise the whole text has drifted). Anything else (boilerplate,
  * whole-text drift, sentences only one method points at, issues of other criteria) cannot be fixed
- * offline: the text is returned unchanged, which the Santa processor counts as a failed fix, so
- * the item escalates to a person.
+ * offline: the fixer says so ({@link FixOutcome.CannotFix}, reason {@code NO_FIX}), and the item
+ * escalates to a person with that reason, not as a fix that returned its input.
  */
 public final class OfflineFixer implements Fixer {
 
@@ -40,7 +40,8 @@ public final class OfflineFixer implements Fixer {
     public FixOutcome fix(FixRequest request) {
         for (String issue : request.criticalIssues()) {
             if (!issue.startsWith(ON_SPECIFICATION + ":")) {
-                return new FixOutcome.Fixed(request.content()); // not fixable offline
+                return new FixOutcome.CannotFix("no offline fix: only off-specification sentences can be removed offline,"
+                        + " not: " + issue);
             }
         }
         ReviewRequest review = new ReviewRequest(job.taskSpec(), request.itemId(), request.source(), request.content(),
@@ -63,15 +64,20 @@ public final class OfflineFixer implements Fixer {
                 semantic = spans;
             }
         }
-        if (lexical == null || semantic == null || lexical.isEmpty() || !lexical.equals(semantic)) {
-            return new FixOutcome.Fixed(request.content());
+        if (lexical == null || semantic == null) {
+            return new FixOutcome.CannotFix("no offline fix: it needs both the lexical and the semantic reviewer");
+        }
+        if (lexical.isEmpty() || !lexical.equals(semantic)) {
+            return new FixOutcome.CannotFix("no offline fix: the two reviewers do not localise the problem to the same"
+                    + " whole sentences (lexical: " + lexical.size() + ", semantic: " + semantic.size() + " sentence(s))");
         }
         List<Integer> offsets = new ArrayList<>();
         lexical.forEach(s -> offsets.add(s.get(0)));
         String fixed = SentenceSplitter.removeSentencesAt(request.content(), offsets);
         if (!namesItsOwnProduct(fixed, request.source())) {
             // what is left is not about this item either: whole-text drift, which only a person can fix
-            return new FixOutcome.Fixed(request.content());
+            return new FixOutcome.CannotFix("no offline fix: without the off-specification sentences the text no"
+                    + " longer names its own product or brand (the whole text drifted)");
         }
         return new FixOutcome.Fixed(fixed);
     }

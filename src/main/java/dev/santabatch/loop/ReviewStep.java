@@ -29,7 +29,9 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * processed concurrently (the chunk step's task executor; each item's reviewers run in parallel on
  * the panel's pool). Each item's reviews, fixes and outcome are written in its chunk's transaction,
  * so a restart reviews exactly the items without a stored outcome. Items that failed to review are
- * retried by a restart; above the job's threshold share they fail the step.
+ * retried by a restart; above the job's threshold share they fail the step. A review stored for
+ * the item's current revision (in review 0 of this round's earlier attempt or of an earlier round)
+ * is reused, not paid again: only the reviewers without one are called.
  */
 final class ReviewStep {
 
@@ -38,7 +40,11 @@ final class ReviewStep {
     /** Cause of a revision made by the Santa fixer. */
     static final String CAUSE = "santa-fix";
 
-    record Task(LoopStore.SampleRow sample, Store.StoredItem item, int round) {}
+    /**
+     * @param stored completed review-0 reviews stored earlier for the item's current revision, by
+     *     reviewer id: reused instead of calling those reviewers again
+     */
+    record Task(LoopStore.SampleRow sample, Store.StoredItem item, int round, java.util.Map<String, Review> stored) {}
 
     record Done(Task task, SantaResult result) {}
 
@@ -96,7 +102,8 @@ final class ReviewStep {
                     checkThreshold();
                 } else {
                     for (LoopStore.SampleRow r : rows) {
-                        page.add(new Task(r, store.item(run.runPk(), r.itemId()).orElseThrow(), round));
+                        Store.StoredItem item = store.item(run.runPk(), r.itemId()).orElseThrow();
+                        page.add(new Task(r, item, round, stored(item)));
                     }
                     fetchedSeq = rows.get(rows.size() - 1).seq();
                 }
@@ -106,6 +113,22 @@ final class ReviewStep {
                 lastSeq = t.sample().seq();
             }
             return t;
+        }
+
+        private java.util.Map<String, Review> stored(Store.StoredItem item) {
+            java.util.Map<String, Review> out = new java.util.LinkedHashMap<>();
+            loop.storedFirstReviews(run.runPk(), item.id(), item.currentRev()).forEach((reviewer, json) -> {
+                try {
+                    out.put(reviewer, Review.fromJson(json));
+                } catch (dev.santabatch.review.MalformedReviewException e) {
+                    log.warn("review: stored review of {} rev {} by {} is unreadable; calling the reviewer again: {}",
+                            item.id(), item.currentRev(), reviewer, e.getMessage());
+                }
+            });
+            if (!out.isEmpty()) {
+                log.info("review: {} rev {}: reusing the stored review(s) of {}", item.id(), item.currentRev(), out.keySet());
+            }
+            return out;
         }
 
         private void checkThreshold() {
@@ -134,7 +157,7 @@ final class ReviewStep {
         public Done process(Task task) {
             List<String> fields = FieldsCodec.decode(task.item().fields());
             String content = task.item().content() != null ? task.item().content() : source.content(fields);
-            SantaResult result = panels.processor().process(task.item().id(), content, source.of(fields));
+            SantaResult result = panels.processor().process(task.item().id(), content, source.of(fields), task.stored());
             return new Done(task, result);
         }
     }
@@ -163,11 +186,16 @@ final class ReviewStep {
             String id = d.task().item().id();
             int baseRev = d.task().item().currentRev();
             SantaResult r = d.result();
-            // a retry after a failed-to-review attempt supersedes that attempt's reviews
-            loop.jdbc().update("DELETE FROM sb_review WHERE run_pk = ? AND round_no = ? AND item_id = ?", runPk, round, id);
+            // a retry after a failed-to-review attempt supersedes that attempt's reviews, except those
+            // it reused (still stored once, where they were first stored)
+            List<String> reused = r.reviews().stream().filter(ReviewRecord::reused).map(ReviewRecord::reviewerId).toList();
+            loop.deleteSupersededReviews(runPk, round, id, baseRev, reused);
             loop.jdbc().update("DELETE FROM sb_issue WHERE run_pk = ? AND round_no = ? AND item_id = ?", runPk, round, id);
             List<LoopStore.ReviewRow> reviews = new ArrayList<>();
             for (ReviewRecord rr : r.reviews()) {
+                if (rr.reused()) {
+                    continue;
+                }
                 String json = rr.verdict() == null ? null
                         : new Review(rr.verdict(), rr.checks(), rr.criticalIssues(), rr.suggestions()).toJson();
                 reviews.add(new LoopStore.ReviewRow(id, baseRev + rr.iteration(), rr.iteration(), rr.reviewerId(),
@@ -190,7 +218,8 @@ final class ReviewStep {
             }
             switch (r.outcome()) {
                 case NICE -> store.setState(runPk, id, "NICE");
-                case ESCALATED -> store.escalate(runPk, id, round, CAUSE, null, r.rejectedFix(),
+                case ESCALATED -> store.escalate(runPk, id, round, CAUSE, r.reason() == null ? null : r.reason().name(),
+                        null, r.rejectedFix(),
                         r.openIssues().isEmpty()
                                 ? List.of(r.reasonDetail())
                                 : r.openIssues().stream().map(MergedIssue::text).toList());

@@ -67,7 +67,7 @@ public final class PrePass implements ItemProcessor<Store.StoredItem, PrePass.Ch
             String id = c.item().id();
             if (o.mustEscalate()) {
                 // the last text that passed the rules stays the current one; the failed attempt is kept
-                store.escalate(runPk, id, 0, CAUSE, null, o.changed() ? o.text() : null,
+                store.escalate(runPk, id, 0, CAUSE, "UNFIXED_RULE_VIOLATION", null, o.changed() ? o.text() : null,
                         o.remaining().stream().map(Violation::message).toList());
             } else if (o.changed()) {
                 store.addRevision(runPk, id, c.item().currentRev() + 1, 0, CAUSE, null, o.text());

@@ -86,9 +86,12 @@ public final class RunReport {
 
         List<LoopStore.Round> rounds = loop.rounds(ctx.runPk());
         List<Map<String, Object>> perRound = new ArrayList<>();
-        SantaMetrics runMetrics = SantaMetrics.of(List.of());
-        Agreement runAgreement = Agreement.empty(ctx.panelSize());
-        List<List<Verdict>> runRatings = new ArrayList<>();
+        // run level: every item once (an item left unreviewed is sampled again in a later round, its
+        // stored reviews reused): outcomes per item in round order; panel verdicts and flagged
+        // issues per item and revision, the latest round's
+        Map<String, List<SantaMetrics.ItemOutcome>> histories = new LinkedHashMap<>();
+        Map<String, List<Set<String>>> runFlagged = new LinkedHashMap<>();
+        Map<String, List<Verdict>> runRatings = new LinkedHashMap<>();
         Map<String, Long> taxonomyRun = new TreeMap<>();
         for (LoopStore.Round round : rounds) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -100,15 +103,21 @@ public final class RunReport {
             m.put("decision", round.decision());
             List<LoopStore.SampleOutcome> sample = loop.sample(ctx.runPk(), round.round());
             List<SantaMetrics.ItemOutcome> outcomes = new ArrayList<>();
+            Map<String, Integer> sampledRev = new LinkedHashMap<>();
             for (LoopStore.SampleOutcome s : sample) {
+                sampledRev.put(s.itemId(), s.rev());
                 if (s.outcome() != null) {
-                    outcomes.add(new SantaMetrics.ItemOutcome(SantaOutcome.valueOf(s.outcome()),
+                    SantaMetrics.ItemOutcome o = new SantaMetrics.ItemOutcome(SantaOutcome.valueOf(s.outcome()),
                             s.reason() == null ? null : SantaReason.valueOf(s.reason()),
-                            s.reviews() == null ? 0 : s.reviews(), s.fixes() == null ? 0 : s.fixes()));
+                            s.reviews() == null ? 0 : s.reviews(), s.fixes() == null ? 0 : s.fixes());
+                    outcomes.add(o);
+                    histories.computeIfAbsent(s.itemId(), k -> new ArrayList<>()).add(o);
+                    if (o.firstReviewCompleted()) {
+                        runFlagged.put(s.itemId() + "#" + s.rev(), new ArrayList<>());
+                    }
                 }
             }
             SantaMetrics metrics = SantaMetrics.of(outcomes);
-            runMetrics = runMetrics.plus(metrics);
             m.put("first_pass_rate", value(metrics.firstPassRate()));
             m.put("mean_reviews_to_nice", value(metrics.meanReviewsToNice()));
             m.put("nice", metrics.nice());
@@ -122,14 +131,15 @@ public final class RunReport {
                 String c = i.criterion() == null ? "(none)" : i.criterion();
                 taxonomy.merge(c, 1L, Long::sum);
                 taxonomyRun.merge(c, 1L, Long::sum);
-                flagged.add(new HashSet<>(Arrays.asList(i.flaggedBy().split(","))));
+                Set<String> by = new HashSet<>(Arrays.asList(i.flaggedBy().split(",")));
+                flagged.add(by);
+                runFlagged.computeIfAbsent(i.itemId() + "#" + sampledRev.get(i.itemId()), k -> new ArrayList<>()).add(by);
             }
             m.put("issue_taxonomy_by_criterion", taxonomy);
             Agreement agreement = Agreement.ofFlaggedBy(flagged, ctx.panelSize());
-            runAgreement = runAgreement.plus(agreement);
-            List<List<Verdict>> ratings = ratings(loop.firstReviews(ctx.runPk(), round.round()), ctx.panelSize());
-            runRatings.addAll(ratings);
-            m.put("agreement", agreement(agreement, ratings, ctx.lowAgreementKappa()));
+            Map<String, List<Verdict>> ratings = ratings(loop.firstReviews(ctx.runPk(), round.round()), ctx.panelSize());
+            runRatings.putAll(ratings);
+            m.put("agreement", agreement(agreement, List.copyOf(ratings.values()), ctx.lowAgreementKappa()));
             List<Map<String, Object>> patterns = new ArrayList<>();
             for (LoopStore.PatternRow p : loop.patterns(ctx.runPk(), round.round())) {
                 patterns.add(ordered("pattern", p.patternNo(), "criterion", p.criterion(), "label", p.label(),
@@ -141,6 +151,9 @@ public final class RunReport {
         }
         r.put("rounds", perRound);
 
+        SantaMetrics runMetrics = SantaMetrics.ofRun(histories.values());
+        Agreement runAgreement = Agreement.ofFlaggedBy(
+                runFlagged.values().stream().flatMap(List::stream).toList(), ctx.panelSize());
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("rounds", rounds.size());
         run.put("first_pass_rate", value(runMetrics.firstPassRate()));
@@ -148,8 +161,9 @@ public final class RunReport {
         run.put("sampled", runMetrics.sampled());
         run.put("escalated_in_review", runMetrics.escalated());
         run.put("escalations_by_cause", store.escalationsByCause(ctx.runPk()));
+        run.put("escalations_by_reason", store.escalationsByReason(ctx.runPk()));
         run.put("issue_taxonomy_by_criterion", taxonomyRun);
-        run.put("agreement", agreement(runAgreement, runRatings, ctx.lowAgreementKappa()));
+        run.put("agreement", agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()));
         Map<String, Object> boundMap = new LinkedHashMap<>(bound(status, rounds));
         boundMap.put("escalated_items_counted_apart", store.escalationsByCause(ctx.runPk()).values().stream()
                 .mapToLong(Long::longValue).sum());
@@ -275,22 +289,23 @@ public final class RunReport {
     /**
      * First-iteration verdicts per item over the criteria every panel member judged (a reviewer's
      * verdict restricted to those: FAIL if it failed any of them), for items the whole panel
-     * reviewed.
+     * reviewed; keyed by item and revision ({@code id#rev}), so that a run counts each once.
      */
-    private static List<List<Verdict>> ratings(List<LoopStore.ReviewRow> reviews, int panelSize) {
+    private static Map<String, List<Verdict>> ratings(List<LoopStore.ReviewRow> reviews, int panelSize) {
         Map<String, List<dev.santabatch.review.Review>> byItem = new LinkedHashMap<>();
         for (LoopStore.ReviewRow r : reviews) {
             if (r.reviewJson() != null) {
                 try {
-                    byItem.computeIfAbsent(r.itemId(), k -> new ArrayList<>())
+                    byItem.computeIfAbsent(r.itemId() + "#" + r.rev(), k -> new ArrayList<>())
                             .add(dev.santabatch.review.Review.fromJson(r.reviewJson()));
                 } catch (dev.santabatch.review.MalformedReviewException e) {
                     // stored reviews were validated when written; skip anything unreadable
                 }
             }
         }
-        List<List<Verdict>> out = new ArrayList<>();
-        for (List<dev.santabatch.review.Review> panel : byItem.values()) {
+        Map<String, List<Verdict>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, List<dev.santabatch.review.Review>> e : byItem.entrySet()) {
+            List<dev.santabatch.review.Review> panel = e.getValue();
             if (panel.size() != panelSize) {
                 continue;
             }
@@ -314,7 +329,7 @@ public final class RunReport {
                         .anyMatch(ch -> c.contains(ch.criterion()) && ch.result() == dev.santabatch.review.CheckResult.FAIL);
                 verdicts.add(failed ? Verdict.FAIL : Verdict.PASS);
             }
-            out.add(verdicts);
+            out.put(e.getKey(), verdicts);
         }
         return out;
     }

@@ -22,6 +22,19 @@ public sealed interface FixOutcome {
         }
     }
 
+    /**
+     * The fixer has no fix for these issues and says so (the offline fixer, when the reviewers do
+     * not localise the problem to the same whole sentences): the item is escalated with reason
+     * {@link SantaReason#NO_FIX}, not retried.
+     *
+     * @param why why there is no fix, for the person the item is escalated to
+     */
+    record CannotFix(String why) implements FixOutcome {
+        public CannotFix {
+            Objects.requireNonNull(why, "why");
+        }
+    }
+
     /** The fixer failed (transport error after the call layer's retries). */
     record FailedToFix(FailureKind kind, String message) implements FixOutcome {
         public FailedToFix {

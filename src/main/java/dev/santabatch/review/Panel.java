@@ -72,6 +72,20 @@ public final class Panel {
         return List.copyOf(out);
     }
 
+    /**
+     * A review stored earlier by {@code reviewer} for the same revision of the same item, checked
+     * again as a fresh answer would be; empty when it no longer validates (the reviewer is then
+     * called instead). The reviewer is not called.
+     */
+    public java.util.Optional<PanelReview> stored(Reviewer reviewer, ReviewRequest request, Review review) {
+        ReviewValidation v = validator.validate(review, request.criterionIds(), reviewer.criteria());
+        if (v instanceof ReviewValidation.Valid valid) {
+            return java.util.Optional.of(new PanelReview(reviewer.id(), reviewer.criteria(),
+                    new ReviewOutcome.Reviewed(valid.review(), Duration.ZERO, valid.droppedCount()), Duration.ZERO));
+        }
+        return java.util.Optional.empty();
+    }
+
     private PanelReview reviewOne(Reviewer reviewer, ReviewRequest request) {
         long start = System.nanoTime();
         ReviewOutcome outcome = reviewer.review(request);

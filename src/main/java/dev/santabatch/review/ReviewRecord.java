@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param droppedIssues critical issues dropped for naming no known criterion
  * @param failure the failure message; {@code null} when reviewed
  * @param invalidKind for an invalid answer, why it was invalid
+ * @param reused true when this is a review stored earlier for the same revision and reused (the
+ *     reviewer was not called again); such a record is already in the store
  */
 public record ReviewRecord(
         String reviewerId,
@@ -31,7 +33,8 @@ public record ReviewRecord(
         Duration duration,
         int droppedIssues,
         @Nullable String failure,
-        @Nullable InvalidReviewKind invalidKind) {
+        @Nullable InvalidReviewKind invalidKind,
+        boolean reused) {
 
     public ReviewRecord {
         Objects.requireNonNull(reviewerId, "reviewerId");
@@ -49,14 +52,18 @@ public record ReviewRecord(
     }
 
     static ReviewRecord of(int iteration, PanelReview pr) {
+        return of(iteration, pr, false);
+    }
+
+    static ReviewRecord of(int iteration, PanelReview pr, boolean reused) {
         if (pr.outcome() instanceof ReviewOutcome.Reviewed r) {
             Review review = r.review();
             return new ReviewRecord(pr.reviewerId(), iteration, Kind.REVIEWED, review.verdict(), review.checks(),
-                    review.criticalIssues(), review.suggestions(), pr.elapsed(), r.droppedIssues(), null, null);
+                    review.criticalIssues(), review.suggestions(), pr.elapsed(), r.droppedIssues(), null, null, reused);
         }
         ReviewOutcome.FailedToReview f = (ReviewOutcome.FailedToReview) pr.outcome();
         Kind kind = f.kind() == ReviewOutcome.FailureKind.TRANSPORT ? Kind.TRANSPORT : Kind.INVALID_ANSWER;
         return new ReviewRecord(pr.reviewerId(), iteration, kind, null, List.of(), List.of(), List.of(),
-                pr.elapsed(), 0, f.message(), f.invalidKind());
+                pr.elapsed(), 0, f.message(), f.invalidKind(), false);
     }
 }

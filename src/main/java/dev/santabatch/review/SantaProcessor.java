@@ -13,13 +13,16 @@ import org.jspecify.annotations.Nullable;
  * review 0 (fresh panel) → gate
  * for fix = 1 .. maxIterations while NAUGHTY:
  *     fix the merged critical issues (an empty, truncated or unchanged text is retried once
- *     as a fresh call; still unusable → ESCALATED)
+ *     as a fresh call; still unusable → ESCALATED; a fixer that has no fix → ESCALATED, NO_FIX)
  *     re-check the fixed text with the rules (any violation → ESCALATED, the fix is rejected)
  *     review again with a fresh panel → gate
  * the gate of the review after the last fix decides: NICE, else ESCALATED
  * </pre>
  *
- * Unlike the seed's pseudo-code, the review after the last fix is always looked at. A reviewer
+ * Unlike the seed's pseudo-code, the review after the last fix is always looked at. Reviews
+ * stored earlier for the item's current text (the same revision) can be handed in: in review 0,
+ * a reviewer with such a review is not called again and its review is reused; every review after
+ * a fix is by fresh reviewers, called. A reviewer
  * that fails to review, in any iteration, or a fixer transport failure, ends the item UNREVIEWED
  * for this round (not fixed further, not escalated). {@link ConfigurationException} propagates.
  *
@@ -55,7 +58,16 @@ public final class SantaProcessor {
      * @param source the item's source fields
      */
     public SantaResult process(String itemId, String content, Map<String, String> source) {
-        Run run = new Run(itemId, content, source);
+        return process(itemId, content, source, Map.of());
+    }
+
+    /**
+     * As {@link #process(String, String, Map)}, reusing in review 0 the reviews stored earlier for
+     * {@code content}: reviewer id to its stored (validated) review. A reused review is not paid
+     * again; its {@link ReviewRecord#reused()} is true.
+     */
+    public SantaResult process(String itemId, String content, Map<String, String> source, Map<String, Review> stored) {
+        Run run = new Run(itemId, content, source, stored);
         return run.go();
     }
 
@@ -68,11 +80,13 @@ public final class SantaProcessor {
         final List<ReviewRecord> records = new ArrayList<>();
         final List<FixRevision> revisions = new ArrayList<>();
         List<MergedIssue> firstIssues = List.of();
+        final Map<String, Review> stored;
 
-        Run(String itemId, String content, Map<String, String> source) {
+        Run(String itemId, String content, Map<String, String> source, Map<String, Review> stored) {
             this.itemId = Objects.requireNonNull(itemId, "itemId");
             this.text = Objects.requireNonNull(content, "content");
             this.source = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(source));
+            this.stored = Map.copyOf(stored);
         }
 
         SantaResult go() {
@@ -102,9 +116,13 @@ public final class SantaProcessor {
                 FixRequest request = new FixRequest(text, source, verdict.issueTexts(), settings.taskSpec(), itemId);
                 Attempt attempt = fixOnce(request);
                 int attempts = 1;
-                if (attempt.unusable != null) {
+                if (attempt.unusable != null) { // (a fixer that says it has no fix is not asked again)
                     attempt = fixOnce(request); // a fresh call
                     attempts = 2;
+                }
+                if (attempt.cannotFix != null) {
+                    return result(SantaOutcome.ESCALATED, SantaReason.NO_FIX, "no fix: " + attempt.cannotFix, verdict,
+                            null, List.of());
                 }
                 if (attempt.transportFailure != null) {
                     return result(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED,
@@ -130,11 +148,27 @@ public final class SantaProcessor {
         GateResult reviewRound(int iteration) {
             ReviewRequest request =
                     new ReviewRequest(settings.taskSpec(), itemId, source, text, settings.santaCriteria());
-            List<PanelReview> reviews = panel.review(reviewers.newPanel(), request);
-            panelReviews++;
-            for (PanelReview pr : reviews) {
-                records.add(ReviewRecord.of(iteration, pr));
+            List<Reviewer> members = reviewers.newPanel();
+            // review 0 is of the text the stored reviews are of: those reviewers are not called again
+            Map<String, PanelReview> reused = new java.util.HashMap<>();
+            if (iteration == 0) {
+                for (Reviewer r : members) {
+                    Review review = stored.get(r.id());
+                    if (review != null) {
+                        panel.stored(r, request, review).ifPresent(pr -> reused.put(r.id(), pr));
+                    }
+                }
             }
+            List<Reviewer> toCall = members.stream().filter(r -> !reused.containsKey(r.id())).toList();
+            java.util.Iterator<PanelReview> called =
+                    toCall.isEmpty() ? java.util.Collections.emptyIterator() : panel.review(toCall, request).iterator();
+            List<PanelReview> reviews = new ArrayList<>(members.size());
+            for (Reviewer r : members) {
+                PanelReview pr = reused.containsKey(r.id()) ? reused.get(r.id()) : called.next();
+                reviews.add(pr);
+                records.add(ReviewRecord.of(iteration, pr, reused.containsKey(r.id())));
+            }
+            panelReviews++;
             GateResult result = gate.decide(settings.criterionIds(), reviews);
             if (iteration == 0) {
                 firstIssues = result.criticalIssues();
@@ -145,7 +179,10 @@ public final class SantaProcessor {
         Attempt fixOnce(FixRequest request) {
             FixOutcome outcome = fixer.fix(request);
             if (outcome instanceof FixOutcome.FailedToFix failed) {
-                return new Attempt(null, null, failed.message());
+                return new Attempt(null, null, failed.message(), null);
+            }
+            if (outcome instanceof FixOutcome.CannotFix no) {
+                return new Attempt(null, null, null, no.why());
             }
             if (!(outcome instanceof FixOutcome.Fixed fixed)) {
                 throw new IllegalStateException("fixer returned no outcome");
@@ -158,7 +195,7 @@ public final class SantaProcessor {
             } else if (fixed.text().equals(request.content())) {
                 unusable = SantaReason.FIX_UNCHANGED;
             }
-            return new Attempt(fixed.text(), unusable, null);
+            return new Attempt(fixed.text(), unusable, null, null);
         }
 
         SantaResult result(SantaOutcome outcome, @Nullable SantaReason reason, String detail, GateResult last,
@@ -178,5 +215,6 @@ public final class SantaProcessor {
         };
     }
 
-    private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String transportFailure) {}
+    private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String transportFailure,
+            @Nullable String cannotFix) {}
 }

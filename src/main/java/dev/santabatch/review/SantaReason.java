@@ -12,6 +12,11 @@ public enum SantaReason {
     FIX_TRUNCATED,
     /** ESCALATED: the fix did not change the text, twice. */
     FIX_UNCHANGED,
+    /**
+     * ESCALATED: the fixer has no fix for the issues ({@link FixOutcome.CannotFix}; e.g. the offline
+     * fixer when the reviewers do not localise the same whole sentences).
+     */
+    NO_FIX,
     /** ESCALATED: the fixed text breaks a deterministic rule. */
     FIX_BREAKS_RULES,
     /** UNREVIEWED: a reviewer failed to review. */

@@ -206,11 +206,13 @@ final class ExportTasklet implements Tasklet {
     private void writeEscalations(int contentIndex) throws IOException {
         try (CatalogCsvWriter out = CatalogCsvWriter.neutralising(
                 run.outDir().resolve("escalations.csv"),
-                List.of("item_id", "round", "cause", "pattern", "original", "last_passing", "last_attempt", "open_issues"))) {
+                List.of("item_id", "round", "cause", "reason", "pattern", "original", "last_passing", "last_attempt",
+                        "open_issues"))) {
             store.forEachEscalation(run.runPk(), e -> {
                 String original = FieldsCodec.decode(e.fields()).get(contentIndex);
                 try {
-                    out.writeRow(e.itemId(), String.valueOf(e.round()), e.cause(), e.pattern() == null ? "" : e.pattern(),
+                    out.writeRow(e.itemId(), String.valueOf(e.round()), e.cause(), e.reason() == null ? "" : e.reason(),
+                            e.pattern() == null ? "" : e.pattern(),
                             original, lastPassing(e, original),
                             e.lastAttempt() == null ? "" : e.lastAttempt(), e.issues());
                 } catch (IOException ex) {

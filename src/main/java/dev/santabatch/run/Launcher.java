@@ -447,19 +447,31 @@ public final class Launcher {
                         + run.job().file() + " --run-id " + run.runId() + "   (spend so far is counted)");
             }
         } else {
-            long items = store.countItems(run.runPk());
-            long rejects = store.countRejects(run.runPk());
-            out.println("  status:   " + (status == BatchStatus.FAILED ? RunReport.FAILED : "stopped"));
-            out.println("  read:     " + (items + rejects) + " records: " + items + " items, " + rejects + " rejected");
+            // failed, or stopped by a signal: report.json says "failed", and nothing looks shippable
+            List<String> failures = new ArrayList<>();
             for (Throwable t : execution.getAllFailureExceptions()) {
                 Throwable root = t;
                 while (root.getCause() != null && root.getCause() != root) {
                     root = root.getCause();
                 }
-                out.println("  failure:  " + (root == t ? t.toString() : root.getMessage() + "  (" + root.getClass().getSimpleName() + ")"));
+                failures.add(root == t ? t.toString() : root.getMessage() + "  (" + root.getClass().getSimpleName() + ")");
             }
-            out.println("  restart:  santa-batch run " + run.job().file() + " --run-id " + run.runId()
-                    + "   (or: santa-batch restart " + execution.getId() + ")");
+            String restart = "santa-batch run " + run.job().file() + " --run-id " + run.runId()
+                    + "   (or: santa-batch restart " + execution.getId() + ")";
+            try {
+                Map<String, Object> report = dev.santabatch.report.FailedRunReport.build(store, loop, run.job().name(),
+                        run.runId(), run.runPk(), execution.getId(), status.name(),
+                        status == BatchStatus.FAILED ? "a step failed" : "stopped by a signal (SIGTERM or Ctrl-C)",
+                        failures, restart);
+                dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
+                dev.santabatch.report.FailedRunReport.write(run.outDir(), report);
+                out.println("  report:   " + reportFile);
+            } catch (IOException | RuntimeException e) {
+                out.println("  status:   " + RunReport.FAILED.toUpperCase(java.util.Locale.ROOT));
+                failures.forEach(f -> out.println("  failure:  " + f));
+                err.println("santa-batch: could not write " + reportFile + ": " + e.getMessage());
+            }
+            out.println("  restart:  " + restart);
         }
         return exit;
     }

@@ -90,6 +90,9 @@ public class Store {
               last_attempt VARCHAR,
               issues VARCHAR NOT NULL,
               PRIMARY KEY (run_pk, item_id))""",
+            // why the item was held (a SantaReason name, NO_FIX, FIX_BREAKS_RULES, UNFIXED_RULE_VIOLATION, ...);
+            // added after the table was first released, so stores created before get it here
+            "ALTER TABLE sb_escalation ADD COLUMN IF NOT EXISTS reason VARCHAR(32)",
             """
             CREATE TABLE IF NOT EXISTS sb_fingerprint (
               run_pk BIGINT NOT NULL PRIMARY KEY,
@@ -574,11 +577,29 @@ public class Store {
     /** Holds an item for a person: it leaves the sampling population and the shipped catalog. */
     public void escalate(long runPk, String itemId, int round, String cause, @Nullable String pattern,
             @Nullable String lastAttempt, List<String> issues) {
+        escalate(runPk, itemId, round, cause, null, pattern, lastAttempt, issues);
+    }
+
+    /**
+     * As {@link #escalate(long, String, int, String, String, String, List)}, with the reason the
+     * item is held (for {@code escalations.csv} and the report).
+     */
+    public void escalate(long runPk, String itemId, int round, String cause, @Nullable String reason,
+            @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
         jdbc.update("UPDATE sb_item SET state = 'ESCALATED' WHERE run_pk = ? AND item_id = ?", runPk, itemId);
         jdbc.update(
-                "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, pattern, last_attempt, issues)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, round, cause, pattern, lastAttempt, String.join("\n", issues));
+                "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, reason, pattern, last_attempt, issues)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, itemId, round, cause, reason, pattern, lastAttempt, String.join("\n", issues));
+    }
+
+    /** Held items per reason (items escalated without a recorded reason under "(none)"). */
+    public Map<String, Long> escalationsByReason(long runPk) {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        jdbc.query("SELECT reason, COUNT(*) FROM sb_escalation WHERE run_pk = ? GROUP BY reason", rs -> {
+            out.put(rs.getString(1) == null ? "(none)" : rs.getString(1), rs.getLong(2));
+        }, runPk);
+        return out;
     }
 
     /** Adds to a rule's counters (in the caller's transaction, so counts stay exact across restarts). */
@@ -617,13 +638,13 @@ public class Store {
 
     public void forEachEscalation(long runPk, Consumer<Escalation> action) {
         jdbc.query(
-                "SELECT e.item_id, e.round_no, e.cause, e.pattern, e.last_attempt, e.issues, i.fields, r.content"
+                "SELECT e.item_id, e.round_no, e.cause, e.pattern, e.last_attempt, e.issues, i.fields, r.content, e.reason"
                         + " FROM sb_escalation e JOIN sb_item i ON i.run_pk = e.run_pk AND i.item_id = e.item_id"
                         + " LEFT JOIN sb_revision r ON r.run_pk = i.run_pk AND r.item_id = i.item_id AND r.rev = i.current_rev"
                         + " WHERE e.run_pk = ? ORDER BY i.record_index",
                 rs -> {
                     action.accept(new Escalation(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)));
+                            rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9)));
                 },
                 runPk);
     }
@@ -642,8 +663,12 @@ public class Store {
     /**
      * @param current the last revision that passed the rules ({@code null}: the original)
      */
+    /**
+     * @param reason why the item is held; {@code null} for items escalated before reasons were stored
+     */
     public record Escalation(String itemId, int round, String cause, @Nullable String pattern,
-            @Nullable String lastAttempt, String issues, String fields, @Nullable String current) {}
+            @Nullable String lastAttempt, String issues, String fields, @Nullable String current,
+            @Nullable String reason) {}
 
     public record RunRow(
             long runPk,

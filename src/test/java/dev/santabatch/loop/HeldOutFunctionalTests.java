@@ -145,6 +145,30 @@ class HeldOutFunctionalTests {
                 .isLessThan(p);
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void whatTheOfflineFixerCannotFixIsHeldWithReasonNoFixNotAsAnUnchangedFix() throws Exception {
+        List<CSVRecord> held = records(dir.resolve("out/product-descriptions/h1/escalations.csv"));
+        Map<String, Long> byReason = new HashMap<>();
+        for (CSVRecord r : held) {
+            assertThat(r.get("reason")).as("reason of %s", r.get("item_id")).isNotBlank();
+            byReason.merge(r.get("reason"), 1L, Long::sum);
+            if (r.get("reason").equals("NO_FIX")) {
+                assertThat(r.get("last_attempt")).as("no attempted fix for %s", r.get("item_id")).isEmpty();
+                if (r.get("cause").equals("batch-fix")) {
+                    assertThat(r.get("open_issues")).contains("no offline fix");
+                }
+            }
+        }
+        // boilerplate and whole-text drift cannot be fixed offline: the held-out catalog has both
+        assertThat(byReason.get("NO_FIX")).isPositive();
+        assertThat(byReason).doesNotContainKey("FIX_UNCHANGED");
+        Map<String, Object> run = (Map<String, Object>) report.get("run");
+        Map<String, Object> reported = (Map<String, Object>) run.get("escalations_by_reason");
+        assertThat(reported).hasSameSizeAs(byReason);
+        byReason.forEach((reason, n) -> assertThat(((Number) reported.get(reason)).longValue()).as(reason).isEqualTo(n));
+    }
+
     static List<CSVRecord> records(Path csv) throws Exception {
         try (var parser = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
                 .parse(Files.newBufferedReader(csv, StandardCharsets.UTF_8))) {

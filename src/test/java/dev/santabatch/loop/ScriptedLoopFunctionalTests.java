@@ -221,6 +221,22 @@ class ScriptedLoopFunctionalTests {
         assertThat(failed).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(1);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("FAILED").contains("could not be reviewed");
         assertThat(Files.exists(dir.resolve("out/loop/r1/catalog.csv"))).isFalse();
+        // a failed run still writes report.json, status "failed" first, and the summary says it first
+        Map<String, Object> failedReport = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        assertThat(failedReport.keySet().iterator().next()).isEqualTo("status");
+        assertThat(failedReport.get("status")).isEqualTo("failed");
+        assertThat(failedReport.get("failures").toString()).contains("could not be reviewed");
+        assertThat(failedReport.get("restart").toString()).contains("--run-id r1");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> failedRounds = (List<Map<String, Object>>) failedReport.get("rounds");
+        assertThat(failedRounds).hasSize(1);
+        assertThat(((Number) failedRounds.get(0).get("unreviewed")).intValue()).isPositive();
+        String summary = out.toString(StandardCharsets.UTF_8);
+        assertThat(summary.substring(summary.indexOf("(exit 1)")).lines().skip(1).findFirst().orElseThrow())
+                .isEqualTo("  status:   FAILED (nothing shipped: no catalog.csv)");
+        try (var files = Files.list(dir.resolve("out/loop/r1"))) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("report.json");
+        }
 
         down.set(false);
         ByteArrayOutputStream again = new ByteArrayOutputStream();
@@ -304,6 +320,204 @@ class ScriptedLoopFunctionalTests {
                 dev.santabatch.run.TestJobsAccess.h2(dir), System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(bad).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("line 2").contains("maybe");
+    }
+
+    @Test
+    void itemsTheFixerCannotFixAreHeldWithReasonNoFixInTheSampleAndInTheBatchFix() throws Exception {
+        // given the marked catalog and a fixer with no fix for the marker
+        Path job = markedCatalog(5);
+        Extensions ext = new Extensions(Map.of(
+                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
+                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
+                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then every marked item is held with reason NO_FIX, with no attempted fix, none shipped
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        Path run = dir.resolve("out/loop/r1");
+        List<CSVRecord> held = records(run.resolve("escalations.csv"));
+        assertThat(held).hasSize(80).allSatisfy(r -> {
+            assertThat(r.get("reason")).isEqualTo("NO_FIX");
+            assertThat(r.get("last_attempt")).isEmpty();
+            assertThat(r.get("original")).contains(MARKER.strip());
+        });
+        List<CSVRecord> inSample = held.stream().filter(r -> r.get("cause").equals("santa-fix")).toList();
+        List<CSVRecord> inBatch = held.stream().filter(r -> r.get("cause").equals("batch-fix")).toList();
+        assertThat(inSample).isNotEmpty();
+        assertThat(inBatch).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.get("pattern")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
+            assertThat(r.get("open_issues")).contains("no offline fix: scripted");
+        });
+        assertThat(records(run.resolve("catalog.csv"))).hasSize(320);
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(run.resolve("report.json"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
+        assertThat(rounds.get(0).get("escalations_by_reason")).isEqualTo(Map.of("NO_FIX", inSample.size()));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> runLevel = (Map<String, Object>) report.get("run");
+        assertThat(runLevel.get("escalations_by_reason")).isEqualTo(Map.of("NO_FIX", 80));
+    }
+
+    @Test
+    void aResumedRunThatFailsOnA401LeavesAFailedReportAndNoShippableCatalog() throws Exception {
+        // given a not-clean run: exported, catalog.csv written, exit 3
+        Path job = markedCatalog(1);
+        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                        dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
+                        scripted(new AtomicInteger())))
+                .isEqualTo(3);
+        Path run = dir.resolve("out/loop/r1");
+        assertThat(run.resolve("catalog.csv")).exists();
+
+        // when it is resumed after raising max rounds, and a reviewer's model answers 401
+        Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 3"));
+        ReviewerType unauthorized = spec -> new Reviewer() {
+            @Override
+            public String id() {
+                return spec.id();
+            }
+
+            @Override
+            public Set<String> criteria() {
+                return new LinkedHashSet<>(spec.criteria());
+            }
+
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                throw new dev.santabatch.review.ConfigurationException("401 Unauthorized: check OPENAI_API_KEY");
+            }
+        };
+        Extensions ext = new Extensions(Map.of("lexical", spec -> new MarkerReviewer(spec, "x"), "semantic", unauthorized),
+                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then it fails (exit 1), report.json says failed with the 401, and the earlier export's
+        // catalog.csv (and the other CSVs) are gone: nothing in the folder looks shippable
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isEqualTo(1);
+        assertThat(output).contains("status:   FAILED").contains("401 Unauthorized");
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(run.resolve("report.json"));
+        assertThat(report.get("status")).isEqualTo("failed");
+        assertThat(report.get("failures").toString()).contains("401 Unauthorized");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> outputs = (Map<String, Object>) report.get("outputs");
+        assertThat(outputs.get("shipped")).isEqualTo(0);
+        try (var files = Files.list(run)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("report.json");
+        }
+    }
+
+    /** Fails on-specification when {@code bad} says so; passes everything else. */
+    static ReviewerType failing(java.util.function.Predicate<dev.santabatch.review.ReviewRequest> bad, String wording) {
+        return spec -> new Reviewer() {
+            @Override
+            public String id() {
+                return spec.id();
+            }
+
+            @Override
+            public Set<String> criteria() {
+                return new LinkedHashSet<>(spec.criteria());
+            }
+
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                boolean fail = bad.test(request);
+                List<Check> checks = new ArrayList<>();
+                for (var c : request.rubric()) {
+                    boolean f = fail && c.id().equals("on-specification");
+                    checks.add(new Check(c.id(), f ? CheckResult.FAIL : CheckResult.PASS, f ? wording : "ok"));
+                }
+                return new ReviewOutcome.Reviewed(new Review(fail ? Verdict.FAIL : Verdict.PASS, checks,
+                        fail ? List.of("on-specification: " + wording) : List.of(), List.of()), Duration.ofMillis(1));
+            }
+        };
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void lowReviewerAgreementIsFlaggedInTheReportAndTheSummary() throws Exception {
+        // given reviewers that flag unrelated items: B every fifth item, C every seventh
+        Path job = markedCatalog(1);
+        Extensions ext = new Extensions(Map.of(
+                        "lexical", failing(r -> Integer.parseInt(r.itemId().substring(1)) % 5 == 0, "shop-now boilerplate"),
+                        "semantic", failing(r -> Integer.parseInt(r.itemId().substring(1)) % 7 == 0, "about another product")),
+                panels -> request -> new FixOutcome.CannotFix("scripted"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then kappa is below the default 0.4, and the report and the summary say the rubric needs tightening
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isEqualTo(3);
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        Map<String, Object> round1 = (Map<String, Object>) ((List<Map<String, Object>>) report.get("rounds")).get(0);
+        Map<String, Object> agreement = (Map<String, Object>) round1.get("agreement");
+        assertThat(((Number) agreement.get("kappa")).doubleValue()).isLessThan(0.4);
+        assertThat(agreement.get("low_agreement")).isEqualTo(true);
+        assertThat(((Number) agreement.get("flagged_by_all")).intValue()).isLessThan(((Number) agreement.get("flagged_by_one")).intValue());
+        Map<String, Object> run = (Map<String, Object>) report.get("run");
+        assertThat(((Map<String, Object>) run.get("agreement")).get("flag").toString())
+                .contains("low reviewer agreement").contains("the rubric needs tightening");
+        assertThat(output).contains("<-- low reviewer agreement (kappa below 0.4): the rubric needs tightening");
+
+        // and with the job file's threshold at -1 the same agreement is not flagged
+        Files.writeString(job, Files.readString(job) + "  low-agreement-kappa: -1\n");
+        ByteArrayOutputStream out2 = new ByteArrayOutputStream();
+        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r2", null),
+                        dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out2, true, StandardCharsets.UTF_8),
+                        System.err, ext))
+                .isEqualTo(3);
+        Map<String, Object> relaxed = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r2/report.json"));
+        Map<String, Object> relaxedAgreement = (Map<String, Object>) ((Map<String, Object>) relaxed.get("run")).get("agreement");
+        assertThat(relaxedAgreement.get("low_agreement")).isEqualTo(false);
+        assertThat(relaxedAgreement).doesNotContainKey("flag");
+        assertThat(out2.toString(StandardCharsets.UTF_8)).doesNotContain("low reviewer agreement");
+    }
+
+    @Test
+    void spreadsheetCellsAreNeutralisedInEscalationsAndAuditButKeptExactInCatalogAndChanges() throws Exception {
+        // given every description starting with a dash (a formula character in a spreadsheet)
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
+            List<String> row = new ArrayList<>(r);
+            row.set(7, "- " + row.get(7) + (Integer.parseInt(row.get(0).substring(1)) % 5 == 0 ? MARKER : ""));
+            rows.add(row);
+        }
+        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        // items fixed in the sample ship; every seventh marked item has no fix and is held
+        Extensions ext = new Extensions(Map.of(
+                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
+                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
+                panels -> request -> Integer.parseInt(request.itemId().substring(1)) % 7 == 0
+                        ? new FixOutcome.CannotFix("scripted")
+                        : new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err, ext);
+
+        // then
+        assertThat(exit).isZero();
+        Path run = dir.resolve("out/loop/r1");
+        List<CSVRecord> held = records(run.resolve("escalations.csv"));
+        assertThat(held).isNotEmpty().allSatisfy(r -> assertThat(r.get("original")).startsWith("'- "));
+        assertThat(records(run.resolve("audit.csv"))).hasSize(20).allSatisfy(r -> assertThat(r.get("content")).startsWith("'- "));
+        assertThat(records(run.resolve("catalog.csv"))).allSatisfy(r -> assertThat(r.get("description")).startsWith("- "));
+        assertThat(records(run.resolve("changes.csv"))).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.get("before")).startsWith("- ");
+            assertThat(r.get("after")).startsWith("- ");
+        });
     }
 
     private Path markedCatalog(int maxRounds) throws Exception {

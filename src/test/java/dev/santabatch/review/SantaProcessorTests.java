@@ -522,4 +522,85 @@ class SantaProcessorTests {
         assertThat(result.outcome()).isEqualTo(SantaOutcome.UNREVIEWED);
         assertThat(result.reviews().get(0).invalidKind()).isEqualTo(InvalidReviewKind.MISSING_CHECK);
     }
+
+    @Test
+    void aStoredReviewOfTheSameTextIsReusedAndTheReviewsAfterAFixAreFresh() {
+        // given B's review of the original text stored earlier (naughty), C without one
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, pass() /* never played: B is not called in review 0 */, pass())
+                .reviewer("C", ALL, pass(), pass());
+        ScriptedFixer fixer = new ScriptedFixer(fixes(1));
+        Review storedB = failOn(CRITERIA, "accuracy", "accuracy: states a 3-year warranty, the source says 2");
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE, Map.of("B", storedB));
+
+        // then B was not called for the original text, C was; both were called, fresh, after the fix
+        List<ScriptedReviewer> review0 = panel.panels.get(0);
+        assertThat(review0.get(0).requests).isEmpty();
+        assertThat(review0.get(1).requests).hasSize(1);
+        List<ScriptedReviewer> review1 = panel.panels.get(1);
+        assertThat(review1).allSatisfy(r -> assertThat(r.requests).singleElement()
+                .satisfies(q -> assertThat(q.content()).isEqualTo("fix 1")));
+        // the stored review decided review 0: its issue went to the fixer
+        assertThat(fixer.requests.get(0).criticalIssues())
+                .containsExactly("accuracy: states a 3-year warranty, the source says 2");
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+        assertThat(result.reviewsToNice()).isEqualTo(2);
+        assertThat(result.reviews()).extracting(ReviewRecord::reviewerId, ReviewRecord::iteration, ReviewRecord::reused)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("B", 0, true),
+                        org.assertj.core.groups.Tuple.tuple("C", 0, false),
+                        org.assertj.core.groups.Tuple.tuple("B", 1, false),
+                        org.assertj.core.groups.Tuple.tuple("C", 1, false));
+        assertThat(result.reviews().get(0).verdict()).isEqualTo(Verdict.FAIL);
+    }
+
+    @Test
+    void everyReviewerWithAStoredReviewIsReusedSoNoneIsCalled() {
+        // given both reviews stored, both passing
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, pass()).reviewer("C", ALL, pass());
+
+        // when
+        SantaResult result = processor(panel, new ScriptedFixer()).process("item-1", ORIGINAL, SOURCE,
+                Map.of("B", passAll(CRITERIA), "C", passAll(CRITERIA)));
+
+        // then
+        assertThat(panel.allInstances()).allSatisfy(r -> assertThat(r.requests).isEmpty());
+        assertThat(result.niceOnFirstReview()).isTrue();
+        assertThat(result.reviews()).allSatisfy(r -> assertThat(r.reused()).isTrue());
+    }
+
+    @Test
+    void aStoredReviewThatNoLongerValidatesIsNotReused() {
+        // given a stored review of B missing a criterion's check
+        Review missing = new Review(Verdict.PASS, List.of(new Check("accuracy", CheckResult.PASS, "")), List.of(), List.of());
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, pass()).reviewer("C", ALL, pass());
+
+        // when
+        SantaResult result = processor(panel, new ScriptedFixer()).process("item-1", ORIGINAL, SOURCE, Map.of("B", missing));
+
+        // then B is called
+        assertThat(panel.allInstances()).allSatisfy(r -> assertThat(r.requests).hasSize(1));
+        assertThat(result.reviews()).noneSatisfy(r -> assertThat(r.reused()).isTrue());
+    }
+
+    @Test
+    void aFixerWithNoFixEscalatesWithReasonNoFixAndIsNotAskedAgain() {
+        // given a naughty item and a fixer that has no fix for it
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, naughty()).reviewer("C", ALL, pass());
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.CannotFix("no offline fix: the reviewers disagree"));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then it is held as having no fix, not as a fix that returned its input
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
+        assertThat(result.reason()).isEqualTo(SantaReason.NO_FIX);
+        assertThat(result.reasonDetail()).isEqualTo("no fix: no offline fix: the reviewers disagree");
+        assertThat(result.rejectedFix()).isNull();
+        assertThat(result.openIssues()).extracting(MergedIssue::text)
+                .containsExactly("accuracy: states a 3-year warranty, the source says 2");
+        assertThat(fixer.calls).hasValue(1);
+        assertThat(result.fixes()).isZero();
+    }
 }

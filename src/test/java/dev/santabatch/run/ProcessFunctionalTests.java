@@ -37,6 +37,12 @@ class ProcessFunctionalTests {
                 .isEqualTo("STOPPED");
         long stoppedAt = ChildRun.queryLong(dir, ITEMS);
         assertThat(stoppedAt).isGreaterThan(0).isLessThan(ROWS);
+        // a stopped run is not publishable: report.json says failed (stopped), and there is no catalog
+        java.util.Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/term/t1/report.json"));
+        assertThat(report.get("status")).isEqualTo("failed");
+        assertThat(report.get("execution").toString()).contains("batch_status=STOPPED").contains("stopped by a signal");
+        assertThat(dir.resolve("out/term/t1/catalog.csv")).doesNotExist();
+        assertThat(child.output()).contains("status:   FAILED");
 
         ChildRun again = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "t1");
         assertThat(again.await(120)).as(again.output()).isEqualTo(0);

@@ -25,7 +25,10 @@ class SantaMetricsTests {
         items.add(new ItemOutcome(SantaOutcome.NICE, null, 2, 1));
         items.add(new ItemOutcome(SantaOutcome.NICE, null, 3, 2));
         items.add(new ItemOutcome(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY, 4, 3));
-        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 0, 0)); // never reviewed
+        // a reviewer failed in review 0: the panel review was attempted (1) but never completed
+        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 1, 0));
+        // a reviewer failed in review 1, after a completed review 0 and a fix: reviewed
+        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 2, 1));
         items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED, 1, 0)); // reviewed once
         return items;
     }
@@ -33,30 +36,67 @@ class SantaMetricsTests {
     @Test
     void firstPassRateAndMeanReviewsToNice() {
         SantaMetrics m = SantaMetrics.of(round());
-        assertThat(m.sampled()).isEqualTo(13);
-        assertThat(m.reviewed()).isEqualTo(12); // the REVIEWER_FAILED item had no review
+        assertThat(m.sampled()).isEqualTo(14);
+        assertThat(m.reviewed()).isEqualTo(13); // the item whose review 0 failed was not reviewed
         assertThat(m.niceFirstReview()).isEqualTo(7);
-        // first-pass rate = 7 / 12
-        assertThat(m.firstPassRate().getAsDouble()).isCloseTo(7.0 / 12, within(1e-12));
+        // first-pass rate = 7 / 13
+        assertThat(m.firstPassRate().getAsDouble()).isCloseTo(7.0 / 13, within(1e-12));
         // mean reviews to NICE = (7*1 + 2 + 2 + 3) / 10 = 1.4
         assertThat(m.nice()).isEqualTo(10);
         assertThat(m.meanReviewsToNice().getAsDouble()).isCloseTo(1.4, within(1e-12));
-        // all reviewed items: reviews (14 + 4 + 1) / 12, fixes (0 + 1 + 1 + 2 + 3 + 0) / 12
-        assertThat(m.meanReviewsPerItem().getAsDouble()).isCloseTo(19.0 / 12, within(1e-12));
-        assertThat(m.meanFixesPerItem().getAsDouble()).isCloseTo(7.0 / 12, within(1e-12));
+        // reviewed items: reviews (7 + 2 + 2 + 3 + 4 + 2 + 1) / 13, fixes (0 + 1 + 1 + 2 + 3 + 1 + 0) / 13
+        assertThat(m.meanReviewsPerItem().getAsDouble()).isCloseTo(21.0 / 13, within(1e-12));
+        assertThat(m.meanFixesPerItem().getAsDouble()).isCloseTo(8.0 / 13, within(1e-12));
         assertThat(m.escalated()).isEqualTo(1);
-        assertThat(m.unreviewed()).isEqualTo(2);
+        assertThat(m.unreviewed()).isEqualTo(3);
         assertThat(m.escalationsByReason()).isEqualTo(Map.of("STILL_NAUGHTY", 1L));
     }
 
     @Test
-    void emptyAndSummedRounds() {
+    void emptyMetricsHaveNoRatios() {
         SantaMetrics none = SantaMetrics.of(List.of());
         assertThat(none.firstPassRate()).isEmpty();
         assertThat(none.meanReviewsToNice()).isEmpty();
-        SantaMetrics twice = SantaMetrics.of(round()).plus(SantaMetrics.of(round()));
-        assertThat(twice.firstPassRate().getAsDouble()).isCloseTo(7.0 / 12, within(1e-12));
-        assertThat(twice.escalationsByReason()).isEqualTo(Map.of("STILL_NAUGHTY", 2L));
+        SantaMetrics noRun = SantaMetrics.ofRun(List.of());
+        assertThat(noRun.firstPassRate()).isEmpty();
+        assertThat(noRun.meanReviewsToNice()).isEmpty();
+    }
+
+    @Test
+    void theRunCountsAnItemSampledInSeveralRoundsOnce() {
+        ItemOutcome niceFirst = new ItemOutcome(SantaOutcome.NICE, null, 1, 0);
+        ItemOutcome niceAfterFix = new ItemOutcome(SantaOutcome.NICE, null, 2, 1);
+        ItemOutcome failedInReview0 = new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 1, 0);
+        ItemOutcome failedInReview1 = new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 2, 1);
+        ItemOutcome fixerFailed = new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED, 1, 0);
+        ItemOutcome escalated = new ItemOutcome(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY, 4, 3);
+        List<List<ItemOutcome>> histories = List.of(
+                List.of(niceFirst), // A: reviewed, NICE first
+                List.of(failedInReview0, niceFirst), // B: first completed review in round 2, NICE: first pass
+                List.of(failedInReview1, niceAfterFix), // C: first review (round 1) was naughty
+                List.of(fixerFailed, escalated), // D: first review naughty, then escalated
+                List.of(failedInReview0, failedInReview0), // E: never reviewed, still unreviewed
+                List.of(niceAfterFix)); // F
+
+        SantaMetrics run = SantaMetrics.ofRun(histories);
+
+        // 6 items (10 sampled rows); reviewed: A B C D F = 5; NICE on first review: A B = 2
+        assertThat(run.sampled()).isEqualTo(6);
+        assertThat(run.reviewed()).isEqualTo(5);
+        assertThat(run.niceFirstReview()).isEqualTo(2);
+        assertThat(run.firstPassRate().getAsDouble()).isCloseTo(2.0 / 5, within(1e-12));
+        // NICE: A B C F, reviews to NICE 1 + 1 + 2 + 2 = 6 -> 1.5
+        assertThat(run.nice()).isEqualTo(4);
+        assertThat(run.meanReviewsToNice().getAsDouble()).isCloseTo(1.5, within(1e-12));
+        // the attempt that counted per reviewed item: reviews 1 + 1 + 2 + 4 + 2 = 10, fixes 0 + 0 + 1 + 3 + 1 = 5
+        assertThat(run.meanReviewsPerItem().getAsDouble()).isCloseTo(2.0, within(1e-12));
+        assertThat(run.meanFixesPerItem().getAsDouble()).isCloseTo(1.0, within(1e-12));
+        assertThat(run.escalated()).isEqualTo(1);
+        assertThat(run.escalationsByReason()).isEqualTo(Map.of("STILL_NAUGHTY", 1L));
+        assertThat(run.unreviewed()).isEqualTo(1);
+        // summing the rounds instead would count B twice: round 2's NICE and round 1's attempt
+        List<ItemOutcome> flat = histories.stream().flatMap(List::stream).toList();
+        assertThat(SantaMetrics.of(flat).reviewed()).isEqualTo(7);
     }
 
     @Test

@@ -1,0 +1,103 @@
+package dev.santabatch.report;
+
+import dev.santabatch.loop.LoopStore;
+import dev.santabatch.store.Store;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code report.json} of a run that ended without exporting: FAILED (a step failed: the
+ * failed-review threshold, a 401 from a model, ...) or stopped by a signal. Its {@code status} is
+ * {@code failed}, so a downstream job that checks it cannot publish by accident; and nothing in
+ * the folder looks shippable: the CSV outputs an earlier export of the same run left there (a
+ * not-clean run resumed after raising max rounds) are removed, since they describe a state the run
+ * has moved past. The run is restartable; its successful end writes every output again.
+ */
+public final class FailedRunReport {
+
+    /** Outputs an export writes; a failed run removes any an earlier export of it left. */
+    static final List<String> EXPORTED = List.of("catalog.csv", "changes.csv", "escalations.csv", "rejects.csv", "audit.csv");
+
+    private FailedRunReport() {}
+
+    /**
+     * @param batchStatus the execution's Spring Batch status (FAILED, STOPPED)
+     * @param why one line: what ended the run
+     * @param failures the root causes, one line each
+     * @param restart the command that continues the run
+     */
+    public static Map<String, Object> build(Store store, LoopStore loop, String job, String runId, long runPk,
+            long executionId, String batchStatus, String why, List<String> failures, String restart) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("status", RunReport.FAILED);
+        r.put("job", job);
+        r.put("run_id", runId);
+        r.put("execution", RunReport.ordered("id", executionId, "batch_status", batchStatus, "why", why));
+        r.put("failures", List.copyOf(failures));
+        r.put("restart", restart);
+        long items = store.countItems(runPk);
+        long rejects = store.countRejects(runPk);
+        r.put("input", RunReport.ordered("records", items + rejects, "items", items, "rejects", rejects));
+        r.put("outputs", RunReport.ordered("shipped", 0, "note",
+                "a failed run ships nothing: no catalog.csv is written (one left by an earlier export of this run is"
+                        + " removed); restart the run"));
+        List<Map<String, Object>> rounds = new ArrayList<>();
+        for (LoopStore.Round round : loop.rounds(runPk)) {
+            long nice = 0;
+            long escalated = 0;
+            long unreviewed = 0;
+            long pending = 0;
+            List<LoopStore.SampleOutcome> sample = loop.sample(runPk, round.round());
+            for (LoopStore.SampleOutcome s : sample) {
+                if (s.outcome() == null) {
+                    pending++;
+                } else {
+                    switch (s.outcome()) {
+                        case "NICE" -> nice++;
+                        case "ESCALATED" -> escalated++;
+                        default -> unreviewed++;
+                    }
+                }
+            }
+            rounds.add(RunReport.ordered("round", round.round(), "eligible", round.eligible(), "sample_size",
+                    round.sampleSize(), "decision", round.decision(), "nice", nice, "escalated", escalated, "unreviewed",
+                    unreviewed, "not_reviewed_yet", pending));
+        }
+        r.put("rounds", rounds);
+        return r;
+    }
+
+    /**
+     * Writes {@code report.json} into {@code outDir} (created if needed) after removing the
+     * outputs of an earlier export of the run.
+     */
+    public static void write(Path outDir, Map<String, Object> report) throws IOException {
+        Files.createDirectories(outDir);
+        for (String name : EXPORTED) {
+            Files.deleteIfExists(outDir.resolve(name));
+        }
+        RunReport.write(outDir.resolve("report.json"), report);
+    }
+
+    /** The one-screen summary of a failed run: the status first. */
+    @SuppressWarnings("unchecked")
+    public static List<String> summary(Map<String, Object> r) {
+        List<String> lines = new ArrayList<>();
+        lines.add("status:   " + String.valueOf(r.get("status")).toUpperCase(java.util.Locale.ROOT)
+                + " (nothing shipped: no catalog.csv)");
+        Map<String, Object> execution = (Map<String, Object>) r.get("execution");
+        lines.add("ended:    " + execution.get("batch_status") + ": " + execution.get("why"));
+        Map<String, Object> input = (Map<String, Object>) r.get("input");
+        lines.add("read:     " + input.get("records") + " records: " + input.get("items") + " items, " + input.get("rejects")
+                + " rejected");
+        for (Object f : (List<Object>) r.get("failures")) {
+            lines.add("failure:  " + f);
+        }
+        return lines;
+    }
+}

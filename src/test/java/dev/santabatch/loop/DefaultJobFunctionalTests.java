@@ -1,0 +1,61 @@
+package dev.santabatch.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.cli.Cli;
+import dev.santabatch.report.RunReport;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What {@code ./mvnw spring-boot:run} runs (the pom's arguments: {@code run
+ * jobs/product-descriptions.yml}): the whole loop on the bundled sample with the rules pre-pass
+ * and the two offline reviewers reaches a clean sample and exits 0; {@code changes.csv} holds
+ * batch-fix revisions; the escape rates against the ground truth are in {@code report.json}.
+ */
+class DefaultJobFunctionalTests {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theDefaultJobReachesACleanSampleWithBatchFixesAndGroundTruthEscapeRates() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Cli.run(new String[] {"run", "jobs/product-descriptions.yml", "--out", dir.resolve("out").toString(),
+                        "--run-id", "d1"},
+                Map.of("spring.datasource.url", "jdbc:h2:file:" + dir.resolve("db/santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0"),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isZero();
+        assertThat(output).contains("status:   CLEAN");
+        Path run = dir.resolve("out/product-descriptions/d1");
+        List<CSVRecord> batch = HeldOutFunctionalTests.records(run.resolve("changes.csv")).stream()
+                .filter(c -> c.get("cause").equals("batch-fix")).toList();
+        assertThat(batch).isNotEmpty().allSatisfy(c -> {
+            assertThat(Integer.parseInt(c.get("round"))).isPositive();
+            assertThat(c.get("pattern")).isNotBlank();
+            assertThat(c.get("after")).isNotEqualTo(c.get("before"));
+        });
+        Map<String, Object> report = RunReport.read(run.resolve("report.json"));
+        assertThat(report.keySet().iterator().next()).isEqualTo("status");
+        assertThat(report.get("status")).isEqualTo("clean");
+        Map<String, Object> truth = (Map<String, Object>) report.get("escape_rates_against_ground_truth");
+        assertThat(truth).containsKeys("escape_rate", "false_hold_rate", "by_kind");
+        Map<String, Object> byKind = (Map<String, Object>) truth.get("by_kind");
+        assertThat(byKind.keySet()).containsAll(Set.of("forbidden-term", "missing-disclaimer", "wrong-number",
+                "drift-sentence", "drift-text", "boilerplate"));
+        for (String k : HeldOutFunctionalTests.RULE_KINDS) {
+            assertThat(((Number) ((Map<String, Object>) byKind.get(k)).get("escaped")).longValue()).as(k).isZero();
+        }
+    }
+}

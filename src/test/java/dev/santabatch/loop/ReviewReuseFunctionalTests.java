@@ -1,0 +1,229 @@
+package dev.santabatch.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.santabatch.review.FixOutcome;
+import dev.santabatch.review.ReviewOutcome;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.Reviewer;
+import dev.santabatch.run.Launcher;
+import dev.santabatch.run.RunRequest;
+import dev.santabatch.run.StopSignal;
+import dev.santabatch.run.TestJobsAccess;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A review stored for an item's current revision is reused, never paid again: when the item is
+ * resampled in a later round after one reviewer failed to review it, and when the review step is
+ * restarted. Reviews after a fix are by fresh reviewers, called. Reviewer calls are counted per
+ * reviewer, item and text.
+ */
+class ReviewReuseFunctionalTests {
+
+    static final String MARKER = ScriptedLoopFunctionalTests.MARKER;
+
+    @TempDir
+    Path dir;
+
+    /** Calls per "reviewer|item|text". */
+    final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+
+    @BeforeEach
+    void reset() {
+        StopSignal.reset();
+    }
+
+    /** The marker reviewer, counting its calls; fails to review (transport) when {@code fails} says so. */
+    ReviewerType counting(String wording, Predicate<ReviewRequest> fails) {
+        return spec -> {
+            Reviewer healthy = new ScriptedLoopFunctionalTests.MarkerReviewer(spec, wording);
+            return new Reviewer() {
+                @Override
+                public String id() {
+                    return healthy.id();
+                }
+
+                @Override
+                public Set<String> criteria() {
+                    return healthy.criteria();
+                }
+
+                @Override
+                public ReviewOutcome review(ReviewRequest request) {
+                    calls.computeIfAbsent(key(id(), request.itemId(), request.content()), k -> new AtomicInteger())
+                            .incrementAndGet();
+                    if (fails.test(request)) {
+                        return new ReviewOutcome.FailedToReview(ReviewOutcome.FailureKind.TRANSPORT, "connection refused");
+                    }
+                    return healthy.review(request);
+                }
+            };
+        };
+    }
+
+    static String key(String reviewer, String item, String text) {
+        return reviewer + "|" + item + "|" + text;
+    }
+
+    int callsOf(String reviewer, String item, String text) {
+        AtomicInteger n = calls.get(key(reviewer, item, text));
+        return n == null ? 0 : n.get();
+    }
+
+    static List<List<String>> markedRows(int n) {
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : TestJobsAccess.rows(n)) {
+            List<String> row = new ArrayList<>(r);
+            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
+                row.set(7, row.get(7) + MARKER);
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    static Extensions extensions(ReviewerType b, ReviewerType c) {
+        return new Extensions(Map.of("lexical", b, "semantic", c),
+                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+    }
+
+    @Test
+    void anItemResampledAfterAFailedReviewReusesTheOtherReviewersStoredReview() throws Exception {
+        // given 60 items (fewer than 100: every eligible item is reviewed each round), every fifth
+        // carrying the marker; reviewer C fails to review T0001 and T0002 the first time only
+        List<List<String>> rows = markedRows(60);
+        Path catalog = TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = TestJobsAccess.writeJob(dir, "loop", catalog, 10);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        Set<String> flaky = Set.of("T0001", "T0002");
+        Map<String, AtomicInteger> cCalls = new ConcurrentHashMap<>();
+        String wording = "carries the shop-now boilerplate sentence";
+        ReviewerType b = counting(wording, r -> false);
+        ReviewerType c = counting(wording, r -> flaky.contains(r.itemId())
+                && cCalls.computeIfAbsent(r.itemId(), k -> new AtomicInteger()).incrementAndGet() == 1);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when the job runs
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions(b, c));
+
+        // then round 1 leaves the two items unreviewed, round 2 reviews them, and nothing is paid twice
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isZero();
+        for (List<String> row : rows) {
+            String id = row.get(0);
+            String text = row.get(7);
+            assertThat(callsOf("B", id, text)).as("B on %s's stored revision", id).isEqualTo(1);
+            assertThat(callsOf("C", id, text)).as("C on %s", id).isEqualTo(flaky.contains(id) ? 2 : 1);
+            if (text.contains(MARKER)) {
+                String fixed = text.replace(MARKER, "");
+                assertThat(callsOf("B", id, fixed)).as("fresh B after %s's fix", id).isEqualTo(1);
+                assertThat(callsOf("C", id, fixed)).as("fresh C after %s's fix", id).isEqualTo(1);
+            }
+        }
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        // nothing left eligible after round 2's full review: fully reviewed, no bound to state
+        assertThat(report.get("status")).isEqualTo("fully-reviewed");
+        assertThat(output).contains("status:   FULLY-REVIEWED");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> bound = (Map<String, Object>) ((Map<String, Object>) report.get("run")).get("bound");
+        assertThat(bound.get("stated")).isEqualTo(false);
+        assertThat(bound.get("why")).isEqualTo("fully reviewed, no sampling bound");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
+        assertThat(rounds).hasSize(2);
+        assertThat(rounds.get(0).get("unreviewed")).isEqualTo(2);
+        assertThat(rounds.get(1).get("sample_size")).isEqualTo(2);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> agreement2 = (Map<String, Object>) rounds.get(1).get("agreement");
+        assertThat(agreement2.get("items")).as("round 2's panel verdicts include the reused reviews").isEqualTo(2);
+        // run level, each item once: 60 reviewed, 48 NICE on their first review (46 in round 1, 2 in
+        // round 2), 12 NICE after one fix: first-pass 48/60, mean reviews to NICE (48 + 12*2)/60
+        @SuppressWarnings("unchecked")
+        Map<String, Object> run = (Map<String, Object>) report.get("run");
+        assertThat((Double) run.get("first_pass_rate")).isCloseTo(48.0 / 60, within(1e-12));
+        assertThat((Double) run.get("mean_reviews_to_nice")).isCloseTo(72.0 / 60, within(1e-12));
+        assertThat(run.get("sampled")).isEqualTo(60);
+        // per round: round 1's 58 reviewed items, 46 of them NICE first; round 2's 2 items
+        assertThat((Double) rounds.get(0).get("first_pass_rate")).isCloseTo(46.0 / 58, within(1e-12));
+        assertThat((Double) rounds.get(1).get("first_pass_rate")).isEqualTo(1.0);
+        // the store holds one review per reviewer, item, revision and iteration
+        assertThat(query("SELECT COUNT(*) FROM (SELECT item_id, rev, iteration, reviewer FROM sb_review"
+                + " WHERE outcome = 'REVIEWED' GROUP BY item_id, rev, iteration, reviewer HAVING COUNT(*) > 1) d")).isZero();
+        assertThat(query("SELECT COUNT(*) FROM sb_review WHERE item_id = 'T0001' AND reviewer = 'B'")).isEqualTo(1);
+        assertThat(query("SELECT round_no FROM sb_review WHERE item_id = 'T0001' AND reviewer = 'C'"
+                + " AND outcome = 'REVIEWED'")).isEqualTo(2);
+    }
+
+    @Test
+    void aRestartedReviewStepReusesTheReviewsItsFailedAttemptsStored() throws Exception {
+        // given 400 items (sampled), and reviewer C down for a third of the items: too many fail
+        // to review, the step fails
+        List<List<String>> rows = markedRows(400);
+        Path catalog = TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\nsanta:\n  max-rounds: 5\n");
+        AtomicBoolean down = new AtomicBoolean(true);
+        String wording = "carries the shop-now boilerplate sentence";
+        ReviewerType b = counting(wording, r -> false);
+        ReviewerType c = counting(wording, r -> down.get() && Integer.parseInt(r.itemId().substring(1)) % 3 == 0);
+        int failed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err, extensions(b, c));
+        assertThat(failed).isEqualTo(1);
+        List<String> retried = strings("SELECT item_id FROM sb_sample WHERE round_no = 1 AND outcome = 'UNREVIEWED'");
+        assertThat(retried).isNotEmpty();
+
+        // when it is restarted with C back
+        down.set(false);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int resumed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions(b, c));
+
+        // then the retried items' B reviews were reused: B reviewed each round-1 item's text once
+        assertThat(resumed).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        Map<String, String> texts = new java.util.HashMap<>();
+        rows.forEach(r -> texts.put(r.get(0), r.get(7)));
+        List<String> sampled = strings("SELECT item_id FROM sb_sample WHERE round_no = 1");
+        for (String id : sampled) {
+            assertThat(callsOf("B", id, texts.get(id))).as("B on %s", id).isEqualTo(1);
+            assertThat(callsOf("C", id, texts.get(id))).as("C on %s", id)
+                    .isEqualTo(retried.contains(id) ? 2 : 1);
+        }
+        assertThat(query("SELECT COUNT(*) FROM sb_sample WHERE round_no = 1 AND outcome = 'UNREVIEWED'")).isZero();
+        assertThat(query("SELECT COUNT(*) FROM (SELECT item_id, rev, iteration, reviewer FROM sb_review"
+                + " GROUP BY item_id, rev, iteration, reviewer HAVING COUNT(*) > 1) d")).isZero();
+    }
+
+    long query(String sql) throws Exception {
+        List<String> s = strings(sql);
+        return s.isEmpty() ? -1 : Long.parseLong(s.get(0));
+    }
+
+    List<String> strings(String sql) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (var c = java.sql.DriverManager.getConnection(
+                        "jdbc:h2:file:" + dir.toAbsolutePath().resolve("db/santa") + ";AUTO_SERVER=TRUE;IFEXISTS=TRUE", "sa", "");
+                var rs = c.createStatement().executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+}
