@@ -452,16 +452,29 @@ public final class Launcher {
             out.println("  status:   " + (status == BatchStatus.FAILED ? RunReport.FAILED : "stopped"));
             out.println("  read:     " + (items + rejects) + " records: " + items + " items, " + rejects + " rejected");
             for (Throwable t : execution.getAllFailureExceptions()) {
-                Throwable root = t;
-                while (root.getCause() != null && root.getCause() != root) {
-                    root = root.getCause();
-                }
-                out.println("  failure:  " + (root == t ? t.toString() : root.getMessage() + "  (" + root.getClass().getSimpleName() + ")"));
+                out.println("  failure:  " + failureLine(t));
             }
             out.println("  restart:  santa-batch run " + run.job().file() + " --run-id " + run.runId()
                     + "   (or: santa-batch restart " + execution.getId() + ")");
         }
         return exit;
+    }
+
+    /**
+     * One failure for people: a configuration error in the cause chain (e.g. a model's 401: which
+     * model, which endpoint, which environment variable to check) says what to do, so its message
+     * wins; otherwise the root cause's message, with its type.
+     */
+    static String failureLine(Throwable t) {
+        Throwable root = t;
+        java.util.Set<Throwable> seen = new java.util.HashSet<>();
+        for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+            if (c instanceof dev.santabatch.review.ConfigurationException) {
+                return c.getMessage();
+            }
+            root = c;
+        }
+        return root == t ? t.toString() : root.getMessage() + "  (" + root.getClass().getSimpleName() + ")";
     }
 
     /**
