@@ -46,6 +46,21 @@ public record JobDefinition(
         return !reviewers.isEmpty() && reviewers.stream().allMatch(r -> "llm".equals(r.type()));
     }
 
+    /** True when at least one reviewer of the panel is a model ({@code llm}). */
+    public boolean anyModelReviewer() {
+        return reviewers.stream().anyMatch(r -> "llm".equals(r.type()));
+    }
+
+    /**
+     * True when the batch fix matches with the model matcher on narrowed candidates: some panel
+     * reviewer is a model and a matcher model exists. A panel with a model reviewer would otherwise
+     * run that model on every eligible item (the full scan); only an all-offline panel, whose checks
+     * cost no model calls, or a model panel without a matcher model, scans in full.
+     */
+    public boolean batchFixByModelMatcher() {
+        return anyModelReviewer() && matcher.model() != null;
+    }
+
     /**
      * Pairs of model reviewers that use the same model at the same endpoint (base URLs compared
      * without a trailing slash, case-insensitively; an absent base URL is the default endpoint), as

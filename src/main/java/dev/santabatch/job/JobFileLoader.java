@@ -586,10 +586,10 @@ public final class JobFileLoader {
         if (fixer.model() != null) {
             return new MatcherSpec(fixer.model(), true, share);
         }
-        if (reviewers.stream().allMatch(r -> "llm".equals(r.type()))) {
-            warnings.add(format("matcher", top.node("matcher"), "the panel's reviewers are models but no matcher"
-                    + " model is named (matcher.model, or an llm fixer's model): the batch fix would run the whole panel"
-                    + " on every eligible item; name a matcher model"));
+        if (reviewers.stream().anyMatch(r -> "llm".equals(r.type()))) {
+            warnings.add(format("matcher", top.node("matcher"), "the panel has a model reviewer but no matcher"
+                    + " model is named (matcher.model, or an llm fixer's model): the batch fix would run the whole panel,"
+                    + " its model calls included, on every eligible item; name a matcher model"));
         }
         return new MatcherSpec(null, false, share);
     }

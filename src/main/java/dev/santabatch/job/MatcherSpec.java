@@ -3,7 +3,8 @@ package dev.santabatch.job;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The pattern matcher of the batch-fix step for model-found patterns.
+ * The pattern matcher of the batch-fix step when the panel has a model reviewer (all-model or
+ * mixed panels; see {@link JobDefinition#batchFixByModelMatcher()}).
  *
  * @param model the matcher's model: {@code matcher.model}, else the fixer's model when the fixer is
  *     {@code llm}, else {@code null} (no model matcher: the batch fix scans with the panel's own

@@ -156,7 +156,11 @@ public final class CallGovernor {
         switch (failure.kind().category()) {
             case CONFIGURATION -> throw new ConfigurationException(
                     failure.kind() == ErrorKind.AUTH
-                            ? where + ": authentication failed (" + failure.message() + "); check the API key in the environment variable named by model.api-key-env"
+                            ? "authentication failed for model '" + target.model() + "' at " + target.endpoint() + " (" + role
+                                    + "): check the environment variable "
+                                    + (target.apiKeyEnv() == null ? "named by model.api-key-env" : target.apiKeyEnv())
+                                    + " (model.api-key-env) holds a valid key for this endpoint; the server said: "
+                                    + failure.message()
                             : where + ": model not found (" + failure.message() + "); check model.model and model.base-url (it usually ends in /v1)",
                     thrown);
             case REJECTED, ANSWER -> {

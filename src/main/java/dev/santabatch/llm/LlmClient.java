@@ -63,7 +63,8 @@ public final class LlmClient {
                     + ", model '" + spec.model() + "') is not set; set it to the API key (for a local server that needs none, any value such as 'none')");
         }
         ChatModel chatModel = OpenAiChatModels.create(spec, baseUrl, key.strip(), governor.settings().logRequests());
-        ModelTarget target = new ModelTarget(baseUrl, spec.model(), spec.priceInputPerMillion(), spec.priceOutputPerMillion());
+        ModelTarget target = new ModelTarget(baseUrl, spec.model(), spec.priceInputPerMillion(), spec.priceOutputPerMillion(),
+                keyEnv);
         return new LlmClient(chatModel, target, role, spec, governor);
     }
 

@@ -11,13 +11,20 @@ import org.jspecify.annotations.Nullable;
  * @param model the model name (with the endpoint, the key of the per-model limits)
  * @param priceInputPerMillion price per million input tokens; {@code null} costs nothing
  * @param priceOutputPerMillion price per million output tokens; {@code null} costs nothing
+ * @param apiKeyEnv the name (never the value) of the environment variable holding the API key, for
+ *     messages that say what to check; {@code null} when unknown
  */
-public record ModelTarget(
-        String endpoint, String model, @Nullable Double priceInputPerMillion, @Nullable Double priceOutputPerMillion) {
+public record ModelTarget(String endpoint, String model, @Nullable Double priceInputPerMillion,
+        @Nullable Double priceOutputPerMillion, @Nullable String apiKeyEnv) {
 
     public ModelTarget {
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(model, "model");
+    }
+
+    public ModelTarget(String endpoint, String model, @Nullable Double priceInputPerMillion,
+            @Nullable Double priceOutputPerMillion) {
+        this(endpoint, model, priceInputPerMillion, priceOutputPerMillion, null);
     }
 
     /** The estimated cost of a call's tokens. */

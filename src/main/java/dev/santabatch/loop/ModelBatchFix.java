@@ -31,7 +31,9 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * The batch-fix step for a model panel: the round's systematic patterns are matched by the model
  * matcher, not by re-running the panel on every eligible item. When the step first opens in a
  * round, {@link PatternNarrowing} picks candidates per pattern without a model call; they are
- * stored (so a restart continues the same list and never pays twice for a finished candidate).
+ * stored in one transaction that writes a completion row last (so a restart continues the same
+ * complete list and never pays twice for a finished candidate, and a list whose write was
+ * interrupted is narrowed again, never reused).
  * Each candidate gets one fresh {@link LlmMatcher} call per pattern it may show, with the sample's
  * before/after fixes of the pattern as examples; a match's corrected text feeds the next pattern's
  * call. Matched text that passes the rules is stored as a {@code batch-fix} revision; a match the
@@ -105,7 +107,7 @@ final class ModelBatchFix {
                 allFixes.put(p.patternNo(), fixes);
                 state.examples.put(p.patternNo(), fixes.subList(0, Math.min(3, fixes.size())));
             }
-            if (!spend.hasCandidates(run.runPk(), state.round)) {
+            if (!spend.narrowed(run.runPk(), state.round)) {
                 narrow(allFixes, contentIndex);
             }
         }
@@ -150,9 +152,10 @@ final class ModelBatchFix {
             picked.forEach((p, ids) -> ids.forEach(id -> byItem.computeIfAbsent(id, k -> new ArrayList<>()).add(p)));
             List<SpendStore.Candidate> candidates = new ArrayList<>();
             byItem.forEach((id, ps) -> candidates.add(new SpendStore.Candidate(id, index.get(id), ps.stream().sorted().toList())));
-            spend.insertCandidates(run.runPk(), state.round, candidates);
+            Map<Integer, long[]> stats = new LinkedHashMap<>();
+            picked.forEach((p, ids) -> stats.put(p, new long[] {eligible.size(), ids.size()}));
+            spend.saveNarrowing(run.runPk(), state.round, candidates, stats);
             picked.forEach((p, ids) -> {
-                spend.initMatchStat(run.runPk(), state.round, p, eligible.size(), ids.size());
                 log.info("batch-fix: round {}: pattern {}: {} of {} eligible items are candidates for the model matcher",
                         state.round, p, ids.size(), eligible.size());
             });

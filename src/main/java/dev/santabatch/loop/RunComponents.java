@@ -65,7 +65,7 @@ public final class RunComponents {
         }
         types.putAll(extensions.reviewerTypes());
         Function<Panels, Fixer> fixer = extensions.fixer() != null ? extensions.fixer() : p -> defaultFixer(job, governor, p, extensions);
-        LlmMatcher matcher = job.modelPanel() && job.matcher().model() != null
+        LlmMatcher matcher = job.batchFixByModelMatcher()
                 ? new LlmMatcher(LlmClient.create(job.matcher().model(), LlmRoles.MATCHER, governor, extensions.env()))
                 : null;
         ModelCalls modelCalls = new ModelCalls(governor, spend, runPk, matcher);

@@ -6,8 +6,12 @@ import dev.santabatch.llm.SpendSnapshot;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Model spend stored with the run, as the call governor counts it (calls, retries, errors by kind,
@@ -44,12 +48,21 @@ public final class SpendStore {
               record_index BIGINT NOT NULL,
               patterns VARCHAR(1024) NOT NULL,
               state VARCHAR(16),
-              PRIMARY KEY (run_pk, round_no, item_id))""");
+              PRIMARY KEY (run_pk, round_no, item_id))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_match_narrowed (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              candidates BIGINT NOT NULL,
+              PRIMARY KEY (run_pk, round_no))""");
 
     private final JdbcTemplate jdbc;
+    private final TransactionTemplate tx;
 
     public SpendStore(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.tx = new TransactionTemplate(new DataSourceTransactionManager(
+                Objects.requireNonNull(jdbc.getDataSource(), "dataSource")));
     }
 
     public void createSchema() {
@@ -103,15 +116,6 @@ public final class SpendStore {
     /** One pattern's batch-fix matching in one round. */
     public record MatchStat(int round, int patternNo, long eligible, long candidates, long calls) {}
 
-    /** Records a pattern's eligible and candidate counts once per round (a restart keeps the first). */
-    public void initMatchStat(long runPk, int round, int patternNo, long eligible, long candidates) {
-        if (jdbc.update("UPDATE sb_match_stat SET eligible = eligible WHERE run_pk = ? AND round_no = ? AND pattern_no = ?",
-                runPk, round, patternNo) == 0) {
-            jdbc.update("INSERT INTO sb_match_stat (run_pk, round_no, pattern_no, eligible, candidates, calls)"
-                    + " VALUES (?, ?, ?, ?, ?, 0)", runPk, round, patternNo, eligible, candidates);
-        }
-    }
-
     public void addMatchCalls(long runPk, int round, int patternNo, long calls) {
         jdbc.update("UPDATE sb_match_stat SET calls = calls + ? WHERE run_pk = ? AND round_no = ? AND pattern_no = ?",
                 calls, runPk, round, patternNo);
@@ -128,13 +132,37 @@ public final class SpendStore {
     /** An item the narrowing kept for the model matcher, with the patterns it may show. */
     public record Candidate(String itemId, long recordIndex, List<Integer> patterns) {}
 
-    public boolean hasCandidates(long runPk, int round) {
-        Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_match_candidate WHERE run_pk = ? AND round_no = ?",
+    /**
+     * True when round {@code round}'s narrowed list is complete: its completion row is there. The
+     * row is written last, in the transaction that writes the list, so a list without it is a
+     * leftover of an interrupted write and must not be reused.
+     */
+    public boolean narrowed(long runPk, int round) {
+        Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_match_narrowed WHERE run_pk = ? AND round_no = ?",
                 Integer.class, runPk, round);
         return n != null && n > 0;
     }
 
-    public void insertCandidates(long runPk, int round, List<Candidate> candidates) {
+    /**
+     * Stores round {@code round}'s narrowed list in one transaction: any leftover of an interrupted
+     * earlier write is deleted, then the candidates, each pattern's eligible and candidate counts
+     * ({@code stats}: pattern to {eligible, candidates}) and, last, the completion row. Either all
+     * of it is stored or none of it.
+     */
+    public void saveNarrowing(long runPk, int round, List<Candidate> candidates, Map<Integer, long[]> stats) {
+        tx.executeWithoutResult(status -> {
+            jdbc.update("DELETE FROM sb_match_candidate WHERE run_pk = ? AND round_no = ?", runPk, round);
+            jdbc.update("DELETE FROM sb_match_stat WHERE run_pk = ? AND round_no = ?", runPk, round);
+            insertCandidates(runPk, round, candidates);
+            stats.forEach((p, s) -> jdbc.update("INSERT INTO sb_match_stat (run_pk, round_no, pattern_no, eligible,"
+                    + " candidates, calls) VALUES (?, ?, ?, ?, ?, 0)", runPk, round, p, s[0], s[1]));
+            jdbc.update("INSERT INTO sb_match_narrowed (run_pk, round_no, candidates) VALUES (?, ?, ?)",
+                    runPk, round, candidates.size());
+        });
+    }
+
+    /** Inserts candidate rows as they are (no completion row): use {@link #saveNarrowing}. */
+    void insertCandidates(long runPk, int round, List<Candidate> candidates) {
         jdbc.batchUpdate("INSERT INTO sb_match_candidate (run_pk, round_no, item_id, record_index, patterns) VALUES (?, ?, ?, ?, ?)",
                 candidates, 500, (ps, c) -> {
                     ps.setLong(1, runPk);

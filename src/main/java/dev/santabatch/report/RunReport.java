@@ -2,6 +2,7 @@ package dev.santabatch.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.santabatch.llm.SpendSnapshot;
 import dev.santabatch.loop.Decision;
 import dev.santabatch.loop.LoopStore;
 import dev.santabatch.review.SantaOutcome;
@@ -48,13 +49,25 @@ public final class RunReport {
 
     private RunReport() {}
 
-    /** Inputs the report needs beyond the store. */
     /**
+     * Inputs the report needs beyond the store.
+     *
+     * @param spend the rendered model-call block ({@link SpendReport#render}), {@code run.model_calls}
      * @param batchFixChecks items the batch-fix steps scanned (each checked by the whole panel)
+     * @param spendSnapshot the same spend, typed, for the model cost shares; {@code null}: none
+     * @param modelReviewers the panel's model ({@code llm}) reviewers, r of the model cost shares
      */
     public record Context(String job, String runId, long runPk, int panelSize, double lowAgreementKappa,
             List<String> warnings, @Nullable Map<String, Object> groundTruth, @Nullable Map<String, Object> spend,
-            long batchFixChecks) {}
+            long batchFixChecks, @Nullable SpendSnapshot spendSnapshot, int modelReviewers) {
+
+        /** Without model cost shares (no model reviewers). */
+        public Context(String job, String runId, long runPk, int panelSize, double lowAgreementKappa,
+                List<String> warnings, @Nullable Map<String, Object> groundTruth, @Nullable Map<String, Object> spend,
+                long batchFixChecks) {
+            this(job, runId, runPk, panelSize, lowAgreementKappa, warnings, groundTruth, spend, batchFixChecks, null, 0);
+        }
+    }
 
     public static String status(@Nullable String lastDecision) {
         if (lastDecision == null) {
@@ -189,11 +202,13 @@ public final class RunReport {
      * Cost against full verification, two ways (the seed claims 15-20 %): as a share of N x reviewers
      * (every item reviewed once by every reviewer), and of full Santa on every item (N x reviewers x
      * observed mean reviews per item + N x observed mean fixes per item). Model calls and tokens come
-     * from the call governor; the offline reviewers' checks are counted apart, the batch-fix's full
-     * scan included.
+     * from the call governor ({@link SpendReport#modelCost}; the detail is {@code run.model_calls});
+     * the offline reviewers' checks are counted apart, the batch-fix's full scan included.
      */
     private static Map<String, Object> cost(Store store, LoopStore loop, Context ctx, SantaMetrics metrics, long items) {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("model", SpendReport.modelCost(ctx.spendSnapshot() == null ? SpendSnapshot.NONE : ctx.spendSnapshot(),
+                items, ctx.modelReviewers(), metrics.meanReviewsPerItem().orElse(1.0), metrics.meanFixesPerItem().orElse(0.0)));
         long reviewChecks = loop.countReviews(ctx.runPk());
         long batchChecks = ctx.batchFixChecks() * ctx.panelSize();
         long fixes = store.countRevisions(ctx.runPk(), "santa-fix") + store.countRevisions(ctx.runPk(), "batch-fix");
@@ -202,8 +217,6 @@ public final class RunReport {
         dev.santabatch.stats.CostShares offline = dev.santabatch.stats.CostShares.of(items, ctx.panelSize(), meanReviews,
                 meanFixes, new dev.santabatch.stats.Usage(reviewChecks, 0), new dev.santabatch.stats.Usage(fixes, 0),
                 new dev.santabatch.stats.Usage(batchChecks, 0));
-        m.put("model_calls", ctx.spend() != null ? ctx.spend() : Map.of("calls", 0, "input_tokens", 0, "output_tokens", 0,
-                "note", "no model calls: the panel and the fixer are offline"));
         Map<String, Object> checks = new LinkedHashMap<>();
         checks.put("review_checks", reviewChecks);
         checks.put("batch_fix_checks", batchChecks);
@@ -411,6 +424,13 @@ public final class RunReport {
                     + String.format("%.4f", ((Number) total.get("estimated_cost")).doubleValue())
                     + (calls.get("matcher") instanceof Map<?, ?> mm && mm.get("share_of_eligible") instanceof Number share
                             ? "; matcher calls " + pct(share) + " of eligible" : ""));
+            if (run.get("cost") instanceof Map<?, ?> cost && cost.get("model") instanceof Map<?, ?> model
+                    && model.get("share_of_full_santa_on_every_item") instanceof Map<?, ?> full
+                    && model.get("share_of_every_item_reviewed_once") instanceof Map<?, ?> once) {
+                lines.add("cost:     model calls " + pct(once.get("calls")) + " of every item reviewed once, "
+                        + pct(full.get("calls")) + " of full Santa on every item (tokens " + pct(once.get("tokens")) + ", "
+                        + pct(full.get("tokens")) + "; the seed claims 15-20 %)");
+            }
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> panel = (Map<String, Object>) r.get("panel");

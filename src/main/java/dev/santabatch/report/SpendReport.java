@@ -3,9 +3,12 @@ package dev.santabatch.report;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.ReviewerSpec;
 import dev.santabatch.llm.CallCounts;
+import dev.santabatch.llm.LlmRoles;
 import dev.santabatch.llm.SpendSnapshot;
 import dev.santabatch.llm.Tally;
 import dev.santabatch.loop.SpendStore;
+import dev.santabatch.stats.CostShares;
+import dev.santabatch.stats.Usage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,6 +63,72 @@ public final class SpendReport {
         return m;
     }
 
+    /**
+     * The run's model calls and tokens against full verification (the seed claims 15-20 %), from
+     * what the governor counted over every execution: reviewers are every {@code reviewer:*} role,
+     * the fixer the {@code fixer} role (Santa fixes), everything else (the matcher, which also
+     * returns the batch fix's corrected text) counts as actual use but not in the baselines. N is
+     * {@code items}, r the panel's model reviewers; see {@link CostShares} for the formulas. Calls
+     * are HTTP attempts, retries included; tokens per call are over those attempts.
+     */
+    public static Map<String, Object> modelCost(SpendSnapshot spend, long items, int modelReviewers,
+            double meanReviewsPerItem, double meanFixesPerItem) {
+        Usage review = Usage.NONE;
+        Usage fix = Usage.NONE;
+        Usage other = Usage.NONE;
+        for (Map.Entry<String, CallCounts> e : spend.run().byRole().entrySet()) {
+            Usage u = new Usage(e.getValue().calls(), e.getValue().tokens());
+            if (e.getKey().startsWith(LlmRoles.reviewer(""))) {
+                review = review.plus(u);
+            } else if (e.getKey().equals(LlmRoles.FIXER)) {
+                fix = fix.plus(u);
+            } else {
+                other = other.plus(u);
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        Usage actual = review.plus(fix).plus(other);
+        m.put("calls", actual.calls());
+        m.put("tokens", actual.tokens());
+        m.put("by_kind", Map.of(
+                "reviewers", usage(review.calls(), review.tokens()),
+                "fixer", usage(fix.calls(), fix.tokens()),
+                "matcher_and_other", usage(other.calls(), other.tokens())));
+        if (modelReviewers < 1) {
+            m.put("shares", null);
+            m.put("why", "no model reviewer in the panel: no model baseline (offline checks are counted apart)");
+            return m;
+        }
+        CostShares c = CostShares.of(items, modelReviewers, meanReviewsPerItem, meanFixesPerItem, review, fix, other);
+        m.put("items", items);
+        m.put("model_reviewers", modelReviewers);
+        m.put("mean_reviews_per_item", meanReviewsPerItem);
+        m.put("mean_fixes_per_item", meanFixesPerItem);
+        m.put("tokens_per_review_call", review.tokensPerCall());
+        m.put("tokens_per_fix_call", fix.tokensPerCall());
+        m.put("baseline_every_item_reviewed_once", usage(c.reviewOnceCalls(), c.reviewOnceTokens()));
+        m.put("baseline_full_santa", usage(c.fullSantaCalls(), c.fullSantaTokens()));
+        m.put("share_of_every_item_reviewed_once", usage(value(c.shareOfReviewOnceCalls()), value(c.shareOfReviewOnceTokens())));
+        m.put("share_of_full_santa_on_every_item", usage(value(c.shareOfFullSantaCalls()), value(c.shareOfFullSantaTokens())));
+        m.put("method", "actual = every model call of the run (reviewers, fixer, matcher), in calls and in tokens;"
+                + " baselines: N x r (every item reviewed once by every model reviewer, at the observed tokens per review"
+                + " call) and N x r x mean reviews per item + N x mean fixes per item (full Santa on every item, at the"
+                + " observed tokens per review and fix call); the seed claims 15-20 %");
+        return m;
+    }
+
+    private static Map<String, Object> usage(@org.jspecify.annotations.Nullable Object calls,
+            @org.jspecify.annotations.Nullable Object tokens) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("calls", calls);
+        m.put("tokens", tokens);
+        return m;
+    }
+
+    private static @org.jspecify.annotations.Nullable Double value(java.util.OptionalDouble d) {
+        return d.isPresent() ? d.getAsDouble() : null;
+    }
+
     /** Matcher calls per pattern against the eligible items the batch fix had to choose from. */
     static Map<String, Object> matcher(List<SpendStore.MatchStat> stats) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -82,7 +151,8 @@ public final class SpendReport {
         m.put("share_of_eligible", eligible == 0 ? null : calls / (double) eligible);
         m.put("patterns", patterns);
         m.put("method", stats.isEmpty()
-                ? "no model matcher ran (offline panel: the batch fix runs the panel's checks on every eligible item)"
+                ? "no model matcher ran (an all-offline panel, or no matcher model: the batch fix runs the panel's"
+                        + " checks on every eligible item)"
                 : "candidates narrowed without model calls (words the sample's fixes removed or its issues quote,"
                         + " and word-shingle neighbours of the failing sampled items), then one matcher call per"
                         + " candidate and pattern; shares are matcher calls over the eligible items, per pattern");

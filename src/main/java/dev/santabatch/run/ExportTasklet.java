@@ -123,12 +123,14 @@ final class ExportTasklet implements Tasklet {
         String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
         String status = statusOverride != null ? statusOverride : RunReport.status(decision);
         SpendStore spendStore = new SpendStore(store.jdbc());
-        boolean modelPanel = run.job().modelPanel();
-        Map<String, Object> spend = SpendReport.render(spendStore.load(run.runPk()), spendStore.matchStats(run.runPk()));
+        boolean modelMatcher = run.job().batchFixByModelMatcher();
+        dev.santabatch.llm.SpendSnapshot snapshot = spendStore.load(run.runPk());
+        Map<String, Object> spend = SpendReport.render(snapshot, spendStore.matchStats(run.runPk()));
+        int modelReviewers = (int) run.job().reviewers().stream().filter(r -> "llm".equals(r.type())).count();
         Map<String, Object> report = RunReport.build(store, loop,
                 new RunReport.Context(run.job().name(), run.runId(), run.runPk(), run.job().reviewers().size(),
                         run.job().santa().lowAgreementKappa(), run.warnings(), truth == null ? null : truth.result(),
-                        spend, modelPanel ? 0 : batchFixChecks(jobInstanceId)),
+                        spend, modelMatcher ? 0 : batchFixChecks(jobInstanceId), snapshot, modelReviewers),
                 status, shipped[0], held[0], rejects);
         report.put("panel", SpendReport.panel(run.job()));
         if (RunReport.BUDGET_STOPPED.equals(status)) {

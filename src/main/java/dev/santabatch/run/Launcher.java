@@ -450,11 +450,7 @@ public final class Launcher {
             // failed, or stopped by a signal: report.json says "failed", and nothing looks shippable
             List<String> failures = new ArrayList<>();
             for (Throwable t : execution.getAllFailureExceptions()) {
-                Throwable root = t;
-                while (root.getCause() != null && root.getCause() != root) {
-                    root = root.getCause();
-                }
-                failures.add(root == t ? t.toString() : root.getMessage() + "  (" + root.getClass().getSimpleName() + ")");
+                failures.add(failureLine(t));
             }
             String restart = "santa-batch run " + run.job().file() + " --run-id " + run.runId()
                     + "   (or: santa-batch restart " + execution.getId() + ")";
@@ -474,6 +470,23 @@ public final class Launcher {
             out.println("  restart:  " + restart);
         }
         return exit;
+    }
+
+    /**
+     * One failure for people: a configuration error in the cause chain (e.g. a model's 401: which
+     * model, which endpoint, which environment variable to check) says what to do, so its message
+     * wins; otherwise the root cause's message, with its type.
+     */
+    static String failureLine(Throwable t) {
+        Throwable root = t;
+        java.util.Set<Throwable> seen = new java.util.HashSet<>();
+        for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+            if (c instanceof dev.santabatch.review.ConfigurationException) {
+                return c.getMessage();
+            }
+            root = c;
+        }
+        return root == t ? t.toString() : root.getMessage() + "  (" + root.getClass().getSimpleName() + ")";
     }
 
     /**

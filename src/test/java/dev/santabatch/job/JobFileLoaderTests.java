@@ -346,6 +346,57 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void aMixedPanelBatchFixesWithTheModelMatcherWhenOneExistsAndIsWarnedAboutOtherwise() throws Exception {
+        // given a mixed panel: a model reviewer beside an offline one, and an llm fixer
+        String mixed = BASE + """
+                reviewers:
+                  - id: B
+                    type: llm
+                    model:
+                      model: gpt-4o-mini
+                  - id: C
+                    type: lexical
+                """;
+        Path file = write(mixed + """
+                fixer:
+                  type: llm
+                  model:
+                    model: gpt-4o
+                """);
+
+        JobFileLoader.Result withFixer = JobFileLoader.loadWithWarnings(file);
+
+        // then the batch fix uses the model matcher (the fixer's model), not the full scan
+        assertThat(withFixer.definition().modelPanel()).isFalse();
+        assertThat(withFixer.definition().anyModelReviewer()).isTrue();
+        assertThat(withFixer.definition().batchFixByModelMatcher()).isTrue();
+        assertThat(withFixer.warnings()).noneMatch(w -> w.contains("matcher"));
+
+        // given the same panel with an offline fixer and no matcher model
+        JobFileLoader.Result without = JobFileLoader.loadWithWarnings(write(mixed));
+
+        // then it would scan in full, calling the model reviewer on every eligible item: a warning
+        assertThat(without.definition().batchFixByModelMatcher()).isFalse();
+        assertThat(without.warnings()).anySatisfy(w -> assertThat(w).contains("key 'matcher'")
+                .contains("no matcher model is named").contains("its model calls included"));
+
+        // and an all-offline panel never uses the model matcher, whatever the fixer
+        JobFileLoader.Result offline = JobFileLoader.loadWithWarnings(write(BASE + """
+                reviewers:
+                  - id: B
+                    type: lexical
+                  - id: C
+                    type: semantic
+                fixer:
+                  type: llm
+                  model:
+                    model: gpt-4o
+                """));
+        assertThat(offline.definition().batchFixByModelMatcher()).isFalse();
+        assertThat(offline.warnings()).noneMatch(w -> w.contains("matcher"));
+    }
+
+    @Test
     void aModelPanelWithoutAMatcherModelIsAWarning() throws Exception {
         Path file = write(BASE + """
                 reviewers:

@@ -168,6 +168,14 @@ class LlmJobWiringTests {
             long reviews = server.requests().stream().filter(r -> r.body().contains("independent quality reviewer")).count();
             Map<String, Object> byRole = map(map(map(map(report.get("run")).get("model_calls")).get("run")).get("by_role"));
             assertThat(((Number) map(byRole.get("matcher")).get("calls")).longValue()).isEqualTo(matches.size());
+            // model calls are reported once (run.model_calls); the cost shares count every one of them
+            Map<String, Object> cost = map(map(report.get("run")).get("cost"));
+            assertThat(cost).doesNotContainKey("model_calls");
+            Map<String, Object> model = map(cost.get("model"));
+            assertThat(((Number) model.get("calls")).longValue()).isEqualTo(server.requests().size());
+            assertThat(((Number) model.get("model_reviewers")).intValue()).isEqualTo(2);
+            assertThat(((Number) map(model.get("share_of_full_santa_on_every_item")).get("calls")).doubleValue())
+                    .isEqualTo(server.requests().size() / ((Number) map(model.get("baseline_full_santa")).get("calls")).doubleValue());
             assertThat(((Number) map(byRole.get("reviewer:B")).get("calls")).longValue()
                     + ((Number) map(byRole.get("reviewer:C")).get("calls")).longValue()).isEqualTo(reviews);
         }
@@ -183,8 +191,13 @@ class LlmJobWiringTests {
             Run run = run(job);
 
             assertThat(run.exit()).as(run.out()).isEqualTo(1);
-            assertThat(run.out()).contains("FAILED (exit 1)").contains("Incorrect API key provided")
-                    .doesNotContain(LlmFixtures.SECRET);
+            // the failure line says what to do: which model at which endpoint, which environment variable to check
+            String failure = run.out().lines().filter(l -> l.strip().startsWith("failure:")).findFirst().orElseThrow();
+            assertThat(failure).containsPattern("authentication failed for model 'family-[ab]-model' at "
+                            + java.util.regex.Pattern.quote(server.baseUrl()))
+                    .contains("check the environment variable " + LlmFixtures.KEY_ENV)
+                    .contains("Incorrect API key provided");
+            assertThat(run.out()).contains("FAILED (exit 1)").doesNotContain(LlmFixtures.SECRET);
             // no retries of a 401: at most one attempt per call started before the step failed
             assertThat(server.requests().size()).isLessThanOrEqualTo(8);
         }

@@ -128,6 +128,7 @@ final class ScriptedServer implements AutoCloseable {
         int now = inFlight.incrementAndGet();
         maxInFlight.accumulateAndGet(now, Math::max);
         arrivalNanos.add(System.nanoTime());
+        boolean counted = true;
         try {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             Recorded recorded = new Recorded(Map.copyOf(exchange.getRequestHeaders()), body);
@@ -141,6 +142,10 @@ final class ScriptedServer implements AutoCloseable {
                     return;
                 }
             }
+            // no longer in flight once the answer starts: the client may send its next request as soon
+            // as it has this one, before this handler thread gets to its finally block
+            inFlight.decrementAndGet();
+            counted = false;
             reply.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
             byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
@@ -152,7 +157,9 @@ final class ScriptedServer implements AutoCloseable {
         } catch (IOException e) {
             // the client gave up (timeout): nothing to answer
         } finally {
-            inFlight.decrementAndGet();
+            if (counted) {
+                inFlight.decrementAndGet();
+            }
             exchange.close();
         }
     }

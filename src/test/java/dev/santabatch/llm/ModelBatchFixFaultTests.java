@@ -1,0 +1,425 @@
+package dev.santabatch.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.loop.Extensions;
+import dev.santabatch.loop.ReviewerType;
+import dev.santabatch.report.RunReport;
+import dev.santabatch.review.Check;
+import dev.santabatch.review.CheckResult;
+import dev.santabatch.review.Review;
+import dev.santabatch.review.ReviewOutcome;
+import dev.santabatch.review.Reviewer;
+import dev.santabatch.review.Verdict;
+import dev.santabatch.run.Launcher;
+import dev.santabatch.run.RunRequest;
+import dev.santabatch.run.StopSignal;
+import dev.santabatch.run.TestJobsAccess;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Faults inside the model batch fix, against the scripted server on 127.0.0.1: a matcher outage
+ * leaves items eligible and not escalated; a budget reached inside the batch fix, or in the last
+ * chunk of a step, stops the run cleanly and the resumed run ends as an uninterrupted one without
+ * paying twice for a stored match; a half-written candidate list is not reused; a mixed panel
+ * batch-fixes through the matcher instead of a full scan.
+ *
+ * <p>An uninterrupted calibration run of the same job gives what round 1 costs: R review and fix
+ * calls, then M matcher calls; budgets are set from them so that they land inside a given step.
+ */
+class ModelBatchFixFaultTests {
+
+    static final String MARKER = LlmJobWiringTests.MARKER;
+    static final ScriptedCatalogModel MODEL = LlmJobWiringTests.MODEL;
+    static final String MATCHER_SYSTEM = "You check one text for one known problem";
+    static final String TWO_MODELS = """
+            reviewers:
+              - id: B
+                type: llm
+                model: {base-url: %1$s, model: family-a-model, api-key-env: SANTA_TEST_KEY, timeout: 5s}
+              - id: C
+                type: llm
+                model: {base-url: %1$s, model: family-b-model, api-key-env: SANTA_TEST_KEY, timeout: 5s}
+            """;
+
+    /** Round 1 of the uninterrupted run: review and fix calls, matcher calls, candidates; the whole run. */
+    record Calibration(long reviewCalls, long matcherCalls, long candidates, long totalCalls, String catalog,
+            List<String> changes) {}
+
+    @TempDir
+    static Path shared;
+
+    static Calibration cal;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void calibrate() throws Exception {
+        StopSignal.reset();
+        try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
+            Path job = job(shared, server, TWO_MODELS, "");
+            Run run = run(shared, job, "cal", Extensions.withEnv(LlmFixtures.ENV));
+            assertThat(run.exit()).as(run.out()).isZero();
+            Map<String, Object> calls = modelCalls(shared, "cal");
+            Map<String, Object> round1 = rounds(calls).stream().filter(r -> ((Number) r.get("round")).intValue() == 1)
+                    .findFirst().orElseThrow();
+            long all = num(round1.get("calls"));
+            long matcher = num(map(map(round1.get("by_role")).get("matcher")).get("calls"));
+            List<Map<String, Object>> patterns = list(map(calls.get("matcher")).get("patterns"));
+            long candidates = patterns.stream().filter(p -> num(p.get("round")) == 1).mapToLong(p -> num(p.get("candidates"))).sum();
+            cal = new Calibration(all - matcher, matcher, candidates, server.requests().size(),
+                    Files.readString(out(shared, "cal").resolve("catalog.csv")), changes(shared, "cal"));
+        }
+        // the scenario the tests rely on: round 1 batch-fixes a systematic pattern through the matcher
+        assertThat(cal.matcherCalls()).as("calibration %s", cal).isGreaterThanOrEqualTo(8).isEqualTo(cal.candidates());
+        assertThat(cal.changes()).anyMatch(c -> c.contains(",1,batch-fix,"));
+    }
+
+    @BeforeEach
+    void reset() {
+        StopSignal.reset();
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static Path job(Path dir, ScriptedServer server, String reviewers, String extra) throws Exception {
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : TestJobsAccess.rows(300)) {
+            List<String> row = new ArrayList<>(r);
+            if (Integer.parseInt(row.get(0).substring(1)) % 8 == 0) {
+                row.set(7, row.get(7).strip() + MARKER);
+            }
+            rows.add(row);
+        }
+        Path catalog = TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = TestJobsAccess.writeJob(dir, "llmjob", catalog, 20);
+        String models = """
+                  concurrency: 4
+                sampling:
+                  seed: 11
+                """ + reviewers.formatted(server.baseUrl()) + """
+                fixer:
+                  type: llm
+                  model: {base-url: %1$s, model: family-a-model, api-key-env: SANTA_TEST_KEY, timeout: 5s}
+                governor:
+                  max-attempts: 2
+                  initial-backoff: 10ms
+                  max-backoff: 40ms
+                """.formatted(server.baseUrl());
+        Files.writeString(job, Files.readString(job) + models + extra);
+        return job;
+    }
+
+    record Run(int exit, String out) {}
+
+    static Run run(Path dir, Path job, String runId, Extensions extensions) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), runId, null), TestJobsAccess.h2(dir),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions);
+        return new Run(exit, out.toString(StandardCharsets.UTF_8));
+    }
+
+    private Run run(Path job) {
+        return run(dir, job, "r1", Extensions.withEnv(LlmFixtures.ENV));
+    }
+
+    static Path out(Path dir, String runId) {
+        return dir.resolve("out/llmjob/" + runId);
+    }
+
+    static Map<String, Object> report(Path dir, String runId) throws Exception {
+        return RunReport.read(out(dir, runId).resolve("report.json"));
+    }
+
+    static Map<String, Object> modelCalls(Path dir, String runId) throws Exception {
+        return map(map(report(dir, runId).get("run")).get("model_calls"));
+    }
+
+    static List<Map<String, Object>> rounds(Map<String, Object> calls) {
+        return list(calls.get("rounds"));
+    }
+
+    /** changes.csv's data lines, sorted. */
+    static List<String> changes(Path dir, String runId) throws Exception {
+        List<String> lines = new ArrayList<>(Files.readString(out(dir, runId).resolve("changes.csv")).lines().skip(1).toList());
+        lines.sort(null);
+        return lines;
+    }
+
+    static JdbcTemplate jdbc(Path dir) {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL(String.valueOf(TestJobsAccess.h2(dir).get("spring.datasource.url")));
+        ds.setUser("sa");
+        return new JdbcTemplate(ds);
+    }
+
+    static long runPk(JdbcTemplate jdbc, String runId) {
+        return jdbc.queryForObject("SELECT run_pk FROM sb_run WHERE run_id = ?", Long.class, runId);
+    }
+
+    /** Round 1's candidates by state ("pending" for none). */
+    static Map<String, Long> candidateStates(JdbcTemplate jdbc, long runPk) {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        jdbc.query("SELECT COALESCE(state, 'pending'), COUNT(*) FROM sb_match_candidate WHERE run_pk = ? AND round_no = 1"
+                + " GROUP BY COALESCE(state, 'pending')", rs -> {
+                    m.put(rs.getString(1), rs.getLong(2));
+                }, runPk);
+        return m;
+    }
+
+    static List<String> matcherContents(List<ScriptedServer.Recorded> requests) {
+        return requests.stream().filter(r -> r.body().contains(MATCHER_SYSTEM))
+                .map(r -> ScriptedCatalogModel.between(r.json().get("messages").get(1).get("content").asText(),
+                        "<content>\n", "\n</content>"))
+                .toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> map(Object o) {
+        return (Map<String, Object>) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> list(Object o) {
+        return (List<Map<String, Object>>) o;
+    }
+
+    static long num(Object o) {
+        return ((Number) o).longValue();
+    }
+
+    // ------------------------------------------------------------------ tests
+
+    @Test
+    void aMatcherOutagePastTheRetriesLeavesItemsEligibleAndNotEscalated() throws Exception {
+        AtomicBoolean matcherDown = new AtomicBoolean(true);
+        try (ScriptedServer server = ScriptedServer.answering(r -> matcherDown.get() && r.body().contains(MATCHER_SYSTEM)
+                ? ScriptedServer.Reply.status(500, "{\"error\":{\"message\":\"upstream unavailable\"}}",
+                        Map.of("Content-Type", "application/json"))
+                : MODEL.answer(r))) {
+            // given every matcher call answered 500, past the 2 attempts the governor makes, and one round only
+            Path job = job(dir, server, TWO_MODELS, "santa:\n  max-rounds: 1\n");
+
+            Run first = run(job);
+
+            // then the round ends not clean, with nothing escalated and nothing batch-fixed
+            assertThat(first.exit()).as(first.out()).isEqualTo(3);
+            assertThat(report(dir, "r1").get("status")).isEqualTo("not-clean");
+            assertThat(Files.readString(out(dir, "r1").resolve("escalations.csv")).lines().skip(1)).isEmpty();
+            assertThat(changes(dir, "r1")).noneMatch(c -> c.contains("batch-fix"));
+            // every candidate was tried with all attempts, and counted as a transport failure, not as the item's fault
+            assertThat(matcherContents(server.requests())).hasSize((int) (2 * cal.candidates()));
+            JdbcTemplate jdbc = jdbc(dir);
+            assertThat(candidateStates(jdbc, runPk(jdbc, "r1"))).containsExactly(Map.entry("transport", cal.candidates()));
+            Map<String, Object> calls = modelCalls(dir, "r1");
+            assertThat(num(map(map(map(calls.get("run")).get("by_role")).get("matcher")).get("errors")))
+                    .isEqualTo(2 * cal.candidates());
+            assertThat(num(map(map(calls.get("run")).get("errors_by_kind")).get("5xx"))).isEqualTo(2 * cal.candidates());
+            // the defective items the matcher could not reach are shipped as they were (the run is not clean)
+            assertThat(Files.readString(out(dir, "r1").resolve("catalog.csv"))).contains(MARKER.strip());
+
+            // when the matcher is back and the run resumes with more rounds
+            matcherDown.set(false);
+            Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 5"));
+            Run second = run(job);
+
+            // then the items were still eligible: a later round batch-fixes them, and none is escalated
+            assertThat(second.exit()).as(second.out()).isZero();
+            assertThat(changes(dir, "r1")).anyMatch(c -> c.matches("T\\d+,[2-9],batch-fix,.*"));
+            assertThat(Files.readString(out(dir, "r1").resolve("catalog.csv"))).doesNotContain(MARKER.strip());
+            assertThat(Files.readString(out(dir, "r1").resolve("escalations.csv")).lines().skip(1)).isEmpty();
+        }
+    }
+
+    @Test
+    void aBudgetReachedInsideTheBatchFixStopsCleanlyAndTheResumeDoesNotRedoStoredMatches() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
+            // given a budget that runs out half-way through round 1's matcher calls
+            long budget = cal.reviewCalls() + cal.matcherCalls() / 2;
+            Path job = job(dir, server, TWO_MODELS, "budget:\n  max-calls: " + budget + "\n");
+
+            Run first = run(job);
+
+            // then the run stops cleanly inside the batch fix
+            assertThat(first.exit()).as(first.out()).isEqualTo(3);
+            assertThat(first.out()).contains("STOPPED (budget reached) (exit 3)").contains("status:   BUDGET-STOPPED");
+            assertThat(report(dir, "r1").get("status")).isEqualTo("budget-stopped");
+            assertThat(server.requests()).hasSize((int) budget);
+            JdbcTemplate jdbc = jdbc(dir);
+            long runPk = runPk(jdbc, "r1");
+            Map<String, Long> states = candidateStates(jdbc, runPk);
+            assertThat(states.get("pending")).as("%s", states).isPositive();
+            assertThat(states.get("fixed")).as("%s", states).isPositive();
+            List<String> matchedFirst = matcherContents(server.requests());
+            assertThat(matchedFirst).hasSize((int) (cal.matcherCalls() / 2));
+            int afterFirst = server.requests().size();
+
+            // when the budget is raised and the run resumes
+            Files.writeString(job, Files.readString(job).replace("max-calls: " + budget, "max-calls: 100000"));
+            Run second = run(job);
+
+            // then it ends as the uninterrupted run did, and no candidate was sent to the matcher twice
+            assertThat(second.exit()).as(second.out()).isZero();
+            assertThat(second.out()).contains("resuming run 'r1'");
+            List<String> matchedSecond = matcherContents(server.requests().subList(afterFirst, server.requests().size()));
+            assertThat(matchedSecond).doesNotContainAnyElementsOf(matchedFirst);
+            assertThat(matchedFirst.size() + matchedSecond.size()).isEqualTo(cal.matcherCalls());
+            assertThat(server.requests()).hasSize((int) cal.totalCalls());
+            assertThat(candidateStates(jdbc, runPk)).doesNotContainKey("pending");
+            assertThat(changes(dir, "r1")).isEqualTo(cal.changes());
+            assertThat(Files.readString(out(dir, "r1").resolve("catalog.csv"))).isEqualTo(cal.catalog());
+            assertThat(num(map(modelCalls(dir, "r1").get("run")).get("calls"))).isEqualTo(cal.totalCalls());
+        }
+    }
+
+    @Test
+    void aBudgetReachedInTheLastChunkOfTheBatchFixStopsTheRunAndTheResumeFinishesTheStep() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
+            // given a budget one call short of round 1's last matcher call
+            long budget = cal.reviewCalls() + cal.matcherCalls() - 1;
+            Path job = job(dir, server, TWO_MODELS, "budget:\n  max-calls: " + budget + "\n");
+
+            Run first = run(job);
+
+            // then the run stops (not carried on into the next round) with exactly that candidate pending
+            assertThat(first.exit()).as(first.out()).isEqualTo(3);
+            assertThat(report(dir, "r1").get("status")).isEqualTo("budget-stopped");
+            JdbcTemplate jdbc = jdbc(dir);
+            long runPk = runPk(jdbc, "r1");
+            assertThat(candidateStates(jdbc, runPk)).containsEntry("pending", 1L);
+            assertThat(jdbc.queryForObject("SELECT MAX(round_no) FROM sb_round WHERE run_pk = ?", Integer.class, runPk))
+                    .isEqualTo(1);
+
+            // when resumed with a raised budget, then the one candidate is matched and the run ends as the uninterrupted one
+            Files.writeString(job, Files.readString(job).replace("max-calls: " + budget, "max-calls: 100000"));
+            Run second = run(job);
+            assertThat(second.exit()).as(second.out()).isZero();
+            assertThat(server.requests()).hasSize((int) cal.totalCalls());
+            assertThat(changes(dir, "r1")).isEqualTo(cal.changes());
+            assertThat(Files.readString(out(dir, "r1").resolve("catalog.csv"))).isEqualTo(cal.catalog());
+        }
+    }
+
+    @Test
+    void aBudgetReachedInTheLastChunkOfTheReviewStopsAndAHalfWrittenCandidateListIsNotReused() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
+            // given a budget one call short of round 1's review step
+            long budget = cal.reviewCalls() - 1;
+            Path job = job(dir, server, TWO_MODELS, "budget:\n  max-calls: " + budget + "\n");
+
+            Run first = run(job);
+
+            // then the run stops in the review step: one sampled item left unreviewed, no batch fix yet
+            assertThat(first.exit()).as(first.out()).isEqualTo(3);
+            Map<String, Object> report = report(dir, "r1");
+            assertThat(report.get("status")).isEqualTo("budget-stopped");
+            assertThat(num(map(report.get("budget_stop")).get("sampled_not_reviewed"))).isEqualTo(1);
+            assertThat(matcherContents(server.requests())).isEmpty();
+
+            // given what a crash while writing round 1's candidate list would leave: some rows, no completion row
+            JdbcTemplate jdbc = jdbc(dir);
+            long runPk = runPk(jdbc, "r1");
+            long index = jdbc.queryForObject("SELECT record_index FROM sb_item WHERE run_pk = ? AND item_id = 'T0001'",
+                    Long.class, runPk);
+            jdbc.update("INSERT INTO sb_match_candidate (run_pk, round_no, item_id, record_index, patterns)"
+                    + " VALUES (?, 1, 'T0001', ?, '1')", runPk, index);
+
+            // when resumed with a raised budget
+            Files.writeString(job, Files.readString(job).replace("max-calls: " + budget, "max-calls: 100000"));
+            Run second = run(job);
+
+            // then round 1 is narrowed again (the full list, with its completion row) and the run ends as the
+            // uninterrupted one did
+            assertThat(second.exit()).as(second.out()).isZero();
+            assertThat(jdbc.queryForObject("SELECT candidates FROM sb_match_narrowed WHERE run_pk = ? AND round_no = 1",
+                    Long.class, runPk)).isEqualTo(cal.candidates());
+            assertThat(candidateStates(jdbc, runPk).values().stream().mapToLong(Long::longValue).sum())
+                    .isEqualTo(cal.candidates());
+            assertThat(matcherContents(server.requests())).hasSize((int) cal.matcherCalls());
+            assertThat(changes(dir, "r1")).isEqualTo(cal.changes());
+            assertThat(Files.readString(out(dir, "r1").resolve("catalog.csv"))).isEqualTo(cal.catalog());
+        }
+    }
+
+    @Test
+    void aMixedPanelBatchFixesThroughTheMatcherInsteadOfAFullScan() throws Exception {
+        // given reviewer B a model, reviewer C offline (scripted: it sees the planted sentence too)
+        ConcurrentLinkedQueue<String> offlineReviewed = new ConcurrentLinkedQueue<>();
+        ReviewerType offline = spec -> new Reviewer() {
+            @Override
+            public String id() {
+                return spec.id();
+            }
+
+            @Override
+            public Set<String> criteria() {
+                return new LinkedHashSet<>(spec.criteria());
+            }
+
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                offlineReviewed.add(request.itemId());
+                boolean defect = request.content().contains(MARKER.strip());
+                List<Check> checks = request.rubric().stream().map(c -> new Check(c.id(),
+                        defect && c.id().equals("original") ? CheckResult.FAIL : CheckResult.PASS, "offline")).toList();
+                return new ReviewOutcome.Reviewed(new Review(defect ? Verdict.FAIL : Verdict.PASS, checks,
+                        defect ? List.of("original: carries the shop-now boilerplate sentence") : List.of(), List.of()),
+                        Duration.ZERO);
+            }
+        };
+        String mixed = """
+                reviewers:
+                  - id: B
+                    type: llm
+                    model: {base-url: %1$s, model: family-a-model, api-key-env: SANTA_TEST_KEY, timeout: 5s}
+                  - id: C
+                    type: lexical
+                """;
+        try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
+            Path job = job(dir, server, mixed, "");
+
+            Run run = run(dir, job, "r1", new Extensions(Map.of("lexical", offline), null, LlmFixtures.ENV));
+
+            // then the pattern is batch-fixed through the model matcher on narrowed candidates
+            assertThat(run.exit()).as(run.out()).isZero();
+            assertThat(changes(dir, "r1")).anyMatch(c -> c.contains(",batch-fix,"));
+            assertThat(Files.readString(out(dir, "r1").resolve("catalog.csv"))).doesNotContain(MARKER.strip());
+            Map<String, Object> report = report(dir, "r1");
+            Map<String, Object> matcher = map(map(map(report.get("run")).get("model_calls")).get("matcher"));
+            assertThat(list(matcher.get("patterns"))).isNotEmpty().allSatisfy(
+                    p -> assertThat(((Number) p.get("share_of_eligible")).doubleValue()).isLessThanOrEqualTo(0.25));
+            assertThat(matcherContents(server.requests())).isNotEmpty();
+            // and the panel reviewed only the sampled items: no full scan, so the model reviewer was not called
+            // on every eligible item
+            long sampled = list(report.get("rounds")).stream().mapToLong(r -> num(r.get("sample_size"))).sum();
+            assertThat(new HashSet<>(offlineReviewed)).hasSize((int) sampled);
+            assertThat(sampled).isLessThan(100);
+            long modelReviews = server.requests().stream().filter(r -> r.body().contains("independent quality reviewer")).count();
+            assertThat(modelReviews).isEqualTo(offlineReviewed.size());
+            // the cost shares count the one model reviewer
+            Map<String, Object> cost = map(map(map(report.get("run")).get("cost")).get("model"));
+            assertThat(num(cost.get("model_reviewers"))).isEqualTo(1);
+            assertThat(num(cost.get("calls"))).isEqualTo(server.requests().size());
+        }
+    }
+}
