@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>on-specification: a sentence whose typicality (the best of its cosine to its own source facts,
  *       to the task specification, and its density among the reference sentences of its category) is below
- *       {@code topic-similarity} is off-topic; a sentence closer to another item's source than to
+ *       {@code topic-similarity} is off-topic (in a category with at least {@code min-category-peers}
+ *       other items: in a smaller one the density is no evidence, and the test is not applied); a sentence closer to another item's source than to
  *       its own (by {@code other-source-margin}, at least {@code other-source-similarity}) is about
  *       that item; when at least {@code whole-text-share} of the sentences are off-topic, the whole
  *       text is.
@@ -78,9 +79,12 @@ public final class SemanticReviewer implements Reviewer {
      * @param wholeText whether the whole text is off-topic
      * @param lowestSimilarity the lowest sentence typicality
      * @param duplicates near-duplicated items, most similar first (original)
+     * @param categoryPeers other items in the reference of the item's category, counted up to
+     *     {@code min-category-peers}: below it, no sentence was judged off-topic
      */
     public record Analysis(
-            List<Span> sentences, List<SentenceFinding> findings, boolean wholeText, double lowestSimilarity, List<Duplicate> duplicates) {}
+            List<Span> sentences, List<SentenceFinding> findings, boolean wholeText, double lowestSimilarity, List<Duplicate> duplicates,
+            int categoryPeers) {}
 
     private final String id;
     private final Set<String> criteria;
@@ -138,6 +142,8 @@ public final class SemanticReviewer implements Reviewer {
         float[] task = request.taskSpec().isBlank() ? null : index.textVector(request.taskSpec());
         String category = stored.map(SemanticIndex.Stored::category).orElse(request.source().get("category"));
         SemanticIndex.Reference reference = index.reference(category);
+        int peers = peers(reference, request.itemId(), s.minCategoryPeers());
+        boolean offTopicTest = peers >= s.minCategoryPeers();
 
         double[] typical = new double[texts.size()];
         double lowest = 1;
@@ -172,7 +178,7 @@ public final class SemanticReviewer implements Reviewer {
         List<SentenceFinding> findings = new ArrayList<>();
         int offTopic = 0;
         for (int i = 0; i < texts.size(); i++) {
-            if (typical[i] < s.topicSimilarity()) {
+            if (offTopicTest && typical[i] < s.topicSimilarity()) {
                 offTopic++;
                 findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OFF_TOPIC, typical[i], null, 0));
                 continue;
@@ -185,7 +191,21 @@ public final class SemanticReviewer implements Reviewer {
             }
         }
         boolean whole = texts.size() > 0 && offTopic >= Math.max(1, Math.ceil(s.wholeTextShare() * texts.size()));
-        return new Analysis(spans, findings, whole, lowest, duplicates);
+        return new Analysis(spans, findings, whole, lowest, duplicates, peers);
+    }
+
+    /** The distinct items of the reference other than {@code ownItem}, counted up to {@code enough}. */
+    static int peers(SemanticIndex.Reference reference, String ownItem, int enough) {
+        if (reference == null) {
+            return 0;
+        }
+        Set<String> seen = new java.util.HashSet<>();
+        for (String item : reference.itemIds()) {
+            if (!item.equals(ownItem) && seen.add(item) && seen.size() >= enough) {
+                break;
+            }
+        }
+        return seen.size();
     }
 
     @Override
@@ -202,8 +222,10 @@ public final class SemanticReviewer implements Reviewer {
                 List<String> own = onSpecificationIssues(a);
                 issues.addAll(own);
                 checks.add(own.isEmpty()
-                        ? new Check(criterion, CheckResult.PASS, String.format(Locale.ROOT,
-                                "every sentence is about its own product (lowest similarity %.2f)", a.lowestSimilarity()))
+                        ? new Check(criterion, CheckResult.PASS, a.categoryPeers() >= index.settings().minCategoryPeers()
+                                ? String.format(Locale.ROOT, "every sentence is about its own product (lowest similarity %.2f)", a.lowestSimilarity())
+                                : String.format(Locale.ROOT, "no sentence is closer to another item's source; off-topic sentences not judged:"
+                                        + " the category has %d other items (min-category-peers %d)", a.categoryPeers(), index.settings().minCategoryPeers()))
                         : new Check(criterion, CheckResult.FAIL, own.size() + " issue(s): " + own.get(0)));
             } else {
                 List<String> own = originalIssues(a);

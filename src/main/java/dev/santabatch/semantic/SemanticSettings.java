@@ -25,6 +25,10 @@ import java.util.Set;
  * @param passageCosine two items whose passages are at least this similar are near-duplicates: a
  *     paraphrase reorders and merges sentences, the passage as a whole still says the same
  *     ({@code passage-cosine})
+ * @param minCategoryPeers a sentence's density is measured among the reference sentences of its
+ *     category's other items; with fewer other items than this it says nothing reliable about
+ *     whether a sentence is off-topic (every usual sentence of a small category looks unusual), so
+ *     the off-topic test is not applied to items of such a category ({@code min-category-peers})
  */
 public record SemanticSettings(
         double topicSimilarity,
@@ -34,13 +38,15 @@ public record SemanticSettings(
         double copyCosine,
         double atypicalSimilarity,
         int paraphraseMinSentences,
-        double passageCosine) {
+        double passageCosine,
+        int minCategoryPeers) {
 
     public static final Set<String> NAMES = Set.of("topic-similarity", "whole-text-share", "other-source-similarity",
-            "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-min-sentences", "passage-cosine");
+            "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-min-sentences", "passage-cosine",
+            "min-category-peers");
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.46, 0.8, 0.80, 0.20, 0.97, 0.55, 2, 0.55);
+        return new SemanticSettings(0.46, 0.8, 0.80, 0.20, 0.97, 0.55, 2, 0.55, 40);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
@@ -59,6 +65,7 @@ public record SemanticSettings(
                 thresholds.getOrDefault("copy-cosine", d.copyCosine),
                 thresholds.getOrDefault("atypical-similarity", d.atypicalSimilarity),
                 thresholds.getOrDefault("paraphrase-min-sentences", (double) d.paraphraseMinSentences).intValue(),
-                thresholds.getOrDefault("passage-cosine", d.passageCosine));
+                thresholds.getOrDefault("passage-cosine", d.passageCosine),
+                thresholds.getOrDefault("min-category-peers", (double) d.minCategoryPeers).intValue());
     }
 }

@@ -112,7 +112,8 @@ class JobFileLoaderTests {
         assertThat(job.reviewers()).containsExactly(
                 new ReviewerSpec("B", "lexical", List.of("on-specification", "original"), null,
                         java.util.Map.of("near-duplicate-jaccard", 0.40, "source-overlap-margin", 0.30)),
-                new ReviewerSpec("C", "semantic", List.of("on-specification", "original"), null, java.util.Map.of()));
+                new ReviewerSpec("C", "semantic", List.of("on-specification", "original"), null,
+                        java.util.Map.of("topic-similarity", 0.46, "passage-cosine", 0.55, "copy-cosine", 0.97, "min-category-peers", 40.0)));
         assertThat(job.fixer()).isEqualTo(new FixerSpec("offline", null));
         assertThat(job.run()).isEqualTo(new RunSpec(500, 4));
         assertThat(job.budget()).isEqualTo(new BudgetSpec(null, null, null, null, null, null));

@@ -79,8 +79,9 @@ class SemanticReviewerTests {
     }
 
     @AfterAll
-    void close() {
-        pool.shutdownNow();
+    void close() throws InterruptedException {
+        pool.shutdown(); // every task has finished; no interrupt (a task may have been inside H2)
+        assertThat(pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
     }
 
     @Test
@@ -176,6 +177,38 @@ class SemanticReviewerTests {
         }
         System.out.printf("sample: caught drifted sentences quoted exactly: %d of %d%n", quoted, drifted);
         assertThat(quoted).isGreaterThanOrEqualTo((int) Math.ceil(0.9 * drifted));
+    }
+
+    /**
+     * In a category with fewer other items than {@code min-category-peers} a sentence's density is
+     * no evidence (docs/semantic-reviewer.md), so no sentence is judged off-topic there, and the
+     * review says so; the other checks still run. The same index's vectors, judged with a minimum
+     * above every category's size, stand for a catalog whose categories are all that small.
+     */
+    @Test
+    void offTopicSentencesAreJudgedOnlyInCategoriesWithEnoughPeers() {
+        String id = sample.ids().stream().filter(sample::topicDrift)
+                .filter(i -> reviews.get(i).criticalIssues().stream().filter(x -> x.startsWith("on-specification: "))
+                        .allMatch(x -> x.contains(" is off-topic ")))
+                .filter(i -> Scoring.failed(reviews.get(i), "on-specification"))
+                .findFirst().orElseThrow();
+        SnapshotItem it = catalog.get(id).orElseThrow();
+        assertThat(reviewer.analyse(Scoring.request(it)).categoryPeers()).isEqualTo(index.settings().minCategoryPeers());
+
+        SemanticSettings d = SemanticSettings.defaults();
+        SemanticSettings unreachable = new SemanticSettings(d.topicSimilarity(), d.wholeTextShare(), d.otherSourceSimilarity(),
+                d.otherSourceMargin(), d.copyCosine(), d.atypicalSimilarity(), d.paraphraseMinSentences(), d.passageCosine(), 100_000);
+        SemanticIndex thin = new SemanticIndex(ds, Embedder::shared, pool, unreachable); // the round's vectors are reused
+        thin.prepare(catalog);
+        SemanticReviewer.Analysis a = new SemanticReviewer("C", Set.of("on-specification", "original"), thin).analyse(Scoring.request(it));
+        long categorySize = catalog.items().stream().filter(x -> x.category().equals(it.category())).count();
+        assertThat(a.categoryPeers()).isEqualTo((int) categorySize - 1);
+        assertThat(a.findings()).noneMatch(f -> f.reason() == SemanticReviewer.Reason.OFF_TOPIC);
+        assertThat(a.wholeText()).isFalse();
+        Review r = ((dev.santabatch.review.ReviewOutcome.Reviewed) new SemanticReviewer("C", Set.of("on-specification", "original"), thin)
+                .review(Scoring.request(it))).review();
+        assertThat(r.check("on-specification").orElseThrow().detail())
+                .contains("off-topic sentences not judged: the category has " + (categorySize - 1) + " other items (min-category-peers 100000)");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.santabatch.semantic;
 
-import dev.santabatch.offline.CatalogSnapshot;
+import dev.santabatch.offline.MemorySnapshot;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.sampledata.SampleCatalogGenerator;
 import java.io.IOException;
@@ -12,32 +12,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.Consumer;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 
 /** An in-memory catalog snapshot read from a catalog CSV, with its ground truth (tests only). */
-final class TestCatalog implements CatalogSnapshot {
-
-    static final List<String> SOURCE_COLUMNS = List.of("name", "brand", "category", "price", "warranty_years", "battery_hours");
+final class TestCatalog extends MemorySnapshot {
 
     /** One truth row. */
     record Truth(String kind, String truth, String wrong) {}
 
-    private final long runPk;
-    private final int round;
-    private final Map<String, SnapshotItem> items;
     final Map<String, List<Truth>> truth;
 
     TestCatalog(long runPk, int round, Map<String, SnapshotItem> items, Map<String, List<Truth>> truth) {
-        this.runPk = runPk;
-        this.round = round;
-        this.items = items;
+        super(runPk, round, items);
         this.truth = truth;
     }
 
@@ -57,26 +45,14 @@ final class TestCatalog implements CatalogSnapshot {
     }
 
     static TestCatalog read(long runPk, Reader catalog, Reader truthCsv) throws IOException {
-        CSVFormat f = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
-        Map<String, SnapshotItem> items = new LinkedHashMap<>();
-        for (CSVRecord r : f.parse(catalog)) {
-            Map<String, String> src = new LinkedHashMap<>();
-            for (String col : SOURCE_COLUMNS) {
-                src.put(col, r.get(col));
-            }
-            items.put(r.get("id"), new SnapshotItem(r.get("id"), 0, r.get("description"), src, r.get("category")));
-        }
+        Map<String, SnapshotItem> items = items(records(catalog), "id", "description", PRODUCT_SOURCE);
         Map<String, List<Truth>> truth = new HashMap<>();
         if (truthCsv != null) {
-            for (CSVRecord r : f.parse(truthCsv)) {
+            for (CSVRecord r : records(truthCsv)) {
                 truth.computeIfAbsent(r.get("id"), k -> new ArrayList<>()).add(new Truth(r.get("kind"), r.get("truth"), r.get("wrong")));
             }
         }
         return new TestCatalog(runPk, 1, items, truth);
-    }
-
-    List<SnapshotItem> items() {
-        return List.copyOf(items.values());
     }
 
     /** Paraphrase boilerplate. */
@@ -105,34 +81,5 @@ final class TestCatalog implements CatalogSnapshot {
     /** Items whose only defects are ones neither semantic criterion is about (numbers, terms, disclaimer). */
     boolean offCriteriaOnly(String id) {
         return !clean(id) && !boilerplate(id) && !anyDrift(id);
-    }
-
-    Set<String> ids() {
-        return items.keySet();
-    }
-
-    @Override
-    public long runPk() {
-        return runPk;
-    }
-
-    @Override
-    public int round() {
-        return round;
-    }
-
-    @Override
-    public long size() {
-        return items.size();
-    }
-
-    @Override
-    public void forEach(Consumer<SnapshotItem> action) {
-        items.values().forEach(action);
-    }
-
-    @Override
-    public Optional<SnapshotItem> get(String id) {
-        return Optional.ofNullable(items.get(id));
     }
 }

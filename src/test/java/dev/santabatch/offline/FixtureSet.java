@@ -1,0 +1,124 @@
+package dev.santabatch.offline;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * The hand-written fixture set of issue 4 (cases the sample generator does not produce): the union
+ * of {@code fixtures/offline-cases.csv} (written with the lexical reviewer: copies, named drift,
+ * competitor mentions, paraphrases, unnamed drift, clean products) and
+ * {@code fixtures/semantic-cases.csv} (written with the semantic reviewer: paraphrased shop
+ * passages, unnamed drift, clean products, in the sample's categories). Both number their items
+ * F001...; the semantic set's ids get the prefix {@value #SEMANTIC_PREFIX} here.
+ */
+final class FixtureSet {
+
+    static final Path OFFLINE = Path.of("src/test/resources/fixtures/offline-cases.csv");
+    static final Path SEMANTIC = Path.of("src/test/resources/fixtures/semantic-cases.csv");
+    static final String SEMANTIC_PREFIX = "S";
+
+    static final String ON_SPEC = "on-specification";
+    static final String ORIGINAL = "original";
+    static final String LEXICAL = "lexical";
+    static final String SEMANTIC_METHOD = "semantic";
+
+    /** A planted defect: the criterion it breaks and the reviewer type whose method it is meant for. */
+    record Defect(String criterion, String method) {}
+
+    /** One scored case: its kind (for the breakdown) and its planted defects (none: clean for the panel's criteria). */
+    record Case(String kind, List<Defect> defects) {
+        boolean clean() {
+            return defects.isEmpty();
+        }
+
+        /** The criteria its defects break (of one method's defects, or of all with {@code null}). */
+        Set<String> criteria(String method) {
+            Set<String> out = new LinkedHashSet<>();
+            defects.stream().filter(d -> method == null || d.method().equals(method)).forEach(d -> out.add(d.criterion()));
+            return out;
+        }
+    }
+
+    /**
+     * One fixture.
+     *
+     * @param other the item the case is built on (the copied or paraphrased text's item, the item a
+     *     drift sentence or a competitor mention names), or {@code ""}
+     * @param passage the planted part of the text (the drift sentences, the paraphrased passage), or
+     *     the whole text when the file does not mark one
+     */
+    record Fixture(String id, String kind, String name, String brand, String content, String other, String passage, Case kase) {}
+
+    final Map<String, SnapshotItem> items = new LinkedHashMap<>();
+    final Map<String, Fixture> fixtures = new LinkedHashMap<>();
+
+    static FixtureSet load() throws IOException {
+        FixtureSet set = new FixtureSet();
+        List<CSVRecord> offline = MemorySnapshot.records(OFFLINE);
+        set.items.putAll(MemorySnapshot.items(offline, "item_id", "content", MemorySnapshot.PRODUCT_SOURCE));
+        for (CSVRecord r : offline) {
+            String kind = r.get("kind");
+            List<Defect> d = switch (kind) {
+                case "copy" -> List.of(new Defect(ORIGINAL, LEXICAL));
+                case "drift-named" -> List.of(new Defect(ON_SPEC, LEXICAL));
+                case "paraphrase" -> List.of(new Defect(ORIGINAL, SEMANTIC_METHOD));
+                case "drift-unnamed" -> List.of(new Defect(ON_SPEC, SEMANTIC_METHOD));
+                case "clean", "competitor-clean" -> List.of();
+                default -> throw new IllegalStateException("unknown fixture kind " + kind);
+            };
+            String expected = d.isEmpty() ? "pass" : "fail:" + d.get(0).criterion();
+            if (!r.get("expected").equals(expected)) {
+                throw new IllegalStateException(r.get("case_id") + " expects " + r.get("expected") + ", its kind " + expected);
+            }
+            String passage = r.isMapped("passage") && !r.get("passage").isEmpty() ? r.get("passage") : r.get("content");
+            String id = r.get("item_id");
+            set.fixtures.put(id, new Fixture(id, kind, r.get("name"), r.get("brand"), r.get("content"), r.get("other_item_id"), passage,
+                    new Case(kind, d)));
+        }
+        List<CSVRecord> semantic = MemorySnapshot.records(SEMANTIC);
+        Map<String, String> firstOfGroup = new LinkedHashMap<>();
+        Map<String, String> otherOf = new LinkedHashMap<>();
+        for (CSVRecord r : semantic) {
+            if (r.get("kind").equals("paraphrase")) {
+                String id = SEMANTIC_PREFIX + r.get("id");
+                String first = firstOfGroup.putIfAbsent(r.get("group"), id);
+                if (first != null) {
+                    otherOf.put(id, first);
+                    otherOf.put(first, id);
+                }
+            }
+        }
+        for (Map.Entry<String, SnapshotItem> e : MemorySnapshot.items(semantic, "id", "description", MemorySnapshot.PRODUCT_SOURCE).entrySet()) {
+            SnapshotItem it = e.getValue();
+            String id = SEMANTIC_PREFIX + e.getKey();
+            set.items.put(id, new SnapshotItem(id, it.rev(), it.content(), it.source(), it.category()));
+        }
+        for (CSVRecord r : semantic) {
+            String kind = r.get("kind");
+            List<Defect> d = switch (kind) {
+                case "paraphrase" -> List.of(new Defect(ORIGINAL, SEMANTIC_METHOD));
+                case "drift" -> List.of(new Defect(ON_SPEC, SEMANTIC_METHOD));
+                case "clean" -> List.of();
+                default -> throw new IllegalStateException("unknown fixture kind " + kind);
+            };
+            String id = SEMANTIC_PREFIX + r.get("id");
+            String passage = r.get("passage").isEmpty() ? r.get("description") : r.get("passage");
+            set.fixtures.put(id, new Fixture(id, "semantic-cases " + kind, r.get("name"), r.get("brand"), r.get("description"),
+                    otherOf.getOrDefault(id, ""), passage, new Case("semantic-cases " + kind, d)));
+        }
+        return set;
+    }
+
+    /** The scored cases, by item id. */
+    Map<String, Case> cases() {
+        Map<String, Case> out = new LinkedHashMap<>();
+        fixtures.forEach((id, f) -> out.put(id, f.kase()));
+        return out;
+    }
+}
