@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import dev.santabatch.patterns.EmbeddingIssueSimilarity;
 import dev.santabatch.patterns.PatternClassifier;
 
@@ -26,9 +27,17 @@ public final class RunComponents {
     private RunComponents() {}
 
     public static Panels panels(JobDefinition job, Store store, Extensions extensions) {
+        return panels(job, store, extensions, System::getenv);
+    }
+
+    /**
+     * @param env environment lookup for the models' API keys and {@code OPENAI_BASE_URL}
+     *     ({@code System::getenv} in production; tests supply keys without a real environment)
+     */
+    public static Panels panels(JobDefinition job, Store store, Extensions extensions, Function<String, @Nullable String> env) {
         CallGovernor governor = new CallGovernor(GovernorSettings.defaults(), job.budget(), SpendSnapshot.NONE);
         DataSource dataSource = Objects.requireNonNull(store.jdbc().getDataSource(), "dataSource");
-        Map<String, ReviewerType> types = new HashMap<>(ReviewerTypes.builtIns(job, governor));
+        Map<String, ReviewerType> types = new HashMap<>(ReviewerTypes.builtIns(job, governor, env));
         boolean usesLexical = job.reviewers().stream().anyMatch(r -> r.type().equals("lexical"));
         boolean usesSemantic = job.reviewers().stream().anyMatch(r -> r.type().equals("semantic"));
         if (usesLexical && !extensions.reviewerTypes().containsKey("lexical")) {
@@ -38,7 +47,7 @@ public final class RunComponents {
             types.put("semantic", new OfflineReviewerTypes.Semantic(job, dataSource, EMBEDDING_POOL));
         }
         types.putAll(extensions.reviewerTypes());
-        Function<Panels, Fixer> fixer = extensions.fixer() != null ? extensions.fixer() : p -> defaultFixer(job, governor, p);
+        Function<Panels, Fixer> fixer = extensions.fixer() != null ? extensions.fixer() : p -> defaultFixer(job, governor, p, env);
         double similarity = job.santa().patternSimilarity();
         EmbeddingIssueSimilarity issues = new EmbeddingIssueSimilarity(similarity);
         return new Panels(job, types, new RulesRevisionCheck(RuleEngine.forJob(job)), new EvidenceIssueSimilarity(issues),
@@ -53,13 +62,13 @@ public final class RunComponents {
                 return t;
             });
 
-    private static Fixer defaultFixer(JobDefinition job, CallGovernor governor, Panels panels) {
+    private static Fixer defaultFixer(JobDefinition job, CallGovernor governor, Panels panels, Function<String, @Nullable String> env) {
         if ("offline".equals(job.fixer().type())) {
             return new OfflineFixer(job, panels);
         }
         if ("llm".equals(job.fixer().type())) {
             return new LlmFixer(LlmClient.create(Objects.requireNonNull(job.fixer().model(), "fixer.model"),
-                    LlmRoles.FIXER, governor, System::getenv));
+                    LlmRoles.FIXER, governor, env));
         }
         throw new IllegalArgumentException("fixer type '" + job.fixer().type() + "' is not available in this build");
     }

@@ -91,7 +91,7 @@ public final class Launcher {
             return ExitCodes.USAGE;
         }
         try (ConfigurableApplicationContext base = baseContext(props)) {
-            return launch(base, job, warnings, request, out, err, extensions);
+            return launch(base, job, warnings, request, out, err, extensions, environment(props));
         }
     }
 
@@ -251,7 +251,8 @@ public final class Launcher {
     }
 
     private static int launch(ConfigurableApplicationContext base, JobDefinition job, List<String> warnings,
-            RunRequest request, PrintStream out, PrintStream err, Extensions extensions) {
+            RunRequest request, PrintStream out, PrintStream err, Extensions extensions,
+            java.util.function.Function<String, @Nullable String> env) {
         Store store = base.getBean(Store.class);
         JobRepository repo = base.getBean(JobRepository.class);
         JobOperator operator = base.getBean(JobOperator.class);
@@ -364,7 +365,7 @@ public final class Launcher {
 
             RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, warnings);
             StopSignal.install();
-            try (Panels panels = RunComponents.panels(job, store, extensions);
+            try (Panels panels = RunComponents.panels(job, store, extensions, env);
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
                 child.setParent(base);
                 child.registerBean(RunContext.class, () -> context);
@@ -508,6 +509,22 @@ public final class Launcher {
 
     private static JobParameters identifying(String runId) {
         return new JobParametersBuilder().addString(RunParameters.RUN_ID, runId, true).toJobParameters();
+    }
+
+    /**
+     * Prefix of the Spring properties that stand in for environment variables: a property
+     * {@code santa-batch.env.NAME} given to {@link #run} is read as the environment variable
+     * {@code NAME} (a model's API key). For tests and embedding; the command line uses the real
+     * environment.
+     */
+    public static final String ENV_PROPERTY_PREFIX = "santa-batch.env.";
+
+    /** The environment as the models see it: the caller's stand-ins first, then the process environment. */
+    static java.util.function.Function<String, @Nullable String> environment(Map<String, Object> props) {
+        return name -> {
+            Object v = props.get(ENV_PROPERTY_PREFIX + name);
+            return v != null ? v.toString() : System.getenv(name);
+        };
     }
 
     private static String newRunId() {
