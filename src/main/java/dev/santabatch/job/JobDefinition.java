@@ -17,8 +17,10 @@ import java.util.Optional;
  * @param santa convergence and loop settings
  * @param reviewers the Santa panel (B, C and an optional third), in file order
  * @param fixer the fixer for naughty items
+ * @param matcher the batch fix's pattern matcher for model-found patterns
  * @param run execution settings
  * @param budget spending limits for model calls
+ * @param governor limits and retry policy of model calls
  */
 public record JobDefinition(
         Path file,
@@ -30,11 +32,48 @@ public record JobDefinition(
         SantaSpec santa,
         List<ReviewerSpec> reviewers,
         FixerSpec fixer,
+        MatcherSpec matcher,
         RunSpec run,
-        BudgetSpec budget) {
+        BudgetSpec budget,
+        GovernorSpec governor) {
 
     public Optional<Criterion> criterion(String id) {
         return rubric.stream().filter(c -> c.id().equals(id)).findFirst();
+    }
+
+    /** True when every reviewer of the panel is a model ({@code llm}). */
+    public boolean modelPanel() {
+        return !reviewers.isEmpty() && reviewers.stream().allMatch(r -> "llm".equals(r.type()));
+    }
+
+    /**
+     * Pairs of model reviewers that use the same model at the same endpoint (base URLs compared
+     * without a trailing slash, case-insensitively; an absent base URL is the default endpoint), as
+     * {@code "B and C: model 'm' at <url>"}. Such reviewers share their biases: their agreement
+     * says little (the "juries" result of Verga et al. 2024).
+     */
+    public List<String> sameModelReviewers() {
+        List<String> out = new java.util.ArrayList<>();
+        List<ReviewerSpec> models = reviewers.stream().filter(r -> r.model() != null).toList();
+        for (int i = 0; i < models.size(); i++) {
+            for (int j = i + 1; j < models.size(); j++) {
+                ModelSpec a = models.get(i).model();
+                ModelSpec b = models.get(j).model();
+                if (endpoint(a).equals(endpoint(b)) && a.model().strip().equalsIgnoreCase(b.model().strip())) {
+                    out.add(models.get(i).id() + " and " + models.get(j).id() + ": model '" + a.model() + "' at "
+                            + (a.baseUrl() == null ? "the default endpoint (OPENAI_BASE_URL, else api.openai.com)" : a.baseUrl()));
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static String endpoint(ModelSpec m) {
+        String url = m.baseUrl() == null ? "" : m.baseUrl().strip().toLowerCase(java.util.Locale.ROOT);
+        while (url.endsWith("/")) {
+            url = url.substring(0, url.length() - 1);
+        }
+        return url;
     }
 
     /** Criteria the Santa panel reviews (checked-by santa or both). */

@@ -85,7 +85,8 @@ public final class JobFileLoader {
     private static final String NEVER_THE_KEY = "job files name the environment variable, never the key";
 
     private static final List<String> TOP_KEYS = List.of(
-            "name", "input", "task-spec", "rubric", "sampling", "santa", "reviewers", "fixer", "run", "budget");
+            "name", "input", "task-spec", "rubric", "sampling", "santa", "reviewers", "fixer", "matcher", "run", "budget",
+            "governor");
     private static final List<String> INPUT_KEYS = List.of(
             "path", "id-column", "content-column", "category-column", "source-columns", "ground-truth");
     private static final List<String> CRITERION_KEYS = List.of("id", "name", "pass", "fail-signal", "checked-by", "rules");
@@ -98,6 +99,10 @@ public final class JobFileLoader {
             "failed-review-threshold", "low-agreement-kappa", "pattern-similarity", "audit-size");
     private static final List<String> REVIEWER_KEYS = List.of("id", "type", "criteria", "model", "thresholds");
     private static final List<String> FIXER_KEYS = List.of("type", "model");
+    private static final List<String> MATCHER_KEYS = List.of("model", "max-candidate-share");
+    private static final List<String> GOVERNOR_KEYS = List.of("max-in-flight-per-endpoint", "max-in-flight-per-model",
+            "requests-per-minute-per-model", "max-attempts", "initial-backoff", "max-backoff", "jitter",
+            "max-retry-after", "log-requests");
     private static final List<String> MODEL_KEYS = List.of("base-url", "model", "api-key-env", "temperature", "timeout",
             "max-output-tokens", "structured-output", "price-input-per-million", "price-output-per-million");
     private static final List<String> RUN_KEYS = List.of("chunk-size", "concurrency");
@@ -123,9 +128,11 @@ public final class JobFileLoader {
         addAll(keys, "santa.", SANTA_KEYS);
         addAll(keys, "reviewers[].", REVIEWER_KEYS);
         addAll(keys, "fixer.", FIXER_KEYS);
+        addAll(keys, "matcher.", MATCHER_KEYS);
         addAll(keys, "model.", MODEL_KEYS);
         addAll(keys, "run.", RUN_KEYS);
         addAll(keys, "budget.", BUDGET_KEYS);
+        addAll(keys, "governor.", GOVERNOR_KEYS);
         return List.copyOf(keys);
     }
 
@@ -185,11 +192,20 @@ public final class JobFileLoader {
         SantaSpec santa = santa(top.optObj("santa", SANTA_KEYS));
         List<ReviewerSpec> reviewers = reviewers(top, rubric);
         FixerSpec fixer = fixer(top.optObj("fixer", FIXER_KEYS));
+        MatcherSpec matcher = matcher(top.optObj("matcher", MATCHER_KEYS), fixer, reviewers, top);
         Obj runObj = top.optObj("run", RUN_KEYS);
         RunSpec run = new RunSpec(
                 runObj.intIn("chunk-size", 500, 1, 100_000), runObj.intIn("concurrency", 4, 1, 256));
         BudgetSpec budget = budget(top.optObj("budget", BUDGET_KEYS));
-        return new JobDefinition(file, name, input, taskSpec, rubric, sampling, santa, reviewers, fixer, run, budget);
+        GovernorSpec governor = governor(top.optObj("governor", GOVERNOR_KEYS));
+        JobDefinition job = new JobDefinition(file, name, input, taskSpec, rubric, sampling, santa, reviewers, fixer,
+                matcher, run, budget, governor);
+        for (String same : job.sameModelReviewers()) {
+            warnings.add(format("reviewers", top.node("reviewers"), "reviewers " + same
+                    + " use the same endpoint and model: they share its biases, so their agreement says little;"
+                    + " use models of different families (see README, 'Model reviewers')"));
+        }
+        return job;
     }
 
     private Node compose() throws JobFileException {
@@ -557,6 +573,45 @@ public final class JobFileLoader {
             throw o.err("model", "only an llm fixer takes a model");
         }
         return new FixerSpec(type, model);
+    }
+
+    private MatcherSpec matcher(Obj o, FixerSpec fixer, List<ReviewerSpec> reviewers, Obj top) throws JobFileException {
+        double share = o.numberIn("max-candidate-share", 0.25, 0, 1);
+        if (o.has("max-candidate-share") && share <= 0) {
+            throw o.err("max-candidate-share", "must be greater than 0, got " + o.raw("max-candidate-share"));
+        }
+        if (o.has("model")) {
+            return new MatcherSpec(model(o.reqObj("model", MODEL_KEYS)), false, share);
+        }
+        if (fixer.model() != null) {
+            return new MatcherSpec(fixer.model(), true, share);
+        }
+        if (reviewers.stream().allMatch(r -> "llm".equals(r.type()))) {
+            warnings.add(format("matcher", top.node("matcher"), "the panel's reviewers are models but no matcher"
+                    + " model is named (matcher.model, or an llm fixer's model): the batch fix would run the whole panel"
+                    + " on every eligible item; name a matcher model"));
+        }
+        return new MatcherSpec(null, false, share);
+    }
+
+    private GovernorSpec governor(Obj o) throws JobFileException {
+        GovernorSpec d = GovernorSpec.DEFAULTS;
+        Duration initial = o.duration("initial-backoff", d.initialBackoff());
+        Duration max = o.duration("max-backoff", d.maxBackoff());
+        if (max.compareTo(initial) < 0) {
+            throw o.err("max-backoff", "max-backoff (" + o.raw("max-backoff") + ") is less than initial-backoff ("
+                    + (o.has("initial-backoff") ? o.raw("initial-backoff") : "the default 1s") + ")");
+        }
+        return new GovernorSpec(
+                o.intIn("max-in-flight-per-endpoint", d.maxInFlightPerEndpoint(), 1, 1024),
+                o.intIn("max-in-flight-per-model", d.maxInFlightPerModel(), 1, 1024),
+                o.intIn("requests-per-minute-per-model", d.requestsPerMinutePerModel(), 0, 1_000_000),
+                o.intIn("max-attempts", d.maxAttempts(), 1, 20),
+                initial,
+                max,
+                o.numberIn("jitter", d.jitter(), 0, 1),
+                o.duration("max-retry-after", d.maxRetryAfter()),
+                o.bool("log-requests", d.logRequests()));
     }
 
     private ModelSpec model(Obj o) throws JobFileException {

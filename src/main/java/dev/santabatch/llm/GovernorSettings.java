@@ -54,6 +54,13 @@ public record GovernorSettings(
         }
     }
 
+    /** The job file's {@code governor} mapping. */
+    public static GovernorSettings of(dev.santabatch.job.GovernorSpec spec) {
+        return new GovernorSettings(spec.maxInFlightPerEndpoint(), spec.maxInFlightPerModel(),
+                spec.requestsPerMinutePerModel(), spec.maxAttempts(), spec.initialBackoff(), spec.maxBackoff(),
+                spec.jitter(), spec.maxRetryAfter(), spec.logRequests());
+    }
+
     /** Every default: 16 in flight per endpoint and per model, no rate limit, 5 attempts, 1 s doubling to 30 s, ±20 %, Retry-After up to 120 s, no request log. */
     public static GovernorSettings defaults() {
         return new GovernorSettings(16, 16, 0, 5, Duration.ofSeconds(1), Duration.ofSeconds(30), 0.2, Duration.ofSeconds(120), false);

@@ -35,7 +35,7 @@ public final class RunComponents {
      *     ({@code System::getenv} in production; tests supply keys without a real environment)
      */
     public static Panels panels(JobDefinition job, Store store, Extensions extensions, Function<String, @Nullable String> env) {
-        CallGovernor governor = new CallGovernor(GovernorSettings.defaults(), job.budget(), SpendSnapshot.NONE);
+        CallGovernor governor = new CallGovernor(GovernorSettings.of(job.governor()), job.budget(), SpendSnapshot.NONE);
         DataSource dataSource = Objects.requireNonNull(store.jdbc().getDataSource(), "dataSource");
         Map<String, ReviewerType> types = new HashMap<>(ReviewerTypes.builtIns(job, governor, env));
         boolean usesLexical = job.reviewers().stream().anyMatch(r -> r.type().equals("lexical"));

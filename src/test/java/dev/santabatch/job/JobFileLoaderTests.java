@@ -196,6 +196,138 @@ class JobFileLoaderTests {
         assertThat(job.reviewers()).allSatisfy(r -> assertThat(r.criteria()).containsExactly("tone"));
         assertThat(job.fixer().model().timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(job.budget()).isEqualTo(new BudgetSpec(1000L, null, 2.5, null, null, null));
+        // the matcher defaults to the llm fixer's model; the governor to its defaults
+        assertThat(job.matcher()).isEqualTo(new MatcherSpec(job.fixer().model(), true, 0.25));
+        assertThat(job.governor()).isEqualTo(GovernorSpec.DEFAULTS);
+        assertThat(job.modelPanel()).isTrue();
+    }
+
+    @Test
+    void matcherModelAndGovernorKeysAreRead() throws Exception {
+        // given a matcher of its own and every governor key
+        Path file = write(BASE + """
+                reviewers:
+                  - id: B
+                    type: llm
+                    model:
+                      model: gpt-4o-mini
+                  - id: C
+                    type: llm
+                    model:
+                      base-url: http://localhost:11434/v1
+                      model: qwen2.5
+                matcher:
+                  model:
+                    model: gpt-4o-mini
+                    max-output-tokens: 700
+                  max-candidate-share: 0.2
+                governor:
+                  max-in-flight-per-endpoint: 64
+                  max-in-flight-per-model: 32
+                  requests-per-minute-per-model: 500
+                  max-attempts: 3
+                  initial-backoff: 250ms
+                  max-backoff: 10s
+                  jitter: 0.1
+                  max-retry-after: 1m
+                  log-requests: true
+                """);
+
+        // when
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+        JobDefinition job = result.definition();
+
+        // then
+        assertThat(result.warnings()).isEmpty();
+        assertThat(job.matcher().fromFixer()).isFalse();
+        assertThat(job.matcher().model().model()).isEqualTo("gpt-4o-mini");
+        assertThat(job.matcher().model().maxOutputTokens()).isEqualTo(700);
+        assertThat(job.matcher().maxCandidateShare()).isEqualTo(0.2);
+        assertThat(job.governor()).isEqualTo(new GovernorSpec(64, 32, 500, 3, Duration.ofMillis(250),
+                Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1), true));
+    }
+
+    @Test
+    void twoReviewersOnTheSameEndpointAndModelAreAWarning() throws Exception {
+        // given B and C on one model at one endpoint (one URL with a trailing slash)
+        Path file = write(BASE + """
+                reviewers:
+                  - id: B
+                    type: llm
+                    model:
+                      base-url: http://localhost:8000/v1
+                      model: llama-3.1-8b
+                  - id: C
+                    type: llm
+                    model:
+                      base-url: http://localhost:8000/v1/
+                      model: llama-3.1-8b
+                      temperature: 0.7
+                fixer:
+                  type: llm
+                  model:
+                    model: gpt-4o
+                """);
+
+        // when
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+
+        // then
+        assertThat(result.definition().sameModelReviewers())
+                .containsExactly("B and C: model 'llama-3.1-8b' at http://localhost:8000/v1");
+        assertThat(result.warnings()).containsExactly(file + ":12: key 'reviewers': reviewers B and C: model 'llama-3.1-8b'"
+                + " at http://localhost:8000/v1 use the same endpoint and model: they share its biases, so their"
+                + " agreement says little; use models of different families (see README, 'Model reviewers')");
+    }
+
+    @Test
+    void differentModelsOrEndpointsAreNoWarning() throws Exception {
+        Path file = write(BASE + """
+                reviewers:
+                  - id: B
+                    type: llm
+                    model:
+                      model: llama-3.1-8b
+                  - id: C
+                    type: llm
+                    model:
+                      base-url: http://localhost:8000/v1
+                      model: llama-3.1-8b
+                  - id: D
+                    type: llm
+                    model:
+                      model: qwen2.5-7b
+                fixer:
+                  type: llm
+                  model:
+                    model: gpt-4o
+                """);
+
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+
+        assertThat(result.definition().sameModelReviewers()).isEmpty();
+        assertThat(result.warnings()).isEmpty();
+    }
+
+    @Test
+    void aModelPanelWithoutAMatcherModelIsAWarning() throws Exception {
+        Path file = write(BASE + """
+                reviewers:
+                  - id: B
+                    type: llm
+                    model:
+                      model: gpt-4o-mini
+                  - id: C
+                    type: llm
+                    model:
+                      model: qwen2.5
+                """);
+
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+
+        assertThat(result.definition().matcher()).isEqualTo(new MatcherSpec(null, false, 0.25));
+        assertThat(result.warnings()).singleElement().asString().contains("key 'matcher'")
+                .contains("no matcher model is named");
     }
 
     @Test
@@ -416,6 +548,23 @@ class JobFileLoaderTests {
                             model: gpt-4o
                             base-url: ftp://example.com
                         """, "fixer.model.base-url", 15, "must be an http or https URL"),
+                Arguments.of("unknown governor key", BASE + """
+                        governor:
+                          max-atempts: 8
+                        """, "governor.max-atempts", 12, "did you mean 'max-attempts'?"),
+                Arguments.of("governor value out of range", BASE + """
+                        governor:
+                          max-in-flight-per-model: 0
+                        """, "governor.max-in-flight-per-model", 12, "must be between 1 and 1024"),
+                Arguments.of("backoff cap below the first backoff", BASE + """
+                        governor:
+                          initial-backoff: 5s
+                          max-backoff: 2s
+                        """, "governor.max-backoff", 13, "is less than initial-backoff"),
+                Arguments.of("matcher share out of range", BASE + """
+                        matcher:
+                          max-candidate-share: 1.5
+                        """, "matcher.max-candidate-share", 12, "must be between 0 and 1"),
                 Arguments.of("missing input file", BASE.replace("path: data.csv", "path: missing.csv"),
                         "input.path", 3, "file not found"),
                 Arguments.of("unsafe name", BASE.replace("name: t", "name: ../etc"), "name", 1, "safe path segment"),
