@@ -159,6 +159,7 @@ public final class CatalogModelServer implements AutoCloseable {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
     private final AtomicBoolean outage = new AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicLong lastAnswerNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile Duration delay = Duration.ZERO;
 
     private CatalogModelServer(List<Defect> defects) throws IOException {
@@ -231,6 +232,11 @@ public final class CatalogModelServer implements AutoCloseable {
 
     public List<Call> calls(Kind kind) {
         return calls().stream().filter(c -> c.kind() == kind).toList();
+    }
+
+    /** When the last answer was sent (or given up), {@link System#nanoTime()}; 0 before any. */
+    public long lastAnswerNanos() {
+        return lastAnswerNanos.get();
     }
 
     public int maxInFlight() {
@@ -318,6 +324,7 @@ public final class CatalogModelServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             // the client gave up (timeout) or sent something unreadable: nothing to answer
         } finally {
+            lastAnswerNanos.accumulateAndGet(System.nanoTime(), Math::max);
             inFlight.decrementAndGet();
             exchange.close();
         }
