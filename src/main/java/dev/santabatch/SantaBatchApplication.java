@@ -26,6 +26,7 @@ public class SantaBatchApplication {
         Store store = new Store(dataSource);
         store.createSchema();
         new LoopStore(store.jdbc()).createSchema();
+        new dev.santabatch.loop.SpendStore(store.jdbc()).createSchema();
         return store;
     }
 }

@@ -64,6 +64,18 @@ final class BatchFixStep {
         Set<String> sampled = Set.of();
         /** The sample's accepted Santa fixes per pattern number: examples for the fixer. */
         java.util.Map<Integer, List<dev.santabatch.review.FixExample>> examples = java.util.Map.of();
+        /** The lowest catalog index of an item left unfinished by a reached budget: a restart resumes before it. */
+        final java.util.concurrent.atomic.AtomicLong unfinished = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+
+        void unfinished(long recordIndex) {
+            unfinished.accumulateAndGet(recordIndex, Math::min);
+        }
+
+        /** Where a restart resumes: after {@code last}, or before the first unfinished item. */
+        long resumeAfter(long last) {
+            long u = unfinished.get();
+            return u == Long.MAX_VALUE ? last : Math.min(last, u - 1);
+        }
     }
 
     static final class Reader implements ItemStreamReader<Task> {
@@ -94,6 +106,7 @@ final class BatchFixStep {
         public void open(ExecutionContext ctx) {
             page.clear();
             exhausted = false;
+            patterns.unfinished.set(Long.MAX_VALUE);
             var current = loop.currentRound(run.runPk());
             patterns.round = current.map(LoopStore.Round::round).orElse(-1);
             patterns.systematic = patterns.round < 0 ? List.of()
@@ -144,7 +157,7 @@ final class BatchFixStep {
         @Override
         public void update(ExecutionContext ctx) {
             ctx.putInt("batch-fix.round", patterns.round);
-            ctx.putLong("batch-fix.last-index", lastIndex);
+            ctx.putLong("batch-fix.last-index", patterns.resumeAfter(lastIndex));
         }
     }
 
@@ -163,6 +176,15 @@ final class BatchFixStep {
 
         @Override
         public @Nullable Outcome process(Task task) {
+            try {
+                return processItem(task);
+            } catch (dev.santabatch.llm.BudgetExceededException e) {
+                patterns.unfinished(task.item().recordIndex());
+                throw e;
+            }
+        }
+
+        private @Nullable Outcome processItem(Task task) {
             List<String> fields = FieldsCodec.decode(task.item().fields());
             String content = task.item().content() != null ? task.item().content() : source.content(fields);
             Map<String, String> facts = source.of(fields);

@@ -11,10 +11,22 @@ import org.jspecify.annotations.Nullable;
  *
  * @param reviewerTypes reviewer types by job-file type name, overriding the built-in ones
  * @param fixer a fixer factory overriding the job file's fixer, given the run's panel
+ * @param env the environment the model clients read their API keys and {@code OPENAI_BASE_URL}
+ *     from ({@code System::getenv} in production; a map in tests)
  */
-public record Extensions(Map<String, ReviewerType> reviewerTypes, @Nullable Function<Panels, Fixer> fixer) {
+public record Extensions(Map<String, ReviewerType> reviewerTypes, @Nullable Function<Panels, Fixer> fixer,
+        Function<String, @Nullable String> env) {
+
+    public Extensions(Map<String, ReviewerType> reviewerTypes, @Nullable Function<Panels, Fixer> fixer) {
+        this(reviewerTypes, fixer, System::getenv);
+    }
 
     public static Extensions none() {
         return new Extensions(Map.of(), null);
+    }
+
+    /** No replacements; model clients read the given environment (tests: a fake API key). */
+    public static Extensions withEnv(Function<String, @Nullable String> env) {
+        return new Extensions(Map.of(), null, env);
     }
 }

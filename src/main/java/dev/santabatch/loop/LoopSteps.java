@@ -3,7 +3,6 @@ package dev.santabatch.loop;
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.review.IssueSimilarity;
 import dev.santabatch.run.RunContext;
-import dev.santabatch.run.StopAwareInterruptionPolicy;
 import dev.santabatch.store.Store;
 import org.springframework.batch.core.job.flow.JobExecutionDecider;
 import org.springframework.batch.core.repository.JobRepository;
@@ -63,14 +62,16 @@ public final class LoopSteps {
         int concurrency = run.job().run().concurrency();
         SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("santa-item-");
         executor.setConcurrencyLimit(concurrency);
+        BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
         return new StepBuilder(REVIEW, repo)
                 .<ReviewStep.Task, ReviewStep.Done>chunk(Math.max(1, concurrency))
                 .transactionManager(tm)
                 .reader(new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex()))
-                .processor(new ReviewStep.Processor(panels, source))
-                .writer(new ReviewStep.Writer(store, loop, run))
+                .processor(budget.guard(new ReviewStep.Processor(panels, source)))
+                .writer(budget.saving(new ReviewStep.Writer(store, loop, run)))
                 .taskExecutor(executor)
-                .interruptionPolicy(new StopAwareInterruptionPolicy())
+                .listener(budget)
+                .interruptionPolicy(budget)
                 .allowStartIfComplete(true)
                 .build();
     }
@@ -84,13 +85,15 @@ public final class LoopSteps {
 
     public Step batchFixStep() {
         BatchFixStep.RoundPatterns patterns = new BatchFixStep.RoundPatterns();
+        BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
         return new StepBuilder(BATCH_FIX, repo)
                 .<BatchFixStep.Task, BatchFixStep.Outcome>chunk(Math.max(1, run.job().run().concurrency() * 4))
                 .transactionManager(tm)
                 .reader(new BatchFixStep.Reader(store, loop, run, panels, patterns, source, run.categoryIndex()))
-                .processor(new BatchFixStep.Processor(panels, patterns, source, similarity()))
-                .writer(new BatchFixStep.Writer(store, loop, run))
-                .interruptionPolicy(new StopAwareInterruptionPolicy())
+                .processor(budget.guard(new BatchFixStep.Processor(panels, patterns, source, similarity())))
+                .writer(budget.saving(new BatchFixStep.Writer(store, loop, run)))
+                .listener(budget)
+                .interruptionPolicy(budget)
                 .allowStartIfComplete(true)
                 .build();
     }

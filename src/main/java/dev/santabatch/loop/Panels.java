@@ -38,10 +38,13 @@ public final class Panels implements AutoCloseable {
     private final RevisionCheck revisionCheck;
     private final IssueSimilarity similarity;
     private final FailureClassifier classifier;
+    private final ModelCalls modelCalls;
 
     public Panels(JobDefinition job, Map<String, ReviewerType> types, RevisionCheck revisionCheck,
-            IssueSimilarity similarity, FailureClassifier classifier, Function<Panels, Fixer> fixerFactory) {
+            IssueSimilarity similarity, FailureClassifier classifier, Function<Panels, Fixer> fixerFactory,
+            ModelCalls modelCalls) {
         this.job = job;
+        this.modelCalls = modelCalls;
         this.similarity = similarity;
         this.classifier = classifier;
         this.types = Map.copyOf(types);
@@ -107,6 +110,11 @@ public final class Panels implements AutoCloseable {
 
     public FailureClassifier classifier() {
         return classifier;
+    }
+
+    /** The run's model calls: governor, spend, budget stop, model matcher. */
+    public ModelCalls modelCalls() {
+        return modelCalls;
     }
 
     public RevisionCheck revisionCheck() {

@@ -19,12 +19,12 @@ public final class ReviewerTypes {
 
     private ReviewerTypes() {}
 
-    /**
-     * @param env environment lookup for the models' API keys and {@code OPENAI_BASE_URL}
-     *     ({@code System::getenv} in production)
-     */
+    public static Map<String, ReviewerType> builtIns(JobDefinition job, CallGovernor governor) {
+        return builtIns(job, governor, System::getenv);
+    }
+
     public static Map<String, ReviewerType> builtIns(JobDefinition job, CallGovernor governor,
-            Function<String, @Nullable String> env) {
+            java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
         Map<String, ReviewerType> types = new HashMap<>();
         // one client (and so one HTTP client with its connection pool) per reviewer for the run;
         // every panel gets a fresh, stateless LlmReviewer over it

@@ -5,6 +5,7 @@ import dev.santabatch.llm.CallGovernor;
 import dev.santabatch.llm.GovernorSettings;
 import dev.santabatch.llm.LlmClient;
 import dev.santabatch.llm.LlmFixer;
+import dev.santabatch.llm.LlmMatcher;
 import dev.santabatch.llm.LlmRoles;
 import dev.santabatch.llm.SpendSnapshot;
 import dev.santabatch.review.Fixer;
@@ -24,20 +25,37 @@ import dev.santabatch.patterns.PatternClassifier;
 /** Assembles a run's panel from the job file: reviewer types, fixer, classifier, rules re-check. */
 public final class RunComponents {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RunComponents.class);
+
     private RunComponents() {}
 
+    /** A panel outside a run: nothing spent before, spend not stored. */
     public static Panels panels(JobDefinition job, Store store, Extensions extensions) {
-        return panels(job, store, extensions, System::getenv);
+        return panels(job, store, extensions, new CallGovernor(GovernorSettings.of(job.governor()), job.budget(),
+                SpendSnapshot.NONE), null, -1);
     }
 
     /**
-     * @param env environment lookup for the models' API keys and {@code OPENAI_BASE_URL}
-     *     ({@code System::getenv} in production; tests supply keys without a real environment)
+     * The panel of run {@code runPk}: its governor counts on from the spend stored with the run (a
+     * resumed run counts cumulatively, against the job file's current budget), and its spend is
+     * stored as it accrues. A budget stop of the last execution is cleared: this one starts afresh.
      */
-    public static Panels panels(JobDefinition job, Store store, Extensions extensions, Function<String, @Nullable String> env) {
-        CallGovernor governor = new CallGovernor(GovernorSettings.of(job.governor()), job.budget(), SpendSnapshot.NONE);
+    public static Panels panels(JobDefinition job, Store store, Extensions extensions, long runPk) {
+        SpendStore spend = new SpendStore(store.jdbc());
+        SpendSnapshot prior = spend.load(runPk);
+        spend.clearBudgetStop(runPk);
+        if (prior.run().total().calls() > 0) {
+            log.info("resuming model spend of the run: {} calls, {} tokens, cost {} so far", prior.run().total().calls(),
+                    prior.run().total().tokens(), String.format(java.util.Locale.ROOT, "%.4f", prior.run().total().cost()));
+        }
+        return panels(job, store, extensions, new CallGovernor(GovernorSettings.of(job.governor()), job.budget(), prior),
+                spend, runPk);
+    }
+
+    private static Panels panels(JobDefinition job, Store store, Extensions extensions, CallGovernor governor,
+            @org.jspecify.annotations.Nullable SpendStore spend, long runPk) {
         DataSource dataSource = Objects.requireNonNull(store.jdbc().getDataSource(), "dataSource");
-        Map<String, ReviewerType> types = new HashMap<>(ReviewerTypes.builtIns(job, governor, env));
+        Map<String, ReviewerType> types = new HashMap<>(ReviewerTypes.builtIns(job, governor, extensions.env()));
         boolean usesLexical = job.reviewers().stream().anyMatch(r -> r.type().equals("lexical"));
         boolean usesSemantic = job.reviewers().stream().anyMatch(r -> r.type().equals("semantic"));
         if (usesLexical && !extensions.reviewerTypes().containsKey("lexical")) {
@@ -47,11 +65,15 @@ public final class RunComponents {
             types.put("semantic", new OfflineReviewerTypes.Semantic(job, dataSource, EMBEDDING_POOL));
         }
         types.putAll(extensions.reviewerTypes());
-        Function<Panels, Fixer> fixer = extensions.fixer() != null ? extensions.fixer() : p -> defaultFixer(job, governor, p, env);
+        Function<Panels, Fixer> fixer = extensions.fixer() != null ? extensions.fixer() : p -> defaultFixer(job, governor, p, extensions);
+        LlmMatcher matcher = job.modelPanel() && job.matcher().model() != null
+                ? new LlmMatcher(LlmClient.create(job.matcher().model(), LlmRoles.MATCHER, governor, extensions.env()))
+                : null;
+        ModelCalls modelCalls = new ModelCalls(governor, spend, runPk, matcher);
         double similarity = job.santa().patternSimilarity();
         EmbeddingIssueSimilarity issues = new EmbeddingIssueSimilarity(similarity);
         return new Panels(job, types, new RulesRevisionCheck(RuleEngine.forJob(job)), new EvidenceIssueSimilarity(issues),
-                new EmbeddingFailureClassifier(new PatternClassifier(issues, similarity)), fixer);
+                new EmbeddingFailureClassifier(new PatternClassifier(issues, similarity)), fixer, modelCalls);
     }
 
     /** Embeds in batches on this pool: one thread per core. */
@@ -62,13 +84,13 @@ public final class RunComponents {
                 return t;
             });
 
-    private static Fixer defaultFixer(JobDefinition job, CallGovernor governor, Panels panels, Function<String, @Nullable String> env) {
+    private static Fixer defaultFixer(JobDefinition job, CallGovernor governor, Panels panels, Extensions extensions) {
         if ("offline".equals(job.fixer().type())) {
             return new OfflineFixer(job, panels);
         }
         if ("llm".equals(job.fixer().type())) {
             return new LlmFixer(LlmClient.create(Objects.requireNonNull(job.fixer().model(), "fixer.model"),
-                    LlmRoles.FIXER, governor, env));
+                    LlmRoles.FIXER, governor, extensions.env()));
         }
         throw new IllegalArgumentException("fixer type '" + job.fixer().type() + "' is not available in this build");
     }

@@ -381,6 +381,28 @@ public final class RunReport {
                 + ", by one " + agreement.get("flagged_by_one")
                 + (agreement.get("flag") != null ? "  <-- " + agreement.get("flag") : ""));
         @SuppressWarnings("unchecked")
+        Map<String, Object> budgetStop = (Map<String, Object>) r.get("budget_stop");
+        if (budgetStop != null) {
+            lines.add("budget:   " + budgetStop.get("reason"));
+            lines.add("          sampled items not reviewed: " + budgetStop.getOrDefault("sampled_not_reviewed", 0)
+                    + "; items still eligible: " + budgetStop.get("eligible_items_left"));
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> calls = (Map<String, Object>) run.get("model_calls");
+        if (calls != null && calls.get("run") instanceof Map<?, ?> total && total.get("calls") instanceof Number n
+                && n.longValue() > 0) {
+            lines.add("model:    " + n + " calls, " + total.get("retries") + " retries, " + total.get("errors") + " errors, "
+                    + total.get("input_tokens") + " in + " + total.get("output_tokens") + " out tokens, est. cost "
+                    + String.format("%.4f", ((Number) total.get("estimated_cost")).doubleValue())
+                    + (calls.get("matcher") instanceof Map<?, ?> mm && mm.get("share_of_eligible") instanceof Number share
+                            ? "; matcher calls " + pct(share) + " of eligible" : ""));
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> panel = (Map<String, Object>) r.get("panel");
+        if (panel != null && panel.get("flag") != null) {
+            lines.add("panel:    <-- " + panel.get("flag"));
+        }
+        @SuppressWarnings("unchecked")
         Map<String, Object> gt = (Map<String, Object>) r.get("escape_rates_against_ground_truth");
         if (gt != null) {
             lines.add("ground truth: escape rate " + pct(gt.get("escape_rate")) + ", false holds " + pct(gt.get("false_hold_rate")));

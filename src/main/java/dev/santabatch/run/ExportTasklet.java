@@ -3,6 +3,8 @@ package dev.santabatch.run;
 import dev.santabatch.catalog.CatalogCsvWriter;
 import dev.santabatch.loop.Decision;
 import dev.santabatch.loop.LoopStore;
+import dev.santabatch.loop.SpendStore;
+import dev.santabatch.report.SpendReport;
 import dev.santabatch.report.AuditFile;
 import dev.santabatch.report.GroundTruthEscapes;
 import dev.santabatch.report.RunReport;
@@ -14,6 +16,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.ExitStatus;
@@ -52,6 +55,21 @@ final class ExportTasklet implements Tasklet {
             contribution.getStepExecution().setTerminateOnly();
             return RepeatStatus.FINISHED;
         }
+        String decision = export(contribution.getStepExecution().getJobExecution().getJobInstance().getInstanceId(), null);
+        if (Decision.NOT_CLEAN.equals(decision)) {
+            contribution.setExitStatus(new ExitStatus(NOT_CLEAN, "no clean sample within santa.max-rounds"));
+        }
+        return RepeatStatus.FINISHED;
+    }
+
+    /**
+     * Writes every output from the store, also outside the job (after a budget stop).
+     *
+     * @param statusOverride the report's status when it is not the last round's decision's
+     *     ({@link RunReport#BUDGET_STOPPED}), else {@code null}
+     * @return the last round's decision
+     */
+    String export(long jobInstanceId, @Nullable String statusOverride) throws IOException {
         Files.createDirectories(run.outDir());
         List<String> header = run.header();
         int contentIndex = run.column(run.job().input().contentColumn());
@@ -103,27 +121,48 @@ final class ExportTasklet implements Tasklet {
         AuditFile.write(run.outDir().resolve("audit.csv"), audit.sample());
 
         String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
-        String status = RunReport.status(decision);
+        String status = statusOverride != null ? statusOverride : RunReport.status(decision);
+        SpendStore spendStore = new SpendStore(store.jdbc());
+        boolean modelPanel = run.job().modelPanel();
+        Map<String, Object> spend = SpendReport.render(spendStore.load(run.runPk()), spendStore.matchStats(run.runPk()));
         Map<String, Object> report = RunReport.build(store, loop,
                 new RunReport.Context(run.job().name(), run.runId(), run.runPk(), run.job().reviewers().size(),
                         run.job().santa().lowAgreementKappa(), run.warnings(), truth == null ? null : truth.result(),
-                        null, batchFixChecks(contribution)),
+                        spend, modelPanel ? 0 : batchFixChecks(jobInstanceId)),
                 status, shipped[0], held[0], rejects);
+        report.put("panel", SpendReport.panel(run.job()));
+        if (RunReport.BUDGET_STOPPED.equals(status)) {
+            report.put("budget_stop", budgetStop(spendStore));
+        }
         RunReport.write(run.outDir().resolve("report.json"), report);
         log.info("export: {} items shipped to {}, {} held, {} rejects, {} changes; status {}", shipped[0],
                 run.outDir().resolve("catalog.csv"), held[0], rejects, changes, status);
-        if (Decision.NOT_CLEAN.equals(decision)) {
-            contribution.setExitStatus(new ExitStatus(NOT_CLEAN, "no clean sample within santa.max-rounds"));
-        }
-        return RepeatStatus.FINISHED;
+        return decision;
+    }
+
+    /** Why the run stopped, and what it left undone: the round's sampled items not reviewed, the items still eligible. */
+    private Map<String, Object> budgetStop(SpendStore spendStore) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("reason", spendStore.budgetStop(run.runPk()).orElse("budget reached"));
+        loop.currentRound(run.runPk()).ifPresent(r -> {
+            List<LoopStore.SampleOutcome> sample = loop.sample(run.runPk(), r.round());
+            m.put("round", r.round());
+            m.put("sampled", sample.size());
+            m.put("sampled_not_reviewed", sample.stream()
+                    .filter(o -> o.outcome() == null || "UNREVIEWED".equals(o.outcome())).count());
+        });
+        m.put("eligible_items_left", store.countEligible(run.runPk()));
+        m.put("resume", "raise the budget in " + run.job().file() + ", then: santa-batch run " + run.job().file()
+                + " --run-id " + run.runId() + " (spend so far is counted)");
+        return m;
     }
 
     /** Items the batch-fix steps of this run scanned, over every execution (restarts included). */
-    private long batchFixChecks(StepContribution contribution) {
+    private long batchFixChecks(long jobInstanceId) {
         Long n = store.jdbc().queryForObject(
                 "SELECT COALESCE(SUM(s.READ_COUNT), 0) FROM BATCH_STEP_EXECUTION s JOIN BATCH_JOB_EXECUTION e"
                         + " ON e.JOB_EXECUTION_ID = s.JOB_EXECUTION_ID WHERE e.JOB_INSTANCE_ID = ? AND s.STEP_NAME = ?",
-                Long.class, contribution.getStepExecution().getJobExecution().getJobInstance().getInstanceId(),
+                Long.class, jobInstanceId,
                 dev.santabatch.loop.LoopSteps.BATCH_FIX);
         return n == null ? 0 : n;
     }

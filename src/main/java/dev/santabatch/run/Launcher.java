@@ -91,7 +91,7 @@ public final class Launcher {
             return ExitCodes.USAGE;
         }
         try (ConfigurableApplicationContext base = baseContext(props)) {
-            return launch(base, job, warnings, request, out, err, extensions, environment(props));
+            return launch(base, job, warnings, request, out, err, withStandIns(extensions, props));
         }
     }
 
@@ -251,8 +251,7 @@ public final class Launcher {
     }
 
     private static int launch(ConfigurableApplicationContext base, JobDefinition job, List<String> warnings,
-            RunRequest request, PrintStream out, PrintStream err, Extensions extensions,
-            java.util.function.Function<String, @Nullable String> env) {
+            RunRequest request, PrintStream out, PrintStream err, Extensions extensions) {
         Store store = base.getBean(Store.class);
         JobRepository repo = base.getBean(JobRepository.class);
         JobOperator operator = base.getBean(JobOperator.class);
@@ -365,7 +364,7 @@ public final class Launcher {
 
             RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, warnings);
             StopSignal.install();
-            try (Panels panels = RunComponents.panels(job, store, extensions, env);
+            try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk());
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
                 child.setParent(base);
                 child.registerBean(RunContext.class, () -> context);
@@ -405,15 +404,30 @@ public final class Launcher {
         LoopStore loop = new LoopStore(store.jdbc());
         String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
         boolean notClean = status == BatchStatus.STOPPED && !StopSignal.requested() && Decision.NOT_CLEAN.equals(decision);
+        // a reached budget stops the job at a chunk boundary; what was done is exported here
+        Optional<String> budgetStop = status == BatchStatus.STOPPED && !StopSignal.requested()
+                ? new dev.santabatch.loop.SpendStore(store.jdbc()).budgetStop(run.runPk()) : Optional.empty();
+        boolean budget = budgetStop.isPresent() && !notClean;
+        boolean budgetExported = false;
+        if (budget) {
+            try {
+                new ExportTasklet(store, loop, run).export(execution.getJobInstance().getInstanceId(), RunReport.BUDGET_STOPPED);
+                budgetExported = true;
+            } catch (IOException | RuntimeException e) {
+                err.println("santa-batch: the export after the budget stop failed: " + e);
+                log.error("export after budget stop failed", e);
+            }
+        }
         int exit = switch (status) {
             case COMPLETED -> ExitCodes.OK;
-            default -> notClean ? ExitCodes.NOT_CLEAN : ExitCodes.FAILED;
+            default -> notClean || budget ? ExitCodes.NOT_CLEAN : ExitCodes.FAILED;
         };
         out.println();
         out.println("santa-batch: job '" + run.job().name() + "', run '" + run.runId() + "', execution "
-                + execution.getId() + ": " + status + (notClean ? " (not clean)" : "") + " (exit " + exit + ")");
+                + execution.getId() + ": " + status + (notClean ? " (not clean)" : budget ? " (budget reached)" : "")
+                + " (exit " + exit + ")");
         Path reportFile = run.outDir().resolve("report.json");
-        boolean exported = status == BatchStatus.COMPLETED || notClean;
+        boolean exported = status == BatchStatus.COMPLETED || notClean || budgetExported;
         if (exported && Files.exists(reportFile)) {
             try {
                 for (String line : RunReport.summary(RunReport.read(reportFile))) {
@@ -427,6 +441,10 @@ public final class Launcher {
             if (notClean) {
                 out.println("  resume:   raise santa.max-rounds in " + run.job().file() + ", then: santa-batch run "
                         + run.job().file() + " --run-id " + run.runId());
+            }
+            if (budget) {
+                out.println("  resume:   raise the budget in " + run.job().file() + ", then: santa-batch run "
+                        + run.job().file() + " --run-id " + run.runId() + "   (spend so far is counted)");
             }
         } else {
             long items = store.countItems(run.runPk());
@@ -519,12 +537,13 @@ public final class Launcher {
      */
     public static final String ENV_PROPERTY_PREFIX = "santa-batch.env.";
 
-    /** The environment as the models see it: the caller's stand-ins first, then the process environment. */
-    static java.util.function.Function<String, @Nullable String> environment(Map<String, Object> props) {
-        return name -> {
+    /** The environment as the models see it: the caller's stand-ins first, then the extensions' environment. */
+    static Extensions withStandIns(Extensions extensions, Map<String, Object> props) {
+        java.util.function.Function<String, @Nullable String> env = extensions.env();
+        return new Extensions(extensions.reviewerTypes(), extensions.fixer(), name -> {
             Object v = props.get(ENV_PROPERTY_PREFIX + name);
-            return v != null ? v.toString() : System.getenv(name);
-        };
+            return v != null ? v.toString() : env.apply(name);
+        });
     }
 
     private static String newRunId() {

@@ -1,0 +1,82 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.llm.BudgetExceededException;
+import dev.santabatch.run.StopAwareInterruptionPolicy;
+import org.jspecify.annotations.Nullable;
+import org.springframework.batch.core.ExitStatus;
+import org.springframework.batch.core.job.JobInterruptedException;
+import org.springframework.batch.core.listener.StepExecutionListener;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.StepInterruptionPolicy;
+import org.springframework.batch.infrastructure.item.ItemProcessor;
+import org.springframework.batch.infrastructure.item.ItemWriter;
+
+/**
+ * Turns a reached budget into a clean stop of a chunk step that makes model calls. The item whose
+ * call hit the budget is left as it was (filtered: nothing is written for it, so it stays pending
+ * or eligible); the rest of the chunk is written; the step then ends STOPPED at the chunk boundary
+ * (the job stops, restartable). Spend is written with every chunk and at the step's end; the
+ * governor counts the step's calls under the current round.
+ */
+final class BudgetGuard implements StepExecutionListener, StepInterruptionPolicy {
+
+    private final ModelCalls calls;
+    private final LoopStore loop;
+    private final long runPk;
+    private final StopAwareInterruptionPolicy stop = new StopAwareInterruptionPolicy();
+    private volatile @Nullable StepExecution step;
+
+    BudgetGuard(ModelCalls calls, LoopStore loop, long runPk) {
+        this.calls = calls;
+        this.loop = loop;
+        this.runPk = runPk;
+    }
+
+    @Override
+    public void beforeStep(StepExecution stepExecution) {
+        step = stepExecution;
+        loop.currentRound(runPk).ifPresent(r -> calls.startRound(r.round()));
+    }
+
+    @Override
+    public @Nullable ExitStatus afterStep(StepExecution stepExecution) {
+        calls.save();
+        return null;
+    }
+
+    @Override
+    public void checkInterrupted(StepExecution stepExecution) throws JobInterruptedException {
+        if (calls.budgetStop().isPresent()) {
+            stepExecution.setTerminateOnly();
+            throw new JobInterruptedException("budget reached");
+        }
+        stop.checkInterrupted(stepExecution);
+    }
+
+    /** The processor, with a reached budget turned into a filtered item and a stop request. */
+    <I, O> ItemProcessor<I, O> guard(ItemProcessor<I, O> delegate) {
+        return item -> {
+            if (calls.budgetStop().isPresent()) {
+                return null; // stopping: no call would be made anyway
+            }
+            try {
+                return delegate.process(item);
+            } catch (BudgetExceededException e) {
+                calls.budgetReached(e);
+                StepExecution s = step;
+                if (s != null) {
+                    s.setTerminateOnly();
+                }
+                return null;
+            }
+        };
+    }
+
+    /** The writer, with the spend written in the chunk's transaction. */
+    <O> ItemWriter<O> saving(ItemWriter<O> delegate) {
+        return chunk -> {
+            delegate.write(chunk);
+            calls.save();
+        };
+    }
+}

@@ -1,0 +1,81 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.llm.BudgetExceededException;
+import dev.santabatch.llm.CallGovernor;
+import dev.santabatch.llm.LlmMatcher;
+import dev.santabatch.llm.SpendSnapshot;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The run's model calls: the one {@link CallGovernor} (restored from the spend stored with the run),
+ * the batch fix's model matcher if there is one, and the budget stop. Spend is written to the
+ * {@link SpendStore} at every chunk commit and step end of the review and batch-fix steps.
+ */
+public final class ModelCalls {
+
+    private static final Logger log = LoggerFactory.getLogger(ModelCalls.class);
+
+    private final CallGovernor governor;
+    private final @Nullable SpendStore store;
+    private final long runPk;
+    private final @Nullable LlmMatcher matcher;
+    private final AtomicReference<BudgetExceededException> budgetStop = new AtomicReference<>();
+
+    /**
+     * @param store where spend is kept; {@code null} keeps nothing (a panel outside a run)
+     */
+    public ModelCalls(CallGovernor governor, @Nullable SpendStore store, long runPk, @Nullable LlmMatcher matcher) {
+        this.governor = governor;
+        this.store = store;
+        this.runPk = runPk;
+        this.matcher = matcher;
+    }
+
+    public CallGovernor governor() {
+        return governor;
+    }
+
+    /** The batch fix's model matcher; empty when the matcher is not a model. */
+    public Optional<LlmMatcher> matcher() {
+        return Optional.ofNullable(matcher);
+    }
+
+    /** Starts counting round {@code n} (per-round budgets); idempotent. */
+    public void startRound(int n) {
+        if (n > 0) {
+            governor.startRound(n);
+        }
+    }
+
+    /** A budget is reached: the run stops at the next chunk boundary. The first one is kept. */
+    public void budgetReached(BudgetExceededException e) {
+        if (budgetStop.compareAndSet(null, e)) {
+            log.warn("budget reached: {}; stopping after the current chunk (what is done is kept)", e.getMessage());
+        }
+    }
+
+    public Optional<BudgetExceededException> budgetStop() {
+        return Optional.ofNullable(budgetStop.get());
+    }
+
+    public SpendSnapshot snapshot() {
+        return governor.snapshot();
+    }
+
+    /** Writes the spend (and a budget stop) to the store; call from the step's thread. */
+    public void save() {
+        if (store == null) {
+            return;
+        }
+        BudgetExceededException stop = budgetStop.get();
+        if (stop != null) {
+            store.markBudgetStop(runPk, governor.snapshot(), stop.getMessage());
+        } else {
+            store.save(runPk, governor.snapshot());
+        }
+    }
+}

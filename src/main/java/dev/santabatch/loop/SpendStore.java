@@ -1,0 +1,161 @@
+package dev.santabatch.loop;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.santabatch.llm.SpendSnapshot;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Model spend stored with the run, as the call governor counts it (calls, retries, errors by kind,
+ * tokens and cost, per role and per round), so that a resumed run counts it cumulatively; the
+ * budget stop that ended the last execution, if any; and the batch fix's matcher economics per
+ * pattern. Portable between H2 and PostgreSQL. Writers hold the run's lock, so the
+ * update-then-insert upsert does not race.
+ */
+public final class SpendStore {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static final List<String> DDL = List.of(
+            """
+            CREATE TABLE IF NOT EXISTS sb_spend (
+              run_pk BIGINT NOT NULL PRIMARY KEY,
+              snapshot VARCHAR NOT NULL,
+              budget_stop VARCHAR,
+              updated_at TIMESTAMP NOT NULL)""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_match_stat (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              pattern_no INT NOT NULL,
+              eligible BIGINT NOT NULL,
+              candidates BIGINT NOT NULL,
+              calls BIGINT NOT NULL,
+              PRIMARY KEY (run_pk, round_no, pattern_no))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_match_candidate (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              item_id VARCHAR(1024) NOT NULL,
+              record_index BIGINT NOT NULL,
+              patterns VARCHAR(1024) NOT NULL,
+              state VARCHAR(16),
+              PRIMARY KEY (run_pk, round_no, item_id))""");
+
+    private final JdbcTemplate jdbc;
+
+    public SpendStore(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public void createSchema() {
+        DDL.forEach(jdbc::execute);
+    }
+
+    /** The spend stored with the run; {@link SpendSnapshot#NONE} for a new run. */
+    public SpendSnapshot load(long runPk) {
+        List<String> rows = jdbc.queryForList("SELECT snapshot FROM sb_spend WHERE run_pk = ?", String.class, runPk);
+        if (rows.isEmpty()) {
+            return SpendSnapshot.NONE;
+        }
+        try {
+            return JSON.readValue(rows.get(0), SpendSnapshot.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the stored spend of run " + runPk + " is unreadable: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    public synchronized void save(long runPk, SpendSnapshot snapshot) {
+        String json;
+        try {
+            json = JSON.writeValueAsString(snapshot);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        Timestamp now = Timestamp.from(Instant.now());
+        if (jdbc.update("UPDATE sb_spend SET snapshot = ?, updated_at = ? WHERE run_pk = ?", json, now, runPk) == 0) {
+            jdbc.update("INSERT INTO sb_spend (run_pk, snapshot, updated_at) VALUES (?, ?, ?)", runPk, json, now);
+        }
+    }
+
+    /** Records why the run stopped for a budget (the run's spend row is written first). */
+    public synchronized void markBudgetStop(long runPk, SpendSnapshot snapshot, String why) {
+        save(runPk, snapshot);
+        jdbc.update("UPDATE sb_spend SET budget_stop = ? WHERE run_pk = ?", why, runPk);
+    }
+
+    public Optional<String> budgetStop(long runPk) {
+        return jdbc.queryForList("SELECT budget_stop FROM sb_spend WHERE run_pk = ?", String.class, runPk).stream()
+                .filter(s -> s != null).findFirst();
+    }
+
+    /** A new execution starts: the last one's budget stop no longer holds. */
+    public void clearBudgetStop(long runPk) {
+        jdbc.update("UPDATE sb_spend SET budget_stop = NULL WHERE run_pk = ?", runPk);
+    }
+
+    // ---------------------------------------------------------------- matcher economics
+
+    /** One pattern's batch-fix matching in one round. */
+    public record MatchStat(int round, int patternNo, long eligible, long candidates, long calls) {}
+
+    /** Records a pattern's eligible and candidate counts once per round (a restart keeps the first). */
+    public void initMatchStat(long runPk, int round, int patternNo, long eligible, long candidates) {
+        if (jdbc.update("UPDATE sb_match_stat SET eligible = eligible WHERE run_pk = ? AND round_no = ? AND pattern_no = ?",
+                runPk, round, patternNo) == 0) {
+            jdbc.update("INSERT INTO sb_match_stat (run_pk, round_no, pattern_no, eligible, candidates, calls)"
+                    + " VALUES (?, ?, ?, ?, ?, 0)", runPk, round, patternNo, eligible, candidates);
+        }
+    }
+
+    public void addMatchCalls(long runPk, int round, int patternNo, long calls) {
+        jdbc.update("UPDATE sb_match_stat SET calls = calls + ? WHERE run_pk = ? AND round_no = ? AND pattern_no = ?",
+                calls, runPk, round, patternNo);
+    }
+
+    public List<MatchStat> matchStats(long runPk) {
+        return jdbc.query("SELECT round_no, pattern_no, eligible, candidates, calls FROM sb_match_stat WHERE run_pk = ?"
+                        + " ORDER BY round_no, pattern_no",
+                (rs, n) -> new MatchStat(rs.getInt(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)), runPk);
+    }
+
+    // ---------------------------------------------------------------- matcher candidates
+
+    /** An item the narrowing kept for the model matcher, with the patterns it may show. */
+    public record Candidate(String itemId, long recordIndex, List<Integer> patterns) {}
+
+    public boolean hasCandidates(long runPk, int round) {
+        Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_match_candidate WHERE run_pk = ? AND round_no = ?",
+                Integer.class, runPk, round);
+        return n != null && n > 0;
+    }
+
+    public void insertCandidates(long runPk, int round, List<Candidate> candidates) {
+        jdbc.batchUpdate("INSERT INTO sb_match_candidate (run_pk, round_no, item_id, record_index, patterns) VALUES (?, ?, ?, ?, ?)",
+                candidates, 500, (ps, c) -> {
+                    ps.setLong(1, runPk);
+                    ps.setInt(2, round);
+                    ps.setString(3, c.itemId());
+                    ps.setLong(4, c.recordIndex());
+                    ps.setString(5, String.join(",", c.patterns().stream().map(String::valueOf).toList()));
+                });
+    }
+
+    /** Candidates not yet done, after {@code afterIndex} in catalog order. */
+    public List<Candidate> pendingCandidates(long runPk, int round, long afterIndex, int limit) {
+        return jdbc.query("SELECT item_id, record_index, patterns FROM sb_match_candidate WHERE run_pk = ? AND round_no = ?"
+                        + " AND state IS NULL AND record_index > ? ORDER BY record_index LIMIT " + limit,
+                (rs, n) -> new Candidate(rs.getString(1), rs.getLong(2),
+                        java.util.Arrays.stream(rs.getString(3).split(",")).map(Integer::valueOf).toList()),
+                runPk, round, afterIndex);
+    }
+
+    public void candidateDone(long runPk, int round, String itemId, String state) {
+        jdbc.update("UPDATE sb_match_candidate SET state = ? WHERE run_pk = ? AND round_no = ? AND item_id = ?",
+                state, runPk, round, itemId);
+    }
+}

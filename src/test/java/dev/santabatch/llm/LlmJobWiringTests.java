@@ -1,0 +1,157 @@
+package dev.santabatch.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.loop.Extensions;
+import dev.santabatch.report.RunReport;
+import dev.santabatch.run.Launcher;
+import dev.santabatch.run.RunRequest;
+import dev.santabatch.run.StopSignal;
+import dev.santabatch.run.TestJobsAccess;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The model roles wired into the whole job, against a scripted OpenAI-compatible server on
+ * 127.0.0.1: a reached budget stops the run cleanly and a raised budget resumes it with spend
+ * counted cumulatively; an authentication failure fails the run at once.
+ */
+class LlmJobWiringTests {
+
+    static final String MARKER = " Shop now, limited stock!";
+
+    static final ScriptedCatalogModel MODEL = new ScriptedCatalogModel(List.of(new ScriptedCatalogModel.Defect(
+            "original", "carries the shop-now boilerplate sentence", t -> t.contains(MARKER.strip()),
+            t -> t.replace(MARKER, "").replace(MARKER.strip(), "").strip())));
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void reset() {
+        StopSignal.reset();
+    }
+
+    private Path job(ScriptedServer server, String budget) throws Exception {
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : TestJobsAccess.rows(150)) {
+            List<String> row = new ArrayList<>(r);
+            if (Integer.parseInt(row.get(0).substring(1)) % 10 == 0) {
+                row.set(7, row.get(7).strip() + MARKER);
+            }
+            rows.add(row);
+        }
+        Path catalog = TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = TestJobsAccess.writeJob(dir, "llmjob", catalog, 20);
+        String models = """
+                  concurrency: 4
+                sampling:
+                  seed: 11
+                reviewers:
+                  - id: B
+                    type: llm
+                    model: {base-url: %1$s, model: family-a-model, api-key-env: SANTA_TEST_KEY, timeout: 5s,
+                            price-input-per-million: 1.0, price-output-per-million: 2.0}
+                  - id: C
+                    type: llm
+                    model: {base-url: %1$s, model: family-b-model, api-key-env: SANTA_TEST_KEY, timeout: 5s}
+                fixer:
+                  type: llm
+                  model: {base-url: %1$s, model: family-a-model, api-key-env: SANTA_TEST_KEY, timeout: 5s}
+                governor:
+                  initial-backoff: 10ms
+                  max-backoff: 40ms
+                """.formatted(server.baseUrl());
+        Files.writeString(job, Files.readString(job) + models + budget);
+        return job;
+    }
+
+    private record Run(int exit, String out) {}
+
+    private Run run(Path job) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, Extensions.withEnv(LlmFixtures.ENV));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        return (Map<String, Object>) o;
+    }
+
+    @Test
+    void aReachedBudgetStopsCleanlyAndARaisedBudgetResumesWithSpendCountedCumulatively() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
+            // given a budget of 12 calls, far less than the round's 18 sampled items need
+            Path job = job(server, "budget:\n  max-calls: 12\n");
+
+            // when the run starts
+            Run first = run(job);
+
+            // then it stops cleanly: STOPPED, exit 3, outputs exported with status budget-stopped
+            assertThat(first.exit()).as(first.out()).isEqualTo(3);
+            assertThat(first.out()).contains("STOPPED (budget reached) (exit 3)").contains("status:   BUDGET-STOPPED")
+                    .contains("budget.max-calls reached").contains("raise the budget");
+            Path out = dir.resolve("out/llmjob/r1");
+            assertThat(out.resolve("catalog.csv")).exists();
+            assertThat(out.resolve("escalations.csv")).exists();
+            Map<String, Object> report = RunReport.read(out.resolve("report.json"));
+            assertThat(report.get("status")).isEqualTo("budget-stopped");
+            Map<String, Object> stop = map(report.get("budget_stop"));
+            assertThat(((Number) stop.get("sampled_not_reviewed")).intValue()).isPositive();
+            Map<String, Object> calls = map(map(report.get("run")).get("model_calls"));
+            assertThat(((Number) map(calls.get("run")).get("calls")).intValue()).isEqualTo(12)
+                    .isEqualTo(server.requests().size());
+            assertThat(map(map(calls.get("run")).get("by_role"))).containsKeys("reviewer:B", "reviewer:C");
+            assertThat(((Number) map(map(map(calls.get("run")).get("by_role")).get("reviewer:B")).get("input_tokens"))
+                    .longValue()).isPositive();
+            int afterFirst = server.requests().size();
+
+            // when the budget is raised and the same run id runs again
+            Files.writeString(job, Files.readString(job).replace("max-calls: 12", "max-calls: 5000"));
+            Run second = run(job);
+
+            // then it resumes and finishes, and the stored spend counts both executions
+            assertThat(second.exit()).as(second.out()).isZero();
+            assertThat(second.out()).contains("resuming run 'r1'");
+            report = RunReport.read(out.resolve("report.json"));
+            calls = map(map(report.get("run")).get("model_calls"));
+            assertThat(((Number) map(calls.get("run")).get("calls")).intValue()).isEqualTo(server.requests().size())
+                    .isGreaterThan(afterFirst);
+            List<Map<String, Object>> rounds = (List<Map<String, Object>>) calls.get("rounds");
+            assertThat(rounds).isNotEmpty();
+            assertThat(rounds.stream().mapToLong(r -> ((Number) r.get("calls")).longValue()).sum())
+                    .isEqualTo(server.requests().size());
+            // nothing defective shipped, and the panel is flagged as two families (no same-model flag)
+            assertThat(Files.readString(out.resolve("catalog.csv"))).doesNotContain(MARKER.strip());
+            assertThat(map(report.get("panel")).get("same_model_reviewers")).isEqualTo(List.of());
+        }
+    }
+
+    @Test
+    void anAuthenticationFailureFailsTheRunAtOnce() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(ScriptedServer.Reply.status(401,
+                "{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\"}}",
+                Map.of("Content-Type", "application/json")))) {
+            Path job = job(server, "");
+
+            Run run = run(job);
+
+            assertThat(run.exit()).as(run.out()).isEqualTo(1);
+            assertThat(run.out()).contains("FAILED (exit 1)").contains("Incorrect API key provided")
+                    .doesNotContain(LlmFixtures.SECRET);
+            // no retries of a 401: at most one attempt per call started before the step failed
+            assertThat(server.requests().size()).isLessThanOrEqualTo(8);
+        }
+    }
+}
