@@ -8,7 +8,6 @@ import org.springframework.batch.core.job.flow.JobExecutionDecider;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.Step;
 import org.springframework.batch.core.step.builder.StepBuilder;
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
@@ -60,16 +59,18 @@ public final class LoopSteps {
 
     public Step reviewStep() {
         int concurrency = run.job().run().concurrency();
-        SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("santa-item-");
-        executor.setConcurrencyLimit(concurrency);
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
+        // the pipeline keeps `concurrency` items in process at all times; the step writes the
+        // finished ones in chunks of that size, in completion order
+        ReviewStep.Pipeline pipeline = new ReviewStep.Pipeline(
+                new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex()),
+                new ReviewStep.Processor(panels, source), concurrency);
         return new StepBuilder(REVIEW, repo)
-                .<ReviewStep.Task, ReviewStep.Done>chunk(Math.max(1, concurrency))
+                .<ReviewStep.Attempt, ReviewStep.Done>chunk(Math.max(1, concurrency))
                 .transactionManager(tm)
-                .reader(new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex()))
-                .processor(budget.guard(new ReviewStep.Processor(panels, source)))
-                .writer(budget.saving(new ReviewStep.Writer(store, loop, run)))
-                .taskExecutor(executor)
+                .reader(pipeline)
+                .processor(budget.guard(new ReviewStep.Unwrap()))
+                .writer(budget.saving(new ReviewStep.Writer(store, loop, run, pipeline)))
                 .listener(budget)
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)
