@@ -220,6 +220,46 @@ class LlmFaultFunctionalTests {
         }
     }
 
+    @Test
+    void aBudgetReachedMidRoundStopsWithExit3AndResumesAfterItIsRaisedCountingSpendCumulatively() throws Exception {
+        try (CatalogModelServer server = server()) {
+            Path job = job(server, "budget:\n  max-calls: 30\n");
+
+            LlmJobs.Result stopped = LlmJobs.run(dir, job, "r1");
+
+            // 18 items sampled, two reviewers each: 30 calls stop the run inside round 1's review
+            assertThat(stopped.exit()).as(stopped.all()).isEqualTo(3);
+            assertThat(server.calls()).as("the call budget is exact").hasSize(30);
+            Map<String, Object> first = report("r1");
+            assertThat(first.get("status")).isEqualTo("budget-stopped");
+            assertThat(((Number) modelCalls(first).get("calls")).intValue()).isEqualTo(30);
+            assertNothingLostNoneHeld("r1", first);
+            List<String> storedAtStop = storedReviews();
+            assertThat(storedAtStop).as("some reviews were stored before the stop").isNotEmpty();
+
+            Files.writeString(job, Files.readString(job).replace("max-calls: 30", "max-calls: 100000"));
+            LlmJobs.Result resumed = LlmJobs.run(dir, job, "r1");
+
+            assertCompleted(resumed);
+            assertThat(resumed.out()).contains("resuming run 'r1'");
+            Map<String, Object> report = report("r1");
+            assertThat(report.get("status")).isEqualTo("clean");
+            // spend counted over both executions: every call the server answered, once
+            assertThat(((Number) modelCalls(report).get("calls")).intValue()).isEqualTo(server.calls().size());
+            assertThat(server.calls().size()).isGreaterThan(30);
+            // a review stored before the stop is not paid for again: no later request asks the same
+            // model about the same text
+            List<Call> afterStop = server.calls().subList(30, server.calls().size());
+            List<String> beforeStop = server.calls().subList(0, 30).stream()
+                    .map(c -> c.kind() + "\n" + c.model() + "\n" + c.content()).toList();
+            assertThat(beforeStop).as("each stored review is a call before the stop").containsAll(storedAtStop);
+            for (String stored : storedAtStop) {
+                assertThat(afterStop).noneSatisfy(c -> assertThat(c.kind() + "\n" + c.model() + "\n" + c.content()).isEqualTo(stored));
+            }
+            assertNothingLostNoneHeld("r1", report);
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     static void assertCompleted(LlmJobs.Result r) {
@@ -268,6 +308,25 @@ class LlmFaultFunctionalTests {
         assertThat(unique).hasSameSizeAs(all);
         assertThat(held).as("no item escalated (a transport fault never escalates)").isEmpty();
         assertThat(LlmJobFunctionalTests.map(report.get("outputs")).get("held")).isEqualTo(0);
+    }
+
+    /** The stored reviews as "REVIEW, model, reviewed text" keys (reviewer B is model-b, C model-c). */
+    List<String> storedReviews() throws Exception {
+        Map<String, String> original = LlmJobs.contents(catalog.csv(), "id", "description");
+        JdbcTemplate store = LlmJobs.store(dir);
+        try {
+            List<String> out = new ArrayList<>();
+            for (Map<String, Object> r : store.queryForList("SELECT item_id, rev, reviewer FROM sb_review WHERE outcome = 'REVIEWED'")) {
+                String id = (String) r.get("ITEM_ID");
+                int rev = ((Number) r.get("REV")).intValue();
+                String text = rev == 0 ? original.get(id)
+                        : store.queryForObject("SELECT content FROM sb_revision WHERE item_id = ? AND rev = ?", String.class, id, rev);
+                out.add(Kind.REVIEW + "\n" + "model-" + ((String) r.get("REVIEWER")).toLowerCase(java.util.Locale.ROOT) + "\n" + text);
+            }
+            return out;
+        } finally {
+            LlmJobs.close(store);
+        }
     }
 
     void assertNoEscalations() {
