@@ -62,11 +62,11 @@ public final class LoopSteps {
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
         // the pipeline keeps `concurrency` items in process at all times; the step writes the
         // finished ones in chunks of that size, in completion order
-        ReviewStep.Pipeline pipeline = new ReviewStep.Pipeline(
+        ItemPipeline<ReviewStep.Task, ReviewStep.Done> pipeline = ReviewStep.pipeline(
                 new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex()),
                 new ReviewStep.Processor(panels, source), concurrency);
         return new StepBuilder(REVIEW, repo)
-                .<ReviewStep.Attempt, ReviewStep.Done>chunk(Math.max(1, concurrency))
+                .<ItemPipeline.Attempt<ReviewStep.Task, ReviewStep.Done>, ReviewStep.Done>chunk(Math.max(1, concurrency))
                 .transactionManager(tm)
                 .reader(pipeline)
                 .processor(budget.guard(new ReviewStep.Unwrap()))

@@ -26,7 +26,7 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
 
 /**
  * The review step: the Santa processor on every sampled item of the current round. Items are
- * processed concurrently by a {@link Pipeline}: {@code run.concurrency} items at once (each item's
+ * processed concurrently by an {@link ItemPipeline}: {@code run.concurrency} items at once (each item's
  * reviewers in parallel on the panel's pool), and a finished item is replaced by the next at once,
  * so a slow item (one that needs a fix and fresh reviews) holds up no other. (A chunk step with a
  * task executor would process a chunk's items concurrently but wait for the slowest at every chunk
@@ -46,8 +46,10 @@ final class ReviewStep {
 
     record Done(Task task, SantaResult result) {}
 
-    /** One processed item: its result, or what processing it threw (rethrown by {@link Unwrap}). */
-    record Attempt(Task task, @Nullable Done done, @Nullable Throwable failure) {}
+    /** The pipeline of the review step: pending sampled items in, processed items out. */
+    static ItemPipeline<Task, Done> pipeline(Reader reader, Processor processor, int width) {
+        return new ItemPipeline<>(reader, processor::process, t -> t.item().id(), d -> d.result().outcome().name(), width);
+    }
 
     private ReviewStep() {}
 
@@ -55,7 +57,7 @@ final class ReviewStep {
      * Reads the current round's sampled items that have no outcome yet or failed to review (a
      * restarted step retries those), once each per step execution.
      */
-    static final class Reader implements ItemStreamReader<Task> {
+    static final class Reader implements ItemPipeline.Source<Task> {
         private final Store store;
         private final LoopStore loop;
         private final RunContext run;
@@ -119,7 +121,8 @@ final class ReviewStep {
          * stored outcomes, overridden by {@code unwritten} (item id to outcome of items processed
          * in this execution whose chunk is not written yet).
          */
-        void checkThreshold(java.util.Map<String, String> unwritten) {
+        @Override
+        public void checkThreshold(java.util.Map<String, String> unwritten) {
             if (round < 0) {
                 return;
             }
@@ -160,193 +163,10 @@ final class ReviewStep {
         }
     }
 
-    /**
-     * Reads the pending items from {@link Reader} and processes {@code width} of them at once on its
-     * own threads; {@link #read()} hands out finished items in completion order. Up to
-     * {@code width} further items are read ahead, so a worker that finishes an item starts the next
-     * at once, also while the step writes a chunk. Returns {@code null} when every pending item has
-     * been handed out, after the failed-review threshold check over the stored outcomes and those
-     * handed out but not yet written. Its threads are never interrupted (a reviewer may be inside the
-     * store); a closed pipeline (the step stopped or failed) starts no further item, and the results
-     * of items still in flight then are dropped (they were not stored, so a restart reviews them).
-     */
-    static final class Pipeline implements ItemStreamReader<Attempt> {
-
-        private final Reader source;
-        private final Processor processor;
-        private final int width;
-        private final java.util.concurrent.ExecutorService pool;
-        private volatile State state = new State();
-
-        /** The work of one step execution; workers keep a reference to theirs. */
-        private static final class State {
-            final ArrayDeque<Task> ready = new ArrayDeque<>();
-            final java.util.concurrent.LinkedBlockingQueue<Attempt> done = new java.util.concurrent.LinkedBlockingQueue<>();
-            /** Item id to outcome: handed out, not yet written. */
-            final java.util.Map<String, String> unwritten = new java.util.concurrent.ConcurrentHashMap<>();
-            int workers;
-            int inProgress;
-            boolean exhausted;
-            boolean closed;
-            /** Processing an item threw (a 401, a reached budget...): start no further item. */
-            boolean halted;
-        }
-
-        /** What a halted pipeline hands out for the items it did not process. */
-        static final class NotProcessedException extends IllegalStateException {
-            NotProcessedException() {
-                super("not processed: an earlier item's failure halted the review step");
-            }
-        }
-
-        Pipeline(Reader source, Processor processor, int width) {
-            this.source = source;
-            this.processor = processor;
-            this.width = Math.max(1, width);
-            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-            this.pool = java.util.concurrent.Executors.newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "santa-item-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
-        }
-
-        @Override
-        public void open(ExecutionContext ctx) {
-            closeState();
-            state = new State();
-            source.open(ctx);
-        }
-
-        @Override
-        public void update(ExecutionContext ctx) {
-            source.update(ctx);
-        }
-
-        @Override
-        public void close() {
-            closeState();
-            source.close();
-        }
-
-        private void closeState() {
-            State s = state;
-            synchronized (s) {
-                s.closed = true;
-                s.ready.clear();
-            }
-        }
-
-        @Override
-        public @Nullable Attempt read() throws InterruptedException {
-            State s = state;
-            while (true) {
-                fill(s);
-                Attempt a = s.done.poll(50, java.util.concurrent.TimeUnit.MILLISECONDS);
-                if (a != null) {
-                    if (a.done() != null) {
-                        s.unwritten.put(a.task().item().id(), a.done().result().outcome().name());
-                    }
-                    fill(s);
-                    return a;
-                }
-                boolean halted;
-                synchronized (s) {
-                    if (s.inProgress > 0 || !s.done.isEmpty()) {
-                        continue;
-                    }
-                    halted = s.halted;
-                    if (!halted && s.exhausted && s.ready.isEmpty()) {
-                        source.checkThreshold(s.unwritten);
-                        return null;
-                    }
-                }
-                if (halted) {
-                    // the rest, unprocessed: the step fails on the failure it was handed, or (a
-                    // reached budget) filters these so that they stay pending, as without a pipeline
-                    Task t;
-                    synchronized (s) {
-                        t = s.ready.poll();
-                    }
-                    if (t == null) {
-                        t = s.exhausted ? null : source.read();
-                    }
-                    if (t != null) {
-                        return new Attempt(t, null, new NotProcessedException());
-                    }
-                    synchronized (s) {
-                        s.exhausted = true;
-                    }
-                    source.checkThreshold(s.unwritten);
-                    return null;
-                }
-            }
-        }
-
-        /** The item's chunk is written: it no longer counts as handed out. */
-        void written(String itemId) {
-            state.unwritten.remove(itemId);
-        }
-
-        /** Reads ahead up to {@code width} items and starts workers for them (step thread only). */
-        private void fill(State s) {
-            while (true) {
-                synchronized (s) {
-                    if (s.exhausted || s.closed || s.ready.size() >= width) {
-                        break;
-                    }
-                }
-                Task t = source.read();
-                synchronized (s) {
-                    if (t == null) {
-                        s.exhausted = true;
-                    } else {
-                        s.ready.add(t);
-                    }
-                }
-            }
-            synchronized (s) {
-                int wanted = Math.min(width, s.ready.size() + s.inProgress);
-                while (!s.closed && !s.halted && s.workers < wanted) {
-                    s.workers++;
-                    pool.execute(() -> work(s));
-                }
-            }
-        }
-
-        private void work(State s) {
-            while (true) {
-                Task t;
-                synchronized (s) {
-                    if (s.closed || s.halted || s.ready.isEmpty()) {
-                        s.workers--;
-                        return;
-                    }
-                    t = s.ready.poll();
-                    s.inProgress++;
-                }
-                Attempt a;
-                try {
-                    a = new Attempt(t, processor.process(t), null);
-                } catch (Throwable e) {
-                    a = new Attempt(t, null, e);
-                }
-                // handed over before it stops counting as in progress, so read() never misses it
-                s.done.add(a);
-                synchronized (s) {
-                    s.inProgress--;
-                    if (a.failure() != null) {
-                        s.halted = true;
-                    }
-                }
-            }
-        }
-    }
-
     /** The step's processor: a processed item's result, or what processing it threw, rethrown here. */
-    static final class Unwrap implements ItemProcessor<Attempt, Done> {
+    static final class Unwrap implements ItemProcessor<ItemPipeline.Attempt<Task, Done>, Done> {
         @Override
-        public Done process(Attempt a) throws Exception {
+        public Done process(ItemPipeline.Attempt<Task, Done> a) throws Exception {
             if (a.failure() != null) {
                 if (a.failure() instanceof Exception e) {
                     throw e;
@@ -356,7 +176,7 @@ final class ReviewStep {
                 }
                 throw new IllegalStateException(a.failure());
             }
-            return java.util.Objects.requireNonNull(a.done(), "done");
+            return java.util.Objects.requireNonNull(a.result(), "result");
         }
     }
 
@@ -364,13 +184,13 @@ final class ReviewStep {
         private final Store store;
         private final LoopStore loop;
         private final RunContext run;
-        private final @Nullable Pipeline pipeline;
+        private final @Nullable ItemPipeline<Task, Done> pipeline;
 
         Writer(Store store, LoopStore loop, RunContext run) {
             this(store, loop, run, null);
         }
 
-        Writer(Store store, LoopStore loop, RunContext run, @Nullable Pipeline pipeline) {
+        Writer(Store store, LoopStore loop, RunContext run, @Nullable ItemPipeline<Task, Done> pipeline) {
             this.store = store;
             this.loop = loop;
             this.run = run;
