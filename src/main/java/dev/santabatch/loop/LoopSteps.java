@@ -85,6 +85,9 @@ public final class LoopSteps {
     }
 
     public Step batchFixStep() {
+        if (panels.modelCalls().matcher().isPresent()) {
+            return modelBatchFixStep(panels.modelCalls().matcher().get());
+        }
         BatchFixStep.RoundPatterns patterns = new BatchFixStep.RoundPatterns();
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
         return new StepBuilder(BATCH_FIX, repo)
@@ -93,6 +96,27 @@ public final class LoopSteps {
                 .reader(new BatchFixStep.Reader(store, loop, run, panels, patterns, source, run.categoryIndex()))
                 .processor(budget.guard(new BatchFixStep.Processor(panels, patterns, source, similarity())))
                 .writer(budget.saving(new BatchFixStep.Writer(store, loop, run)))
+                .listener(budget)
+                .interruptionPolicy(budget)
+                .allowStartIfComplete(true)
+                .build();
+    }
+
+    /** Batch fix for a model panel: narrowed candidates, one model matcher call per candidate and pattern. */
+    private Step modelBatchFixStep(dev.santabatch.llm.LlmMatcher matcher) {
+        int inFlight = Math.max(1, run.job().run().concurrency() * run.job().reviewers().size());
+        SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("santa-match-");
+        executor.setConcurrencyLimit(inFlight);
+        ModelBatchFix.State state = new ModelBatchFix.State();
+        SpendStore spend = new SpendStore(store.jdbc());
+        BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
+        return new StepBuilder(BATCH_FIX, repo)
+                .<ModelBatchFix.Task, ModelBatchFix.Outcome>chunk(inFlight)
+                .transactionManager(tm)
+                .reader(new ModelBatchFix.Reader(store, loop, spend, run, state, run.job().matcher().maxCandidateShare()))
+                .processor(budget.guard(new ModelBatchFix.Processor(panels, matcher, state, source)))
+                .writer(budget.saving(new ModelBatchFix.Writer(store, loop, spend, run)))
+                .taskExecutor(executor)
                 .listener(budget)
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)

@@ -127,6 +127,42 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void llmJobFileLoadsWithModelReviewersOfTwoFamiliesAFixerAndAMatcher() throws Exception {
+        // given the bundled llm job file, with its sample data beside it as in the repository
+        Path jobs = Files.createDirectories(dir.resolve("jobs"));
+        Path sample = Files.createDirectories(dir.resolve("sample-data"));
+        Files.writeString(sample.resolve("products.csv"), "id,name\n");
+        Files.writeString(sample.resolve("products.truth.csv"), "id,defect\n");
+        Path file = Files.copy(Path.of("jobs/product-descriptions-llm.yml"), jobs.resolve("product-descriptions-llm.yml"));
+
+        // when
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+        JobDefinition job = result.definition();
+
+        // then
+        assertThat(result.warnings()).isEmpty();
+        assertThat(job.name()).isEqualTo("product-descriptions-llm");
+        assertThat(job.modelPanel()).isTrue();
+        assertThat(job.reviewers()).extracting(ReviewerSpec::id).containsExactly("B", "C");
+        assertThat(job.reviewers()).allSatisfy(r -> assertThat(r.criteria())
+                .containsExactly("factual-accuracy", "on-specification", "original"));
+        assertThat(job.sameModelReviewers()).isEmpty();
+        assertThat(job.reviewers().get(0).model().model()).isEqualTo("REVIEWER-B-MODEL");
+        assertThat(job.reviewers().get(1).model().structuredOutput()).isEqualTo(StructuredOutput.JSON_OBJECT);
+        assertThat(job.fixer().type()).isEqualTo("llm");
+        assertThat(job.matcher().fromFixer()).isFalse();
+        assertThat(job.matcher().model().model()).isEqualTo("MATCHER-MODEL");
+        assertThat(job.run().concurrency() * job.reviewers().size()).isEqualTo(32);
+        assertThat(job.governor().maxInFlightPerEndpoint()).isEqualTo(32);
+        assertThat(job.budget().maxCalls()).isEqualTo(5000L);
+        // the same input and rubric as the default job, apart from the models' extra criterion
+        JobDefinition offline = JobFileLoader.load(Files.copy(Path.of("jobs/product-descriptions.yml"),
+                jobs.resolve("product-descriptions.yml")));
+        assertThat(job.input()).isEqualTo(offline.input());
+        assertThat(job.rubric()).extracting(Criterion::id).isEqualTo(offline.rubric().stream().map(Criterion::id).toList());
+    }
+
+    @Test
     void minimalJobGetsEveryDefault() throws Exception {
         // given
         Path file = write(BASE);

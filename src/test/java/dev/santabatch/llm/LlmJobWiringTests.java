@@ -42,10 +42,14 @@ class LlmJobWiringTests {
     }
 
     private Path job(ScriptedServer server, String budget) throws Exception {
+        return job(server, budget, 150, 10);
+    }
+
+    private Path job(ScriptedServer server, String budget, int items, int every) throws Exception {
         List<List<String>> rows = new ArrayList<>();
-        for (List<String> r : TestJobsAccess.rows(150)) {
+        for (List<String> r : TestJobsAccess.rows(items)) {
             List<String> row = new ArrayList<>(r);
-            if (Integer.parseInt(row.get(0).substring(1)) % 10 == 0) {
+            if (Integer.parseInt(row.get(0).substring(1)) % every == 0) {
                 row.set(7, row.get(7).strip() + MARKER);
             }
             rows.add(row);
@@ -135,6 +139,37 @@ class LlmJobWiringTests {
             // nothing defective shipped, and the panel is flagged as two families (no same-model flag)
             assertThat(Files.readString(out.resolve("catalog.csv"))).doesNotContain(MARKER.strip());
             assertThat(map(report.get("panel")).get("same_model_reviewers")).isEqualTo(List.of());
+        }
+    }
+
+    @Test
+    void aModelPanelBatchFixesThroughTheMatcherOnNarrowedCandidates() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
+            // given 300 items, every eighth carrying the boilerplate; the matcher is the llm fixer's model
+            Path job = job(server, "", 300, 8);
+
+            Run run = run(job);
+
+            assertThat(run.exit()).as(run.out()).isZero();
+            Path out = dir.resolve("out/llmjob/r1");
+            assertThat(Files.readString(out.resolve("changes.csv"))).contains("batch-fix");
+            assertThat(Files.readString(out.resolve("catalog.csv"))).doesNotContain(MARKER.strip());
+            Map<String, Object> report = RunReport.read(out.resolve("report.json"));
+            Map<String, Object> matcher = map(map(map(report.get("run")).get("model_calls")).get("matcher"));
+            List<Map<String, Object>> patterns = (List<Map<String, Object>>) matcher.get("patterns");
+            assertThat(patterns).isNotEmpty().allSatisfy(p -> {
+                assertThat(((Number) p.get("calls")).longValue()).isPositive();
+                assertThat(((Number) p.get("share_of_eligible")).doubleValue()).isLessThanOrEqualTo(0.25);
+            });
+            // the matcher's requests carry the sample's fixes as examples; the batch fix made no review calls
+            List<ScriptedServer.Recorded> matches = server.requests().stream()
+                    .filter(r -> r.body().contains("You check one text for one known problem")).toList();
+            assertThat(matches).isNotEmpty().allSatisfy(r -> assertThat(r.body()).contains("<example>"));
+            long reviews = server.requests().stream().filter(r -> r.body().contains("independent quality reviewer")).count();
+            Map<String, Object> byRole = map(map(map(map(report.get("run")).get("model_calls")).get("run")).get("by_role"));
+            assertThat(((Number) map(byRole.get("matcher")).get("calls")).longValue()).isEqualTo(matches.size());
+            assertThat(((Number) map(byRole.get("reviewer:B")).get("calls")).longValue()
+                    + ((Number) map(byRole.get("reviewer:C")).get("calls")).longValue()).isEqualTo(reviews);
         }
     }
 

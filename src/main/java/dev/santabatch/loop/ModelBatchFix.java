@@ -1,0 +1,288 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.llm.LlmMatcher;
+import dev.santabatch.llm.MatchOutcome;
+import dev.santabatch.llm.MatchRequest;
+import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.review.FixExample;
+import dev.santabatch.review.SantaSettings;
+import dev.santabatch.run.RunContext;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.infrastructure.item.Chunk;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.item.ItemProcessor;
+import org.springframework.batch.infrastructure.item.ItemStreamReader;
+import org.springframework.batch.infrastructure.item.ItemWriter;
+
+/**
+ * The batch-fix step for a model panel: the round's systematic patterns are matched by the model
+ * matcher, not by re-running the panel on every eligible item. When the step first opens in a
+ * round, {@link PatternNarrowing} picks candidates per pattern without a model call; they are
+ * stored (so a restart continues the same list and never pays twice for a finished candidate).
+ * Each candidate gets one fresh {@link LlmMatcher} call per pattern it may show, with the sample's
+ * before/after fixes of the pattern as examples; a match's corrected text feeds the next pattern's
+ * call. Matched text that passes the rules is stored as a {@code batch-fix} revision; a match the
+ * rules reject, or an invalid answer, escalates the item with the pattern; a transport failure
+ * leaves the item as it was (eligible, not escalated).
+ */
+final class ModelBatchFix {
+
+    private static final Logger log = LoggerFactory.getLogger(ModelBatchFix.class);
+
+    record Task(SpendStore.Candidate candidate, Store.StoredItem item, int round) {}
+
+    record Outcome(Task task, List<LoopStore.PatternRow> matched, List<LoopStore.PatternRow> failed,
+            @Nullable String fixed, @Nullable String attempt, List<String> issues, Map<Integer, Integer> calls,
+            boolean transport) {
+
+        String label(List<LoopStore.PatternRow> ps) {
+            return String.join(" | ", ps.stream().map(LoopStore.PatternRow::label).toList());
+        }
+    }
+
+    /** The round's patterns and their examples, loaded when the step opens. */
+    static final class State {
+        int round = -1;
+        Map<Integer, LoopStore.PatternRow> systematic = new LinkedHashMap<>();
+        Map<Integer, List<FixExample>> examples = new HashMap<>();
+    }
+
+    private ModelBatchFix() {}
+
+    static final class Reader implements ItemStreamReader<Task> {
+        private final Store store;
+        private final LoopStore loop;
+        private final SpendStore spend;
+        private final RunContext run;
+        private final State state;
+        private final double maxShare;
+        private final Deque<Task> page = new ArrayDeque<>();
+        private long fetched = -1;
+        private boolean exhausted;
+
+        Reader(Store store, LoopStore loop, SpendStore spend, RunContext run, State state, double maxShare) {
+            this.store = store;
+            this.loop = loop;
+            this.spend = spend;
+            this.run = run;
+            this.state = state;
+            this.maxShare = maxShare;
+        }
+
+        @Override
+        public void open(ExecutionContext ctx) {
+            page.clear();
+            exhausted = false;
+            fetched = -1;
+            state.round = loop.currentRound(run.runPk()).map(LoopStore.Round::round).orElse(-1);
+            state.systematic = new LinkedHashMap<>();
+            state.examples = new HashMap<>();
+            if (state.round < 0) {
+                return;
+            }
+            loop.patterns(run.runPk(), state.round).stream().filter(LoopStore.PatternRow::systematic)
+                    .forEach(p -> state.systematic.put(p.patternNo(), p));
+            if (state.systematic.isEmpty()) {
+                return;
+            }
+            int contentIndex = run.column(run.job().input().contentColumn());
+            Map<Integer, List<FixExample>> allFixes = new HashMap<>();
+            for (LoopStore.PatternRow p : state.systematic.values()) {
+                List<FixExample> fixes = store.santaFixExamples(run.runPk(), state.round, p.items(), contentIndex, 50);
+                allFixes.put(p.patternNo(), fixes);
+                state.examples.put(p.patternNo(), fixes.subList(0, Math.min(3, fixes.size())));
+            }
+            if (!spend.hasCandidates(run.runPk(), state.round)) {
+                narrow(allFixes, contentIndex);
+            }
+        }
+
+        private void narrow(Map<Integer, List<FixExample>> fixes, int contentIndex) {
+            Set<String> sampled = new HashSet<>();
+            loop.sample(run.runPk(), state.round).forEach(s -> sampled.add(s.itemId()));
+            List<PatternNarrowing.Item> eligible = new ArrayList<>();
+            Map<String, Long> index = new HashMap<>();
+            long after = -1;
+            while (true) {
+                List<Store.EligibleItem> next = store.eligibleAfter(run.runPk(), after, 0, 1000);
+                if (next.isEmpty()) {
+                    break;
+                }
+                after = next.get(next.size() - 1).item().recordIndex();
+                for (Store.EligibleItem e : next) {
+                    if (!sampled.contains(e.item().id())) {
+                        String content = e.item().content() != null ? e.item().content()
+                                : FieldsCodec.decode(e.item().fields()).get(contentIndex);
+                        eligible.add(new PatternNarrowing.Item(e.item().id(), content));
+                        index.put(e.item().id(), e.item().recordIndex());
+                    }
+                }
+            }
+            List<LoopStore.IssueRow> issues = loop.issues(run.runPk(), state.round);
+            List<PatternNarrowing.Evidence> evidence = new ArrayList<>();
+            for (LoopStore.PatternRow p : state.systematic.values()) {
+                Set<String> items = new HashSet<>(p.items());
+                List<String> texts = issues.stream()
+                        .filter(i -> items.contains(i.itemId()) && p.criterion().equals(i.criterion()))
+                        .map(LoopStore.IssueRow::text).toList();
+                List<String> failing = new ArrayList<>();
+                for (String id : p.items()) {
+                    store.itemAsOfRound(run.runPk(), id, state.round).ifPresent(it -> failing.add(
+                            it.content() != null ? it.content() : FieldsCodec.decode(it.fields()).get(contentIndex)));
+                }
+                evidence.add(new PatternNarrowing.Evidence(p.patternNo(), texts, fixes.get(p.patternNo()), failing));
+            }
+            Map<Integer, List<String>> picked = PatternNarrowing.candidates(evidence, eligible, maxShare);
+            Map<String, List<Integer>> byItem = new LinkedHashMap<>();
+            picked.forEach((p, ids) -> ids.forEach(id -> byItem.computeIfAbsent(id, k -> new ArrayList<>()).add(p)));
+            List<SpendStore.Candidate> candidates = new ArrayList<>();
+            byItem.forEach((id, ps) -> candidates.add(new SpendStore.Candidate(id, index.get(id), ps.stream().sorted().toList())));
+            spend.insertCandidates(run.runPk(), state.round, candidates);
+            picked.forEach((p, ids) -> {
+                spend.initMatchStat(run.runPk(), state.round, p, eligible.size(), ids.size());
+                log.info("batch-fix: round {}: pattern {}: {} of {} eligible items are candidates for the model matcher",
+                        state.round, p, ids.size(), eligible.size());
+            });
+        }
+
+        @Override
+        public @Nullable Task read() {
+            if (state.systematic.isEmpty()) {
+                return null;
+            }
+            if (page.isEmpty() && !exhausted) {
+                List<SpendStore.Candidate> next = spend.pendingCandidates(run.runPk(), state.round, fetched, 200);
+                if (next.isEmpty()) {
+                    exhausted = true;
+                } else {
+                    fetched = next.get(next.size() - 1).recordIndex();
+                    for (SpendStore.Candidate c : next) {
+                        store.item(run.runPk(), c.itemId())
+                                .filter(it -> !"ESCALATED".equals(it.state()) && !"NICE".equals(it.state()))
+                                .ifPresent(it -> page.add(new Task(c, it, state.round)));
+                    }
+                }
+            }
+            return page.poll();
+        }
+    }
+
+    static final class Processor implements ItemProcessor<Task, Outcome> {
+        private final Panels panels;
+        private final LlmMatcher matcher;
+        private final State state;
+        private final SourceFields source;
+
+        Processor(Panels panels, LlmMatcher matcher, State state, SourceFields source) {
+            this.panels = panels;
+            this.matcher = matcher;
+            this.state = state;
+            this.source = source;
+        }
+
+        @Override
+        public Outcome process(Task task) {
+            List<String> fields = FieldsCodec.decode(task.item().fields());
+            String original = task.item().content() != null ? task.item().content() : source.content(fields);
+            Map<String, String> facts = source.of(fields);
+            SantaSettings settings = SantaSettings.of(panels.job());
+            String text = original;
+            List<LoopStore.PatternRow> matched = new ArrayList<>();
+            List<LoopStore.PatternRow> failed = new ArrayList<>();
+            List<String> issues = new ArrayList<>();
+            Map<Integer, Integer> calls = new HashMap<>();
+            for (int pNo : task.candidate().patterns()) {
+                LoopStore.PatternRow p = state.systematic.get(pNo);
+                if (p == null) {
+                    continue;
+                }
+                List<MatchRequest.Example> examples = state.examples.getOrDefault(pNo, List.of()).stream()
+                        .map(e -> new MatchRequest.Example(e.before(), e.after())).toList();
+                calls.merge(pNo, 1, Integer::sum);
+                MatchOutcome outcome = matcher.match(new MatchRequest(p.criterion(), p.label(), examples,
+                        settings.taskSpec(), facts, text));
+                if (outcome instanceof MatchOutcome.Matched m) {
+                    matched.add(p);
+                    issues.add(p.label());
+                    text = m.corrected();
+                } else if (outcome instanceof MatchOutcome.FailedToMatch f) {
+                    if (f.kind() == MatchOutcome.Kind.TRANSPORT) {
+                        // not the item's fault: it stays eligible, not escalated, and keeps its text
+                        return new Outcome(task, List.of(), List.of(), null, null, List.of(f.message()), calls, true);
+                    }
+                    failed.add(p);
+                    issues.add(p.label() + " (matcher: " + f.message() + ")");
+                }
+            }
+            if (!failed.isEmpty()) {
+                return new Outcome(task, matched, failed, null, matched.isEmpty() ? null : text, issues, calls, false);
+            }
+            if (matched.isEmpty()) {
+                return new Outcome(task, List.of(), List.of(), null, null, List.of(), calls, false);
+            }
+            List<String> broken = panels.revisionCheck().violations(text, facts);
+            if (broken.isEmpty()) {
+                return new Outcome(task, matched, List.of(), text, null, issues, calls, false);
+            }
+            List<String> all = new ArrayList<>(issues);
+            all.addAll(broken);
+            return new Outcome(task, matched, List.of(), null, text, all, calls, false);
+        }
+    }
+
+    static final class Writer implements ItemWriter<Outcome> {
+        private final Store store;
+        private final LoopStore loop;
+        private final SpendStore spend;
+        private final RunContext run;
+
+        Writer(Store store, LoopStore loop, SpendStore spend, RunContext run) {
+            this.store = store;
+            this.loop = loop;
+            this.spend = spend;
+            this.run = run;
+        }
+
+        @Override
+        public void write(Chunk<? extends Outcome> chunk) {
+            for (Outcome o : chunk) {
+                long runPk = run.runPk();
+                int round = o.task().round();
+                String id = o.task().item().id();
+                o.calls().forEach((p, n) -> spend.addMatchCalls(runPk, round, p, n));
+                String state;
+                if (o.transport()) {
+                    state = "transport";
+                    log.warn("batch-fix: {} not matched (transport failure; it stays eligible): {}", id, o.issues());
+                } else if (o.fixed() != null) {
+                    store.addRevision(runPk, id, o.task().item().currentRev() + 1, round, BatchFixStep.CAUSE,
+                            o.label(o.matched()), o.fixed());
+                    o.matched().forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 1, 0));
+                    state = "fixed";
+                } else if (!o.failed().isEmpty() || !o.matched().isEmpty()) {
+                    List<LoopStore.PatternRow> all = new ArrayList<>(o.matched());
+                    all.addAll(o.failed());
+                    store.escalate(runPk, id, round, BatchFixStep.CAUSE, o.label(all), o.attempt(), o.issues());
+                    all.forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 0, 1));
+                    state = "escalated";
+                } else {
+                    state = "no-match";
+                }
+                spend.candidateDone(runPk, round, id, state);
+            }
+        }
+    }
+}
