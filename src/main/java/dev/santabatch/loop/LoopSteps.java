@@ -60,16 +60,18 @@ public final class LoopSteps {
 
     public Step reviewStep() {
         int concurrency = run.job().run().concurrency();
-        SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("santa-item-");
-        executor.setConcurrencyLimit(concurrency);
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
+        // the pipeline keeps `concurrency` items in process at all times; the step writes the
+        // finished ones in chunks of that size, in completion order
+        ItemPipeline<ReviewStep.Task, ReviewStep.Done> pipeline = ReviewStep.pipeline(
+                new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex()),
+                new ReviewStep.Processor(panels, source), concurrency);
         return new StepBuilder(REVIEW, repo)
-                .<ReviewStep.Task, ReviewStep.Done>chunk(Math.max(1, concurrency))
+                .<ItemPipeline.Attempt<ReviewStep.Task, ReviewStep.Done>, ReviewStep.Done>chunk(Math.max(1, concurrency))
                 .transactionManager(tm)
-                .reader(new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex()))
-                .processor(budget.guard(new ReviewStep.Processor(panels, source)))
-                .writer(budget.saving(new ReviewStep.Writer(store, loop, run)))
-                .taskExecutor(executor)
+                .reader(pipeline)
+                .processor(budget.guard(new ReviewStep.Unwrap()))
+                .writer(budget.saving(new ReviewStep.Writer(store, loop, run, pipeline)))
                 .listener(budget)
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)

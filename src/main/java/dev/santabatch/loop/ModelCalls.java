@@ -35,6 +35,11 @@ public final class ModelCalls {
         this.matcher = matcher;
     }
 
+    /** Model calls of a panel outside a run (no models, no budget, nothing stored). */
+    public static ModelCalls none() {
+        return new ModelCalls(new CallGovernor(dev.santabatch.llm.GovernorSettings.defaults()), null, 0, null);
+    }
+
     public CallGovernor governor() {
         return governor;
     }

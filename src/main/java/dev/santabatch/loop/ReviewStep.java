@@ -26,9 +26,13 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
 
 /**
  * The review step: the Santa processor on every sampled item of the current round. Items are
- * processed concurrently (the chunk step's task executor; each item's reviewers run in parallel on
- * the panel's pool). Each item's reviews, fixes and outcome are written in its chunk's transaction,
- * so a restart reviews exactly the items without a stored outcome. Items that failed to review are
+ * processed concurrently by an {@link ItemPipeline}: {@code run.concurrency} items at once (each item's
+ * reviewers in parallel on the panel's pool), and a finished item is replaced by the next at once,
+ * so a slow item (one that needs a fix and fresh reviews) holds up no other. (A chunk step with a
+ * task executor would process a chunk's items concurrently but wait for the slowest at every chunk
+ * end, leaving the other slots idle.) Finished items are handed to the step in completion order
+ * and written in chunks: each item's reviews, fixes and outcome in its chunk's transaction, so a
+ * restart reviews exactly the items without a stored outcome. Items that failed to review are
  * retried by a restart; above the job's threshold share they fail the step. A review stored for
  * the item's current revision (in review 0 of this round's earlier attempt or of an earlier round)
  * is reused, not paid again: only the reviewers without one are called.
@@ -48,13 +52,18 @@ final class ReviewStep {
 
     record Done(Task task, SantaResult result) {}
 
+    /** The pipeline of the review step: pending sampled items in, processed items out. */
+    static ItemPipeline<Task, Done> pipeline(Reader reader, Processor processor, int width) {
+        return new ItemPipeline<>(reader, processor::process, t -> t.item().id(), d -> d.result().outcome().name(), width);
+    }
+
     private ReviewStep() {}
 
     /**
      * Reads the current round's sampled items that have no outcome yet or failed to review (a
      * restarted step retries those), once each per step execution.
      */
-    static final class Reader implements ItemStreamReader<Task> {
+    static final class Reader implements ItemPipeline.Source<Task> {
         private final Store store;
         private final LoopStore loop;
         private final RunContext run;
@@ -99,7 +108,6 @@ final class ReviewStep {
                 List<LoopStore.SampleRow> rows = loop.pendingSample(run.runPk(), round, fetchedSeq, 64);
                 if (rows.isEmpty()) {
                     exhausted = true;
-                    checkThreshold();
                 } else {
                     for (LoopStore.SampleRow r : rows) {
                         Store.StoredItem item = store.item(run.runPk(), r.itemId()).orElseThrow();
@@ -131,10 +139,26 @@ final class ReviewStep {
             return out;
         }
 
-        private void checkThreshold() {
+        /**
+         * Fails the step when too many of the round's sampled items could not be reviewed: the
+         * stored outcomes, overridden by {@code unwritten} (item id to outcome of items processed
+         * in this execution whose chunk is not written yet).
+         */
+        @Override
+        public void checkThreshold(java.util.Map<String, String> unwritten) {
+            if (round < 0) {
+                return;
+            }
             List<LoopStore.SampleOutcome> outcomes = loop.sample(run.runPk(), round);
-            long failed = outcomes.stream().filter(o -> "UNREVIEWED".equals(o.outcome())).count();
+            long failed = outcomes.stream()
+                    .filter(o -> "UNREVIEWED".equals(unwritten.getOrDefault(o.itemId(), o.outcome())))
+                    .count();
             new FailedReviewThreshold(run.job().santa().failedReviewThreshold()).check(failed, outcomes.size());
+        }
+
+        @Override
+        public void close() {
+            page.clear();
         }
 
         @Override
@@ -162,21 +186,49 @@ final class ReviewStep {
         }
     }
 
+    /** The step's processor: a processed item's result, or what processing it threw, rethrown here. */
+    static final class Unwrap implements ItemProcessor<ItemPipeline.Attempt<Task, Done>, Done> {
+        @Override
+        public Done process(ItemPipeline.Attempt<Task, Done> a) throws Exception {
+            if (a.failure() != null) {
+                if (a.failure() instanceof Exception e) {
+                    throw e;
+                }
+                if (a.failure() instanceof Error e) {
+                    throw e;
+                }
+                throw new IllegalStateException(a.failure());
+            }
+            return java.util.Objects.requireNonNull(a.result(), "result");
+        }
+    }
+
     static final class Writer implements ItemWriter<Done> {
         private final Store store;
         private final LoopStore loop;
         private final RunContext run;
+        private final @Nullable ItemPipeline<Task, Done> pipeline;
 
         Writer(Store store, LoopStore loop, RunContext run) {
+            this(store, loop, run, null);
+        }
+
+        Writer(Store store, LoopStore loop, RunContext run, @Nullable ItemPipeline<Task, Done> pipeline) {
             this.store = store;
             this.loop = loop;
             this.run = run;
+            this.pipeline = pipeline;
         }
 
         @Override
         public void write(Chunk<? extends Done> chunk) {
             for (Done d : chunk) {
                 write(d);
+            }
+            if (pipeline != null) {
+                for (Done d : chunk) {
+                    pipeline.written(d.task().item().id());
+                }
             }
         }
 

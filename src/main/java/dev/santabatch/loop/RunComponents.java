@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import dev.santabatch.patterns.EmbeddingIssueSimilarity;
 import dev.santabatch.patterns.PatternClassifier;
 

@@ -91,7 +91,7 @@ public final class Launcher {
             return ExitCodes.USAGE;
         }
         try (ConfigurableApplicationContext base = baseContext(props)) {
-            return launch(base, job, warnings, request, out, err, extensions);
+            return launch(base, job, warnings, request, out, err, withStandIns(extensions, props));
         }
     }
 
@@ -552,6 +552,23 @@ public final class Launcher {
 
     private static JobParameters identifying(String runId) {
         return new JobParametersBuilder().addString(RunParameters.RUN_ID, runId, true).toJobParameters();
+    }
+
+    /**
+     * Prefix of the Spring properties that stand in for environment variables: a property
+     * {@code santa-batch.env.NAME} given to {@link #run} is read as the environment variable
+     * {@code NAME} (a model's API key). For tests and embedding; the command line uses the real
+     * environment.
+     */
+    public static final String ENV_PROPERTY_PREFIX = "santa-batch.env.";
+
+    /** The environment as the models see it: the caller's stand-ins first, then the extensions' environment. */
+    static Extensions withStandIns(Extensions extensions, Map<String, Object> props) {
+        java.util.function.Function<String, @Nullable String> env = extensions.env();
+        return new Extensions(extensions.reviewerTypes(), extensions.fixer(), name -> {
+            Object v = props.get(ENV_PROPERTY_PREFIX + name);
+            return v != null ? v.toString() : env.apply(name);
+        });
     }
 
     private static String newRunId() {

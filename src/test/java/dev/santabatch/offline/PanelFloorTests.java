@@ -8,6 +8,7 @@ import dev.santabatch.job.ReviewerSpec;
 import dev.santabatch.loop.ExactIssueClassifier;
 import dev.santabatch.loop.OfflineFixer;
 import dev.santabatch.loop.OfflineReviewerTypes;
+import dev.santabatch.loop.ModelCalls;
 import dev.santabatch.loop.Panels;
 import dev.santabatch.loop.ReviewerType;
 import dev.santabatch.offline.FixtureSet.Case;
@@ -195,7 +196,7 @@ class PanelFloorTests {
         List<String> altered = new java.util.concurrent.CopyOnWriteArrayList<>();
         // the job's panel: fresh reviewers per review, the panel, the gate, the offline fixer (the rules re-check is not needed here)
         try (Panels panels = new Panels(job, types, (content, source) -> List.of(), IssueSimilarity.exactNormalised(),
-                new ExactIssueClassifier(), p -> new OfflineFixer(job, p))) {
+                new ExactIssueClassifier(), p -> new OfflineFixer(job, p), ModelCalls.none())) {
             panels.prepare(snapshot);
             List<String> criteria = job.santaCriteria().stream().map(c -> c.id()).toList();
             List<Future<?>> futures = new ArrayList<>();

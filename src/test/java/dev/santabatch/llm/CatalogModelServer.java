@@ -1,0 +1,496 @@
+package dev.santabatch.llm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.santabatch.sampledata.SampleCatalogGenerator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Reader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * A scripted OpenAI-compatible model server on 127.0.0.1 for whole-job tests and benchmarks:
+ * {@code POST /v1/chat/completions} answered like a competent model that knows a catalog's planted
+ * defects. It reads every request as a model would, from the prompt: the text between
+ * {@code <content>} and {@code </content>}, the facts in {@code <source>}, the criteria in the
+ * request's JSON schema (or the prompt).
+ *
+ * <ul>
+ *   <li>Review calls (the reviewer system prompt): FAIL the criterion of every planted defect
+ *       whose marker text the content carries, with a critical issue worded in one of several
+ *       paraphrases per defect kind (the wording depends on the model and the text, so two reviewers
+ *       usually word one problem differently); PASS otherwise. Valid review JSON for exactly the
+ *       criteria the request asks for.
+ *   <li>Fix calls (the fixer system prompt): the content with every planted defect corrected (a
+ *       drifted sentence removed, a boilerplate passage or a drifted whole text replaced by a sentence
+ *       about the item from its source facts).
+ *   <li>Matcher calls: {@code shows_pattern} true when the content carries a defect of the problem's
+ *       criterion, with the corrected text.
+ * </ul>
+ *
+ * Every request is recorded with its arrival time and the fault it got. Faults are injected per
+ * call by rules ({@link #inject}): HTTP statuses with headers (429 with {@code Retry-After}, 500,
+ * 401), a response held past the client's timeout, malformed JSON, a review missing a criterion, a
+ * PASS with critical issues; {@link #outage(boolean)} makes the whole endpoint answer 503.
+ * {@link #delay(Duration)} holds every answer (the benchmark's fixed 200 ms).
+ */
+public final class CatalogModelServer implements AutoCloseable {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    public static final String ON_SPEC = "on-specification";
+    public static final String ORIGINAL = "original";
+
+    /** What a call asks for, told by its system prompt. */
+    public enum Kind {
+        REVIEW,
+        FIX,
+        MATCH,
+        OTHER
+    }
+
+    /**
+     * A planted defect the model "sees": content carrying {@code marker} fails {@code criterion}.
+     *
+     * @param kind the truth file's kind (drift-sentence, drift-text, boilerplate)
+     * @param itemId the item it was planted in
+     */
+    public record Defect(String itemId, String kind, String criterion, String marker) {}
+
+    /** One recorded request. */
+    public record Call(int seq, Kind kind, long arrivalNanos, Map<String, List<String>> headers, String body,
+            JsonNode json, String system, String user, String content, Map<String, String> source,
+            List<String> criteria, String model, String fault) {
+
+        /** The roles of the request's messages, in order. */
+        public List<String> roles() {
+            List<String> roles = new ArrayList<>();
+            json.path("messages").forEach(m -> roles.add(m.path("role").asText()));
+            return roles;
+        }
+    }
+
+    /** What an injected fault does to a call. */
+    public sealed interface Fault {
+        /** An HTTP error status with headers (e.g. 429 with Retry-After, 500, 401). */
+        record Status(int code, Map<String, String> headers, String body) implements Fault {}
+
+        /** The answer held for this long before it is sent (past the client's timeout, it is never read). */
+        record Hang(Duration hold) implements Fault {}
+
+        /** 200 with text that is not JSON where JSON was asked for. */
+        record MalformedJson() implements Fault {}
+
+        /** A review with one of the asked criteria left out. */
+        record MissingCriterion() implements Fault {}
+
+        /** A review that says PASS and still lists a critical issue. */
+        record PassWithCritical() implements Fault {}
+
+        static Fault status(int code, Map<String, String> headers) {
+            return new Status(code, headers, "{\"error\":{\"message\":\"scripted " + code + "\",\"type\":\"test\",\"code\":\"scripted\"}}");
+        }
+    }
+
+    private record Rule(Predicate<Call> when, AtomicInteger remaining, Fault fault) {}
+
+    /**
+     * Rephrasings of one problem per defect kind; all-MiniLM-L6-v2 cosines of their stripped texts
+     * are 0.63-0.86 within a kind (measured), above the default {@code santa.pattern-similarity}
+     * 0.45, so a classifier that groups by meaning puts them in one pattern.
+     */
+    static final Map<String, List<String>> PARAPHRASES = Map.of(
+            SampleCatalogGenerator.DRIFT_SENTENCE, List.of(
+                    "one sentence is about something other than this product",
+                    "a sentence is off topic and not about this product",
+                    "one sentence talks about something unrelated to the product",
+                    "a sentence here is not about this product at all"),
+            SampleCatalogGenerator.DRIFT_TEXT, List.of(
+                    "the whole description is about something other than this product",
+                    "the entire description is not about this product at all",
+                    "the description as a whole is unrelated to the product"),
+            SampleCatalogGenerator.BOILERPLATE, List.of(
+                    "the text is generic boilerplate shared with other listings",
+                    "generic boilerplate text that is copied from other listings",
+                    "this passage is boilerplate reused in other listings"));
+
+    private static final Pattern CONTENT = Pattern.compile("<content>\\n(.*?)\\n</content>", Pattern.DOTALL);
+    private static final Pattern SOURCE = Pattern.compile("<source>\\n(.*?)</source>", Pattern.DOTALL);
+    private static final Pattern JUDGE = Pattern.compile("judge every one of (.*?), with exactly one check");
+    private static final Pattern PROBLEM_CRITERION = Pattern.compile("## The Problem\\nCriterion (\\S+), as a reviewer flagged it");
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "model-stub");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<Defect> defects;
+    private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+    private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private final AtomicInteger seq = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger maxInFlight = new AtomicInteger();
+    private final AtomicBoolean outage = new AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicLong lastAnswerNanos = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Duration delay = Duration.ZERO;
+
+    private CatalogModelServer(List<Defect> defects) throws IOException {
+        this.defects = List.copyOf(defects);
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 512);
+        server.createContext("/v1/chat/completions", this::handle);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    /** A server that knows these defects. */
+    public static CatalogModelServer start(List<Defect> defects) throws IOException {
+        return new CatalogModelServer(defects);
+    }
+
+    /**
+     * The defects of the reviewers' kinds in a ground-truth file of {@link SampleCatalogGenerator}:
+     * a drifted sentence, a drifted whole text (on-specification), a boilerplate passage (original).
+     */
+    public static List<Defect> reviewerDefects(Path truthCsv) throws IOException {
+        List<Defect> out = new ArrayList<>();
+        try (Reader in = Files.newBufferedReader(truthCsv, StandardCharsets.UTF_8);
+                var parser = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
+            for (CSVRecord r : parser) {
+                String kind = r.get("kind");
+                String criterion = switch (kind) {
+                    case SampleCatalogGenerator.DRIFT_SENTENCE, SampleCatalogGenerator.DRIFT_TEXT -> ON_SPEC;
+                    case SampleCatalogGenerator.BOILERPLATE -> ORIGINAL;
+                    default -> null;
+                };
+                if (criterion != null && !r.get("wrong").isBlank()) {
+                    out.add(new Defect(r.get("id"), kind, criterion, r.get("wrong")));
+                }
+            }
+        }
+        return out;
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    public List<Defect> defects() {
+        return defects;
+    }
+
+    /** Every answer is held this long (the benchmark's fixed latency). */
+    public CatalogModelServer delay(Duration d) {
+        this.delay = d;
+        return this;
+    }
+
+    /** The next {@code times} calls matching {@code when} get {@code fault} (rules are tried in order). */
+    public CatalogModelServer inject(Predicate<Call> when, int times, Fault fault) {
+        rules.add(new Rule(when, new AtomicInteger(times), fault));
+        return this;
+    }
+
+    /** While on, every call answers 503: the whole endpoint is down. */
+    public CatalogModelServer outage(boolean down) {
+        outage.set(down);
+        return this;
+    }
+
+    public List<Call> calls() {
+        synchronized (calls) {
+            return List.copyOf(calls);
+        }
+    }
+
+    public List<Call> calls(Kind kind) {
+        return calls().stream().filter(c -> c.kind() == kind).toList();
+    }
+
+    /** When the last answer was sent (or given up), {@link System#nanoTime()}; 0 before any. */
+    public long lastAnswerNanos() {
+        return lastAnswerNanos.get();
+    }
+
+    public int maxInFlight() {
+        return maxInFlight.get();
+    }
+
+    /** The defects this content carries. */
+    public List<Defect> defectsIn(String content) {
+        List<Defect> found = new ArrayList<>();
+        for (Defect d : defects) {
+            if (content.contains(d.marker())) {
+                found.add(d);
+            }
+        }
+        return found;
+    }
+
+    /** The content with every planted defect corrected, as the scripted model writes it. */
+    public String corrected(String content, Map<String, String> source) {
+        String out = content;
+        for (Defect d : defectsIn(content)) {
+            String about = "The " + source.getOrDefault("name", "product") + " from " + source.getOrDefault("brand", "its maker")
+                    + " is built for everyday " + source.getOrDefault("category", "use") + " needs.";
+            out = switch (d.kind()) {
+                case SampleCatalogGenerator.DRIFT_SENTENCE -> out.replace(d.marker(), "");
+                default -> out.replace(d.marker(), about);
+            };
+        }
+        out = out.replaceAll("[ \\t]{2,}", " ").strip();
+        if ("supplements".equals(source.get("category")) && !out.contains(SampleCatalogGenerator.DISCLAIMER)) {
+            out = out + " " + SampleCatalogGenerator.DISCLAIMER;
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ serving
+
+    private void handle(HttpExchange exchange) throws IOException {
+        int now = inFlight.incrementAndGet();
+        maxInFlight.accumulateAndGet(now, Math::max);
+        long arrival = System.nanoTime();
+        try {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            JsonNode json = JSON.readTree(body);
+            String system = "";
+            String user = "";
+            for (JsonNode m : json.path("messages")) {
+                if (m.path("role").asText().equals("system")) {
+                    system = m.path("content").asText();
+                } else if (m.path("role").asText().equals("user")) {
+                    user = m.path("content").asText();
+                }
+            }
+            Kind kind = system.startsWith("You are an independent quality reviewer") ? Kind.REVIEW
+                    : system.startsWith("You are an editor") ? Kind.FIX
+                    : system.startsWith("You check one text for one known problem") ? Kind.MATCH
+                    : Kind.OTHER;
+            String content = group(CONTENT, user).orElse("").replace("&lt;", "<");
+            Map<String, String> source = source(group(SOURCE, user).orElse(""));
+            List<String> criteria = criteria(json, user);
+            String model = json.path("model").asText();
+            Call probe = new Call(seq.incrementAndGet(), kind, arrival, Map.copyOf(exchange.getRequestHeaders()), body, json,
+                    system, user, content, source, criteria, model, "");
+            Fault fault = outage.get() ? new Fault.Status(503, Map.of(), "{\"error\":{\"message\":\"down\"}}") : fault(probe);
+            Call call = new Call(probe.seq(), kind, arrival, probe.headers(), body, json, system, user, content, source, criteria,
+                    model, fault == null ? "" : fault.toString());
+            calls.add(call);
+            if (!delay.isZero()) {
+                sleep(delay);
+            }
+            if (fault instanceof Fault.Status s) {
+                send(exchange, s.code(), s.headers(), s.body());
+                return;
+            }
+            if (fault instanceof Fault.Hang h) {
+                sleep(h.hold());
+            }
+            String answer = switch (kind) {
+                case REVIEW -> review(call, fault);
+                case FIX -> corrected(content, source);
+                case MATCH -> match(call, fault);
+                case OTHER -> "ok";
+            };
+            send(exchange, 200, Map.of("Content-Type", "application/json"), completion(model, answer, body.length() / 4));
+        } catch (IOException | RuntimeException e) {
+            // the client gave up (timeout) or sent something unreadable: nothing to answer
+        } finally {
+            lastAnswerNanos.accumulateAndGet(System.nanoTime(), Math::max);
+            inFlight.decrementAndGet();
+            exchange.close();
+        }
+    }
+
+    private Fault fault(Call call) {
+        for (Rule r : rules) {
+            if (r.when().test(call)) {
+                int left = r.remaining().getAndUpdate(n -> n > 0 ? n - 1 : n);
+                if (left > 0) {
+                    return r.fault();
+                }
+            }
+        }
+        return null;
+    }
+
+    private String review(Call call, Fault fault) throws IOException {
+        if (fault instanceof Fault.MalformedJson) {
+            return "Sure! Here is my review: {verdict: PASS, checks: [";
+        }
+        List<Defect> found = defectsIn(call.content());
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode checks = root.putArray("checks");
+        ArrayNode critical = JSON.createArrayNode();
+        boolean failed = false;
+        List<String> criteria = new ArrayList<>(call.criteria());
+        if (fault instanceof Fault.MissingCriterion && !criteria.isEmpty()) {
+            criteria.remove(criteria.size() - 1);
+        }
+        for (String c : criteria) {
+            List<Defect> hits = found.stream().filter(d -> d.criterion().equals(c)).toList();
+            ObjectNode check = checks.addObject();
+            check.put("criterion", c);
+            check.put("result", hits.isEmpty() ? "PASS" : "FAIL");
+            check.put("detail", hits.isEmpty() ? "no problem found" : wording(hits.get(0), call));
+            for (Defect d : hits) {
+                critical.add(c + ": " + wording(d, call) + quote(d));
+            }
+            failed |= !hits.isEmpty();
+        }
+        if (fault instanceof Fault.PassWithCritical) {
+            root.put("verdict", "PASS");
+            if (critical.isEmpty()) {
+                critical.add((criteria.isEmpty() ? ON_SPEC : criteria.get(0)) + ": the text might be too generic");
+            }
+        } else {
+            root.put("verdict", failed ? "FAIL" : "PASS");
+        }
+        root.set("critical_issues", critical);
+        root.putArray("suggestions");
+        // reorder: verdict first, as models write it
+        ObjectNode ordered = JSON.createObjectNode();
+        ordered.set("verdict", root.get("verdict"));
+        ordered.set("checks", root.get("checks"));
+        ordered.set("critical_issues", root.get("critical_issues"));
+        ordered.set("suggestions", root.get("suggestions"));
+        return JSON.writeValueAsString(ordered);
+    }
+
+    private String match(Call call, Fault fault) throws IOException {
+        if (fault instanceof Fault.MalformedJson) {
+            return "yes it does";
+        }
+        String criterion = group(PROBLEM_CRITERION, call.user()).orElse("");
+        boolean shows = defectsIn(call.content()).stream().anyMatch(d -> d.criterion().equals(criterion));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("shows_pattern", shows);
+        answer.put("corrected_text", shows ? corrected(call.content(), call.source()) : "");
+        return JSON.writeValueAsString(answer);
+    }
+
+    /** One of the kind's paraphrases, chosen by the model and the text. */
+    private static String wording(Defect d, Call call) {
+        List<String> options = PARAPHRASES.get(d.kind());
+        int i = Math.floorMod(call.model().hashCode() * 31 + call.content().hashCode(), options.size());
+        return options.get(i);
+    }
+
+    private static String quote(Defect d) {
+        if (d.kind().equals(SampleCatalogGenerator.DRIFT_TEXT)) {
+            return "";
+        }
+        String m = d.marker();
+        int end = m.indexOf(". ");
+        return ": \"" + (end > 0 ? m.substring(0, end + 1) : m) + "\"";
+    }
+
+    private static List<String> criteria(JsonNode json, String user) {
+        JsonNode e = json.path("response_format").path("json_schema").path("schema").path("properties").path("checks")
+                .path("items").path("properties").path("criterion").path("enum");
+        List<String> out = new ArrayList<>();
+        if (e.isArray()) {
+            e.forEach(n -> out.add(n.asText()));
+            return out;
+        }
+        group(JUDGE, user).ifPresent(s -> {
+            for (String c : s.split(",")) {
+                out.add(c.strip());
+            }
+        });
+        return out;
+    }
+
+    private static Map<String, String> source(String block) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String line : block.split("\n")) {
+            int colon = line.indexOf(": ");
+            if (colon > 0) {
+                out.put(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 2).strip());
+            }
+        }
+        return out;
+    }
+
+    private static Optional<String> group(Pattern p, String s) {
+        Matcher m = p.matcher(s);
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    private static String completion(String model, String content, int promptTokens) throws IOException {
+        int completionTokens = Math.max(1, content.length() / 4);
+        return JSON.writeValueAsString(Map.of(
+                "id", "chatcmpl-stub",
+                "object", "chat.completion",
+                "created", 1,
+                "model", model,
+                "choices", List.of(Map.of(
+                        "index", 0,
+                        "message", Map.of("role", "assistant", "content", content),
+                        "finish_reason", "stop")),
+                "usage", Map.of(
+                        "prompt_tokens", promptTokens,
+                        "completion_tokens", completionTokens,
+                        "total_tokens", promptTokens + completionTokens)));
+    }
+
+    private static void send(HttpExchange exchange, int status, Map<String, String> headers, String body) throws IOException {
+        headers.forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("stub stopped");
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        // only this server's own handler threads (never a thread of the job under test)
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

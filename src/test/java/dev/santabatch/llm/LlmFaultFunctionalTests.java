@@ -1,0 +1,340 @@
+package dev.santabatch.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.llm.CatalogModelServer.Call;
+import dev.santabatch.llm.CatalogModelServer.Fault;
+import dev.santabatch.llm.CatalogModelServer.Kind;
+import dev.santabatch.report.RunReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Faults of the model endpoint, injected per call by the scripted server, in whole-job runs: the job
+ * completes, fails or stops as specified; nothing is lost (every item shipped or held, or left
+ * unreviewed and reported); no item is escalated because of a transport fault; and every fault is
+ * counted in {@code report.json}. Backoffs are short (20 ms doubling, no jitter) and timeouts 1 s,
+ * so the tests wait only where a wait is the point.
+ */
+class LlmFaultFunctionalTests {
+
+    /** Short retries: 4 attempts, 20 ms doubling to 100 ms, no jitter (Retry-After is then exact). */
+    static final String FAST_RETRIES = """
+            governor:
+              max-attempts: 4
+              initial-backoff: 20ms
+              max-backoff: 100ms
+              jitter: 0
+            """;
+
+    @TempDir
+    Path dir;
+
+    LlmJobs.Catalog catalog;
+    List<String> inputIds;
+
+    CatalogModelServer server() throws Exception {
+        catalog = LlmJobs.catalog(dir, 11, 150);
+        inputIds = LlmJobs.ids(catalog.csv(), "id");
+        return CatalogModelServer.start(CatalogModelServer.reviewerDefects(catalog.truth()));
+    }
+
+    Path job(CatalogModelServer server, String extra) throws Exception {
+        Path job = LlmJobs.writeJob(dir, "faults", catalog, server.baseUrl(), 4, FAST_RETRIES + extra);
+        // a 1 s model timeout, so a hung answer costs a second
+        Files.writeString(job, Files.readString(job).replace("timeout: 2s", "timeout: 1s"));
+        return job;
+    }
+
+    @Test
+    void a429IsRetriedAfterTheRetryAfterItAsks() throws Exception {
+        try (CatalogModelServer server = server()) {
+            server.inject(c -> c.kind() == Kind.REVIEW, 1, Fault.status(429, Map.of("Retry-After", "1")));
+
+            LlmJobs.Result r = LlmJobs.run(dir, job(server, ""), "r1");
+
+            assertCompleted(r);
+            Call limited = only(server, "429");
+            Call retry = nextWithSameBody(server, limited);
+            assertThat(Duration.ofNanos(retry.arrivalNanos() - limited.arrivalNanos()))
+                    .as("the retry waited for Retry-After").isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+            Map<String, Object> report = report("r1");
+            assertThat(errors(report).get("429")).isEqualTo(1);
+            assertThat(((Number) modelCalls(report).get("retries")).intValue()).isGreaterThanOrEqualTo(1);
+            assertNothingLostNoneHeld("r1", report);
+        }
+    }
+
+    @Test
+    void serverErrorsAreRetriedAndCounted() throws Exception {
+        try (CatalogModelServer server = server()) {
+            server.inject(c -> c.kind() == Kind.REVIEW, 3, Fault.status(500, Map.of()));
+            server.inject(c -> c.kind() == Kind.FIX, 1, Fault.status(502, Map.of()));
+
+            LlmJobs.Result r = LlmJobs.run(dir, job(server, ""), "r1");
+
+            assertCompleted(r);
+            List<Call> failed = server.calls().stream().filter(c -> c.fault().contains("Status")).toList();
+            assertThat(failed).hasSize(4);
+            failed.forEach(c -> nextWithSameBody(server, c));
+            Map<String, Object> report = report("r1");
+            assertThat(errors(report).get("5xx")).isEqualTo(4);
+            assertNothingLostNoneHeld("r1", report);
+        }
+    }
+
+    @Test
+    void anAnswerHungPastTheTimeoutIsRetried() throws Exception {
+        try (CatalogModelServer server = server()) {
+            server.inject(c -> c.kind() == Kind.REVIEW, 2, new Fault.Hang(Duration.ofMillis(2500)));
+
+            LlmJobs.Result r = LlmJobs.run(dir, job(server, ""), "r1");
+
+            assertCompleted(r);
+            List<Call> hung = server.calls().stream().filter(c -> c.fault().contains("Hang")).toList();
+            assertThat(hung).hasSize(2);
+            for (Call h : hung) {
+                // retried after the 1 s timeout (measured from the server's arrival time, which lags
+                // the client's send by a little: a lower bound a little under the timeout)
+                Call retry = nextWithSameBody(server, h);
+                assertThat(Duration.ofNanos(retry.arrivalNanos() - h.arrivalNanos())).isGreaterThanOrEqualTo(Duration.ofMillis(900));
+            }
+            Map<String, Object> report = report("r1");
+            assertThat(errors(report).get("timeout")).isEqualTo(2);
+            assertNothingLostNoneHeld("r1", report);
+        }
+    }
+
+    @Test
+    void malformedJsonIsRetriedFreshAndTwiceLeavesTheItemUnreviewedNotPassedNorHeld() throws Exception {
+        try (CatalogModelServer server = server()) {
+            // reviewer B answers one item's review badly twice (the retry too): B failed to review it
+            AtomicReference<String> victim = new AtomicReference<>();
+            server.inject(c -> c.kind() == Kind.REVIEW && c.model().equals("model-b")
+                    && (victim.compareAndSet(null, c.content()) || victim.get().equals(c.content())), 2, new Fault.MalformedJson());
+            // and two other reviews once each: their fresh retries succeed
+            server.inject(c -> c.kind() == Kind.REVIEW && !c.content().equals(victim.get()), 2, new Fault.MalformedJson());
+
+            LlmJobs.Result r = LlmJobs.run(dir, job(server, ""), "r1");
+
+            assertCompleted(r);
+            Map<String, Object> report = report("r1");
+            assertThat(errors(report).get("malformed-json")).isEqualTo(4);
+            List<Map<String, Object>> rounds = LlmJobFunctionalTests.list(report.get("rounds"));
+            assertThat(rounds.get(0).get("unreviewed")).isEqualTo(1);
+            // the unreviewed item was neither fixed nor held in round 1
+            JdbcTemplate store = LlmJobs.store(dir);
+            try {
+                List<Map<String, Object>> row = store.queryForList(
+                        "SELECT s.item_id, s.outcome FROM sb_sample s WHERE s.round_no = 1 AND s.outcome = 'UNREVIEWED'");
+                assertThat(row).hasSize(1);
+                String id = (String) row.get(0).get("ITEM_ID");
+                assertThat(store.queryForObject("SELECT COUNT(*) FROM sb_revision WHERE item_id = ? AND round_no = 1 AND cause = 'santa-fix'",
+                        Integer.class, id)).isZero();
+            } finally {
+                LlmJobs.close(store);
+            }
+            assertNothingLostNoneHeld("r1", report);
+        }
+    }
+
+    @Test
+    void aReviewMissingACriterionIsRetriedFreshAndCounted() throws Exception {
+        answerFault(new Fault.MissingCriterion(), "missing-criterion");
+    }
+
+    @Test
+    void aPassWithCriticalIssuesIsRetriedFreshAndCounted() throws Exception {
+        answerFault(new Fault.PassWithCritical(), "contradiction");
+    }
+
+    void answerFault(Fault fault, String label) throws Exception {
+        try (CatalogModelServer server = server()) {
+            server.inject(c -> c.kind() == Kind.REVIEW, 3, fault);
+
+            LlmJobs.Result r = LlmJobs.run(dir, job(server, ""), "r1");
+
+            assertCompleted(r);
+            List<Call> bad = server.calls().stream().filter(c -> !c.fault().isEmpty()).toList();
+            assertThat(bad).hasSize(3);
+            bad.forEach(c -> nextWithSameBody(server, c));
+            Map<String, Object> report = report("r1");
+            assertThat(errors(report).get(label)).isEqualTo(3);
+            assertThat(LlmJobFunctionalTests.list(report.get("rounds")).get(0).get("unreviewed")).isEqualTo(0);
+            assertNothingLostNoneHeld("r1", report);
+        }
+    }
+
+    @Test
+    void a401FailsTheRunAtOnceWithExit1() throws Exception {
+        try (CatalogModelServer server = server()) {
+            server.inject(c -> true, Integer.MAX_VALUE, Fault.status(401, Map.of()));
+
+            LlmJobs.Result r = LlmJobs.run(dir, job(server, ""), "r1");
+
+            assertThat(r.exit()).as(r.all()).isEqualTo(1);
+            assertThat(r.out()).contains("FAILED (exit 1)").contains("scripted 401");
+            // at once: no request was retried, and no more were sent than were in flight together
+            List<Call> calls = server.calls();
+            assertThat(calls).isNotEmpty();
+            assertThat(calls.stream().map(Call::body).distinct().count()).isEqualTo(calls.size());
+            assertThat(calls.size()).isLessThanOrEqualTo(2 * 4 + 2);
+            assertThat(dir.resolve("out/faults/r1/catalog.csv")).doesNotExist();
+            assertNoEscalations();
+        }
+    }
+
+    @Test
+    void anOutageOfTheWholeEndpointFailsTheStepAndARestartAfterItCompletes() throws Exception {
+        try (CatalogModelServer server = server()) {
+            server.outage(true);
+            Path job = job(server, "");
+
+            LlmJobs.Result down = LlmJobs.run(dir, job, "r1");
+
+            assertThat(down.exit()).as(down.all()).isEqualTo(1);
+            assertThat(down.out()).contains("FAILED").contains("could not be reviewed");
+            int outageCalls = server.calls().size();
+            assertThat(server.calls()).allSatisfy(c -> assertThat(c.fault()).contains("503"));
+            assertNoEscalations();
+
+            server.outage(false);
+            LlmJobs.Result up = LlmJobs.run(dir, job, "r1");
+
+            assertCompleted(up);
+            assertThat(up.out()).contains("resuming run 'r1'");
+            Map<String, Object> report = report("r1");
+            assertThat(errors(report).get("5xx")).as("the outage's errors, counted cumulatively").isEqualTo(outageCalls);
+            assertThat(((Number) modelCalls(report).get("calls")).intValue()).isEqualTo(server.calls().size());
+            assertNothingLostNoneHeld("r1", report);
+        }
+    }
+
+    @Test
+    void aBudgetReachedMidRoundStopsWithExit3AndResumesAfterItIsRaisedCountingSpendCumulatively() throws Exception {
+        try (CatalogModelServer server = server()) {
+            Path job = job(server, "budget:\n  max-calls: 30\n");
+
+            LlmJobs.Result stopped = LlmJobs.run(dir, job, "r1");
+
+            // 18 items sampled, two reviewers each: 30 calls stop the run inside round 1's review
+            assertThat(stopped.exit()).as(stopped.all()).isEqualTo(3);
+            assertThat(server.calls()).as("the call budget is exact").hasSize(30);
+            Map<String, Object> first = report("r1");
+            assertThat(first.get("status")).isEqualTo("budget-stopped");
+            assertThat(((Number) modelCalls(first).get("calls")).intValue()).isEqualTo(30);
+            assertNothingLostNoneHeld("r1", first);
+            List<String> storedAtStop = storedReviews();
+            assertThat(storedAtStop).as("some reviews were stored before the stop").isNotEmpty();
+
+            Files.writeString(job, Files.readString(job).replace("max-calls: 30", "max-calls: 100000"));
+            LlmJobs.Result resumed = LlmJobs.run(dir, job, "r1");
+
+            assertCompleted(resumed);
+            assertThat(resumed.out()).contains("resuming run 'r1'");
+            Map<String, Object> report = report("r1");
+            assertThat(report.get("status")).isEqualTo("clean");
+            // spend counted over both executions: every call the server answered, once
+            assertThat(((Number) modelCalls(report).get("calls")).intValue()).isEqualTo(server.calls().size());
+            assertThat(server.calls().size()).isGreaterThan(30);
+            // a review stored before the stop is not paid for again: no later request asks the same
+            // model about the same text
+            List<Call> afterStop = server.calls().subList(30, server.calls().size());
+            List<String> beforeStop = server.calls().subList(0, 30).stream()
+                    .map(c -> c.kind() + "\n" + c.model() + "\n" + c.content()).toList();
+            assertThat(beforeStop).as("each stored review is a call before the stop").containsAll(storedAtStop);
+            for (String stored : storedAtStop) {
+                assertThat(afterStop).noneSatisfy(c -> assertThat(c.kind() + "\n" + c.model() + "\n" + c.content()).isEqualTo(stored));
+            }
+            assertNothingLostNoneHeld("r1", report);
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static void assertCompleted(LlmJobs.Result r) {
+        assertThat(r.exit()).as(r.all()).isZero();
+    }
+
+    /** The one call that got a fault whose description contains {@code what}. */
+    static Call only(CatalogModelServer server, String what) {
+        List<Call> hit = server.calls().stream().filter(c -> c.fault().contains(what)).toList();
+        assertThat(hit).hasSize(1);
+        return hit.get(0);
+    }
+
+    /** The first later call with the same body: the retry of a failed call. */
+    static Call nextWithSameBody(CatalogModelServer server, Call failed) {
+        return server.calls().stream()
+                .filter(c -> c.seq() > failed.seq() && c.body().equals(failed.body()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("call " + failed.seq() + " (" + failed.fault() + ") was never retried"));
+    }
+
+    Map<String, Object> report(String runId) throws Exception {
+        return RunReport.read(dir.resolve("out/faults/" + runId + "/report.json"));
+    }
+
+    /** The run's model-call totals in report.json ({@code run.model_calls.run}). */
+    static Map<String, Object> modelCalls(Map<String, Object> report) {
+        Map<String, Object> run = LlmJobFunctionalTests.map(report.get("run"));
+        return LlmJobFunctionalTests.map(LlmJobFunctionalTests.map(run.get("model_calls")).get("run"));
+    }
+
+    /** The run's model-call errors by kind label in report.json. */
+    static Map<String, Object> errors(Map<String, Object> report) {
+        return LlmJobFunctionalTests.map(modelCalls(report).get("errors_by_kind"));
+    }
+
+    /** Every input item is shipped or held, exactly once; none is held. */
+    void assertNothingLostNoneHeld(String runId, Map<String, Object> report) throws Exception {
+        Path run = dir.resolve("out/faults/" + runId);
+        List<String> shipped = LlmJobs.ids(run.resolve("catalog.csv"), "id");
+        List<String> held = LlmJobs.ids(run.resolve("escalations.csv"), "item_id");
+        List<String> all = new ArrayList<>(shipped);
+        all.addAll(held);
+        assertThat(all).containsExactlyInAnyOrderElementsOf(inputIds);
+        Set<String> unique = new HashSet<>(all);
+        assertThat(unique).hasSameSizeAs(all);
+        assertThat(held).as("no item escalated (a transport fault never escalates)").isEmpty();
+        assertThat(LlmJobFunctionalTests.map(report.get("outputs")).get("held")).isEqualTo(0);
+    }
+
+    /** The stored reviews as "REVIEW, model, reviewed text" keys (reviewer B is model-b, C model-c). */
+    List<String> storedReviews() throws Exception {
+        Map<String, String> original = LlmJobs.contents(catalog.csv(), "id", "description");
+        JdbcTemplate store = LlmJobs.store(dir);
+        try {
+            List<String> out = new ArrayList<>();
+            for (Map<String, Object> r : store.queryForList("SELECT item_id, rev, reviewer FROM sb_review WHERE outcome = 'REVIEWED'")) {
+                String id = (String) r.get("ITEM_ID");
+                int rev = ((Number) r.get("REV")).intValue();
+                String text = rev == 0 ? original.get(id)
+                        : store.queryForObject("SELECT content FROM sb_revision WHERE item_id = ? AND rev = ?", String.class, id, rev);
+                out.add(Kind.REVIEW + "\n" + "model-" + ((String) r.get("REVIEWER")).toLowerCase(java.util.Locale.ROOT) + "\n" + text);
+            }
+            return out;
+        } finally {
+            LlmJobs.close(store);
+        }
+    }
+
+    void assertNoEscalations() {
+        JdbcTemplate store = LlmJobs.store(dir);
+        try {
+            assertThat(store.queryForObject("SELECT COUNT(*) FROM sb_escalation", Integer.class)).isZero();
+        } finally {
+            LlmJobs.close(store);
+        }
+    }
+}
