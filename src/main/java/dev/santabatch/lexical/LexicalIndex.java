@@ -516,7 +516,9 @@ public final class LexicalIndex implements OfflineMethod {
                 .limit(FOREIGN_TERMS).toList();
         Map<String, Double> score = new HashMap<>();
         for (String t : foreign) {
-            List<String> ids = jdbc.queryForList("SELECT item_id FROM lx_term WHERE run_pk = ? AND term = ? ORDER BY item_id FETCH FIRST "
+            List<String> ids = jdbc.queryForList("SELECT item_id FROM lx_term WHERE run_pk = ? AND term = ?"
+                    // ordered as the index (run_pk, term, item_id), so H2 reads the first postings instead of sorting them all
+                    + " ORDER BY run_pk, term, item_id FETCH FIRST "
                     + POSTINGS + " ROWS ONLY", String.class, s.runPk, t);
             for (String id : ids) {
                 if (!id.equals(itemId)) {

@@ -26,7 +26,7 @@ import org.h2.jdbcx.JdbcDataSource;
  * the lexical reviewer's full review of every item (near-duplicates, names of other items, source
  * overlap with other items: every catalog-wide check), both on a pool of one thread per core; the
  * candidates looked at; and, up to 20,000 items, pair recall against exact search (every pair's
- * informative-shingle Jaccard). Then the ratio of the largest size's times to the smallest's: about
+ * informative-shingle Jaccard; {@code -Dexact=false} skips it). Then the ratio of the largest size's times to the smallest's: about
  * the size ratio for near-linear work, its square for quadratic. The machine's load average
  * ({@code /proc/loadavg}) is printed before and after each size, since the figures depend on it.
  *
@@ -103,7 +103,7 @@ public final class LexicalBenchmark {
                     rows, prep, rows / prep, search, rows / search, threads, review, rows / review, failed.get(), index.denseBuckets(),
                     index.candidateComparisons(), (double) index.candidateComparisons() / index.queries(), MinHasher.BANDS * index.bucketCap(),
                     index.exactVerifications(), flagged, pairs);
-            if (rows <= EXACT_LIMIT) {
+            if (rows <= EXACT_LIMIT && !"false".equals(System.getProperty("exact"))) {
                 exactRecall(index, items, found);
             }
             System.out.printf(Locale.ROOT, "%,d items: load after %s%n", rows, load());
