@@ -69,10 +69,11 @@ class LexicalCatalogTests {
         double threshold = index.thresholds().nearDuplicateJaccard();
         List<SnapshotItem> items = new ArrayList<>();
         snapshot.forEach(items::add);
+        long[][] shingles = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
         Set<String> exact = new HashSet<>();
         for (int a = 0; a < items.size(); a++) {
             for (int b = a + 1; b < items.size(); b++) {
-                if (index.jaccard(items.get(a).content(), items.get(b).content()) >= threshold) {
+                if (Tokens.jaccard(shingles[a], shingles[b]) >= threshold) {
                     exact.add(items.get(a).id() + "|" + items.get(b).id());
                 }
             }
@@ -117,10 +118,11 @@ class LexicalCatalogTests {
         double threshold = index.thresholds().nearDuplicateJaccard();
         List<SnapshotItem> items = new ArrayList<>();
         snapshot.forEach(items::add);
+        long[][] shingles = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
         Map<String, Set<String>> exact = new HashMap<>();
         for (int a = 0; a < items.size(); a++) {
             for (int b = a + 1; b < items.size(); b++) {
-                if (index.jaccard(items.get(a).content(), items.get(b).content()) >= threshold) {
+                if (Tokens.jaccard(shingles[a], shingles[b]) >= threshold) {
                     exact.computeIfAbsent(items.get(a).id(), k -> new HashSet<>()).add(items.get(b).id());
                     exact.computeIfAbsent(items.get(b).id(), k -> new HashSet<>()).add(items.get(a).id());
                 }
