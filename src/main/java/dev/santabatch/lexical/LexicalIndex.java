@@ -34,6 +34,20 @@ import org.springframework.transaction.support.TransactionTemplate;
  * index of source tokens. Near-duplicate candidates come from one SQL lookup of the query's 42
  * bucket keys joined with the round's revisions; only those candidates are compared.
  *
+ * <h2>Bounded work per query (near-linear catalog-wide search)</h2>
+ * A templated catalog has dense buckets: at 100,000 generated items some buckets hold hundreds of
+ * revisions (recurring boilerplate, repeated drift texts), and a member's query would read, estimate
+ * and verify all of them, so the whole-catalog search grows with the square of the catalog. Every
+ * bucket is therefore read through a cap of {@link #DEFAULT_BUCKET_CAP} revisions: {@code prepare}
+ * counts the round's bucket sizes in a fixed count-min table, and for each bucket counted above the
+ * cap it stores the first {@code cap} members (by item id) in {@code lx_dense}; a query reads a dense
+ * bucket from there and any other bucket (at most {@code cap} members, since the count-min never
+ * under-counts) from {@code lx_band}. A query so looks at no more than 42 × cap revisions. What
+ * the cap costs: in a bucket of more than {@code cap} members a query sees only {@code cap} of them,
+ * so an item in a large cluster of near-duplicates is still flagged (the sampled members are its
+ * near-duplicates too) but not every member is named; pair recall against exact search is measured by
+ * {@code LexicalCatalogTests} (a tiny cap on the sample catalog) and by {@code LexicalBenchmark} (at 10,000 items).
+ *
  * <h2>In the heap (documented bounds)</h2>
  * <ul>
  *   <li>the stop-shingle list: shingles in more than {@link LexicalThresholds#stopDf} items; at
@@ -56,17 +70,29 @@ public final class LexicalIndex implements OfflineMethod {
     private static final int POSTINGS = 200;
     private static final int FOREIGN_TERMS = 8;
     private static final double ESTIMATE_SLACK = 0.15;
+    /** Revisions read per LSH bucket at most (see the class comment). */
+    public static final int DEFAULT_BUCKET_CAP = 100;
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final LexicalThresholds thresholds;
     private final List<String> phraseFields;
+    private final int bucketCap;
     private final AtomicLong queries = new AtomicLong();
     private final AtomicLong candidates = new AtomicLong();
     private final AtomicLong verified = new AtomicLong();
     private volatile @Nullable State state;
 
     public LexicalIndex(DataSource dataSource, LexicalThresholds thresholds, List<String> phraseFields) {
+        this(dataSource, thresholds, phraseFields, DEFAULT_BUCKET_CAP);
+    }
+
+    /** With another bucket cap (tests force dense buckets on a small catalog with a tiny cap). */
+    LexicalIndex(DataSource dataSource, LexicalThresholds thresholds, List<String> phraseFields, int bucketCap) {
+        if (bucketCap < 1) {
+            throw new IllegalArgumentException("bucket cap must be at least 1, was " + bucketCap);
+        }
+        this.bucketCap = bucketCap;
         this.jdbc = new JdbcTemplate(Objects.requireNonNull(dataSource, "dataSource"));
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.thresholds = Objects.requireNonNull(thresholds, "thresholds");
@@ -95,19 +121,43 @@ public final class LexicalIndex implements OfflineMethod {
         long[] stop = stopList(snapshot);
         Builder b = new Builder(snapshot, stop);
         jdbc.update("DELETE FROM lx_round WHERE run_pk = ? AND round = ?", run, snapshot.round());
+        jdbc.update("DELETE FROM lx_dense WHERE run_pk = ? AND round = ?", run, snapshot.round());
+        BucketSizes sizes = new BucketSizes(bucketCap);
         List<SnapshotItem> chunk = new ArrayList<>(CHUNK);
         snapshot.forEach(item -> {
             b.learn(item);
             chunk.add(item);
             if (chunk.size() == CHUNK) {
-                store(snapshot, stop, chunk);
+                store(snapshot, stop, chunk, sizes);
                 chunk.clear();
             }
         });
         if (!chunk.isEmpty()) {
-            store(snapshot, stop, chunk);
+            store(snapshot, stop, chunk, sizes);
         }
-        state = b.build();
+        long[] dense = sizes.dense();
+        storeDense(snapshot, dense);
+        state = b.build(dense);
+    }
+
+    /**
+     * For each bucket counted above the cap, its first {@code cap} members of the round (by item id)
+     * in {@code lx_dense}: what queries read instead of the whole bucket. One index range read per
+     * dense bucket; their total size is at most the round's 42 bucket rows per item.
+     */
+    private void storeDense(CatalogSnapshot snapshot, long[] dense) {
+        for (int start = 0; start < dense.length; start += CHUNK) {
+            int from = start;
+            int to = Math.min(dense.length, from + CHUNK);
+            tx.executeWithoutResult(st -> {
+                for (int i = from; i < to; i++) {
+                    jdbc.update("INSERT INTO lx_dense (run_pk, round, bucket, item_id, rev) SELECT b.run_pk, r.round, b.bucket, b.item_id, b.rev"
+                                    + " FROM lx_band b JOIN lx_round r ON r.run_pk = b.run_pk AND r.round = ? AND r.item_id = b.item_id AND r.rev = b.rev"
+                                    + " WHERE b.bucket = ? AND b.run_pk = ? ORDER BY b.item_id FETCH FIRST " + bucketCap + " ROWS ONLY",
+                            snapshot.round(), dense[i], snapshot.runPk());
+                }
+            });
+        }
     }
 
     /** The frozen stop-shingle list of the run: loaded, or counted at the run's first prepare. */
@@ -137,7 +187,7 @@ public final class LexicalIndex implements OfflineMethod {
                 .mapToLong(Long::longValue).sorted().toArray();
     }
 
-    private void store(CatalogSnapshot snapshot, long[] stop, List<SnapshotItem> chunk) {
+    private void store(CatalogSnapshot snapshot, long[] stop, List<SnapshotItem> chunk, BucketSizes sizes) {
         long run = snapshot.runPk();
         String in = String.join(",", Collections.nCopies(chunk.size(), "?"));
         Object[] args = new Object[chunk.size() + 1];
@@ -156,14 +206,16 @@ public final class LexicalIndex implements OfflineMethod {
         List<Object[]> round = new ArrayList<>();
         for (SnapshotItem item : chunk) {
             round.add(new Object[] {run, snapshot.round(), item.id(), item.rev()});
+            // the round's bucket sizes count every revision of the snapshot, sketched before or now
+            long[] sh = informative(item.content(), stop);
+            int[] sig = sh.length == 0 ? null : MinHasher.signature(sh);
+            long[] buckets = sig == null ? new long[0] : MinHasher.buckets(sig);
+            sizes.addAll(buckets);
             if (!sketched.contains(item.id() + '\u0000' + item.rev())) {
-                long[] sh = informative(item.content(), stop);
-                if (sh.length == 0) {
+                if (sig == null) {
                     sketches.add(new Object[] {run, item.id(), item.rev(), 0, ""});
                 } else {
-                    int[] sig = MinHasher.signature(sh);
                     sketches.add(new Object[] {run, item.id(), item.rev(), sh.length, MinHasher.encode(sig)});
-                    long[] buckets = MinHasher.buckets(sig);
                     for (int bnd = 0; bnd < buckets.length; bnd++) {
                         bands.add(new Object[] {run, item.id(), item.rev(), bnd, buckets[bnd]});
                     }
@@ -251,12 +303,25 @@ public final class LexicalIndex implements OfflineMethod {
         }
         int[] sig = MinHasher.signature(sh);
         long[] buckets = MinHasher.buckets(sig);
-        String in = String.join(",", Collections.nCopies(buckets.length, "?"));
-        List<String[]> cands = jdbc.query(
-                "SELECT DISTINCT k.item_id, k.sig FROM lx_band b JOIN lx_round r ON r.run_pk = b.run_pk AND r.round = ? AND r.item_id = b.item_id"
-                        + " AND r.rev = b.rev JOIN lx_sketch k ON k.run_pk = b.run_pk AND k.item_id = b.item_id AND k.rev = b.rev"
-                        + " WHERE b.run_pk = ? AND b.bucket IN (" + in + ") AND b.item_id <> ?",
-                (rs, i) -> new String[] {rs.getString(1), rs.getString(2)}, bandArgs(s, itemId, buckets));
+        long[] sparse = Arrays.stream(buckets).filter(k -> Arrays.binarySearch(s.dense, k) < 0).toArray();
+        long[] dense = Arrays.stream(buckets).filter(k -> Arrays.binarySearch(s.dense, k) >= 0).toArray();
+        Map<String, String[]> found = new LinkedHashMap<>();
+        if (sparse.length > 0) {
+            String in = String.join(",", Collections.nCopies(sparse.length, "?"));
+            jdbc.query("SELECT DISTINCT k.item_id, k.sig FROM lx_band b JOIN lx_round r ON r.run_pk = b.run_pk AND r.round = ? AND r.item_id = b.item_id"
+                            + " AND r.rev = b.rev JOIN lx_sketch k ON k.run_pk = b.run_pk AND k.item_id = b.item_id AND k.rev = b.rev"
+                            + " WHERE b.run_pk = ? AND b.bucket IN (" + in + ") AND b.item_id <> ?",
+                    (org.springframework.jdbc.core.RowCallbackHandler) rs -> found.putIfAbsent(rs.getString(1), new String[] {rs.getString(1), rs.getString(2)}),
+                    bandArgs(s, itemId, sparse));
+        }
+        if (dense.length > 0) {
+            String in = String.join(",", Collections.nCopies(dense.length, "?"));
+            jdbc.query("SELECT DISTINCT k.item_id, k.sig FROM lx_dense d JOIN lx_sketch k ON k.run_pk = d.run_pk AND k.item_id = d.item_id AND k.rev = d.rev"
+                            + " WHERE d.bucket IN (" + in + ") AND d.run_pk = ? AND d.round = ? AND d.item_id <> ?",
+                    (org.springframework.jdbc.core.RowCallbackHandler) rs -> found.putIfAbsent(rs.getString(1), new String[] {rs.getString(1), rs.getString(2)}),
+                    denseArgs(s, itemId, dense));
+        }
+        List<String[]> cands = new ArrayList<>(found.values());
         candidates.addAndGet(cands.size());
         List<NearDuplicate> out = new ArrayList<>();
         for (String[] c : cands) {
@@ -286,6 +351,32 @@ public final class LexicalIndex implements OfflineMethod {
         }
         args[buckets.length + 2] = itemId;
         return args;
+    }
+
+    private static Object[] denseArgs(State s, String itemId, long[] buckets) {
+        Object[] args = new Object[buckets.length + 3];
+        for (int i = 0; i < buckets.length; i++) {
+            args[i] = buckets[i];
+        }
+        args[buckets.length] = s.runPk;
+        args[buckets.length + 1] = s.round;
+        args[buckets.length + 2] = itemId;
+        return args;
+    }
+
+    /** The bucket cap: revisions read per LSH bucket at most. */
+    public int bucketCap() {
+        return bucketCap;
+    }
+
+    /** Buckets of this round counted above the cap (read through their stored sample). */
+    public int denseBuckets() {
+        return state().dense.length;
+    }
+
+    /** The informative shingle hashes of a text under this run's stop list (for exact-search measurements). */
+    long[] informative(String content) {
+        return informative(content, state().stop);
     }
 
     /** Exact informative-shingle Jaccard of two texts under this run's stop list (for tests and measurements). */
@@ -425,7 +516,9 @@ public final class LexicalIndex implements OfflineMethod {
                 .limit(FOREIGN_TERMS).toList();
         Map<String, Double> score = new HashMap<>();
         for (String t : foreign) {
-            List<String> ids = jdbc.queryForList("SELECT item_id FROM lx_term WHERE run_pk = ? AND term = ? ORDER BY item_id FETCH FIRST "
+            List<String> ids = jdbc.queryForList("SELECT item_id FROM lx_term WHERE run_pk = ? AND term = ?"
+                    // ordered as the index (run_pk, term, item_id), so H2 reads the first postings instead of sorting them all
+                    + " ORDER BY run_pk, term, item_id FETCH FIRST "
                     + POSTINGS + " ROWS ONLY", String.class, s.runPk, t);
             for (String id : ids) {
                 if (!id.equals(itemId)) {
@@ -476,7 +569,7 @@ public final class LexicalIndex implements OfflineMethod {
         }
     }
 
-    private record State(long runPk, int round, long items, CatalogSnapshot snapshot, long[] stop, Map<String, Phrase> phrases,
+    private record State(long runPk, int round, long items, CatalogSnapshot snapshot, long[] stop, long[] dense, Map<String, Phrase> phrases,
             Map<String, List<Phrase>> byFirst, Map<String, List<String>> pairs, Set<String> lowerWords, Map<String, Integer> termDf) {}
 
     private final class Builder {
@@ -528,7 +621,7 @@ public final class LexicalIndex implements OfflineMethod {
             }
         }
 
-        State build() {
+        State build(long[] dense) {
             Map<String, List<Phrase>> byFirst = new HashMap<>();
             Map<String, Phrase> kept = new HashMap<>();
             for (Phrase p : phrases.values()) {
@@ -538,7 +631,36 @@ public final class LexicalIndex implements OfflineMethod {
                 kept.put(p.key, p);
                 byFirst.computeIfAbsent(p.tokens.get(0), k -> new ArrayList<>()).add(p);
             }
-            return new State(snapshot.runPk(), snapshot.round(), items, snapshot, stop, kept, byFirst, pairs, lowerWords, termDf);
+            return new State(snapshot.runPk(), snapshot.round(), items, snapshot, stop, dense, kept, byFirst, pairs, lowerWords, termDf);
+        }
+    }
+
+    /**
+     * The round's bucket sizes in a count-min table (never under-counts), and every bucket key whose
+     * count passed the cap at some point (counts only grow, so none is missed). The heap it keeps: 8 MB
+     * of counters during {@code prepare} and at most (42 × items / cap) keys plus count-min false
+     * positives (a bucket wrongly taken as dense is read from its sample, which then holds all of it).
+     */
+    private static final class BucketSizes {
+        private final CountMin counts = new CountMin();
+        private final Set<Long> dense = new HashSet<>();
+        private final int cap;
+
+        BucketSizes(int cap) {
+            this.cap = cap;
+        }
+
+        void addAll(long[] buckets) {
+            counts.addAll(buckets);
+            for (long k : buckets) {
+                if (counts.estimate(k) > cap) {
+                    dense.add(k);
+                }
+            }
+        }
+
+        long[] dense() {
+            return dense.stream().mapToLong(Long::longValue).sorted().toArray();
         }
     }
 

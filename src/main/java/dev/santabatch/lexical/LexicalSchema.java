@@ -17,8 +17,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       {@code bucket IN (...)} over the index {@code (bucket, run_pk)} (H2 uses an index for an IN list only on its leading column);
  *   <li>{@code lx_round(run_pk, round, item_id, rev)}: the revisions current at a round's start
  *       (the snapshot candidate lookups join against);
+ *   <li>{@code lx_dense(run_pk, round, bucket, item_id, rev)}: for each bucket of the round with more
+ *       members than the index's bucket cap, its first {@code cap} members (by item id): what a query
+ *       reads instead of the whole bucket, so a query's work is bounded;
  *   <li>{@code lx_term(run_pk, term, item_id)}: inverted index of source-field tokens (source
- *       facts do not change between revisions).
+ *       facts do not change between revisions); indexed on {@code (run_pk, term, item_id)}, so the
+ *       first postings of a term in item-id order are an index range read, however common the term.
  * </ul>
  */
 public final class LexicalSchema {
@@ -36,7 +40,10 @@ public final class LexicalSchema {
         jdbc.execute("CREATE TABLE IF NOT EXISTS lx_round (run_pk BIGINT NOT NULL, round INT NOT NULL, item_id VARCHAR(200) NOT NULL,"
                 + " rev INT NOT NULL, PRIMARY KEY (run_pk, round, item_id))");
         jdbc.execute("CREATE TABLE IF NOT EXISTS lx_term (run_pk BIGINT NOT NULL, term VARCHAR(200) NOT NULL, item_id VARCHAR(200) NOT NULL)");
-        jdbc.execute("CREATE INDEX IF NOT EXISTS lx_term_term ON lx_term (run_pk, term)");
+        jdbc.execute("CREATE INDEX IF NOT EXISTS lx_term_postings ON lx_term (run_pk, term, item_id)");
+        jdbc.execute("CREATE TABLE IF NOT EXISTS lx_dense (run_pk BIGINT NOT NULL, round INT NOT NULL, bucket BIGINT NOT NULL,"
+                + " item_id VARCHAR(200) NOT NULL, rev INT NOT NULL)");
+        jdbc.execute("CREATE INDEX IF NOT EXISTS lx_dense_bucket ON lx_dense (bucket, run_pk, round)");
         jdbc.execute("CREATE INDEX IF NOT EXISTS lx_term_item ON lx_term (item_id, run_pk)");
         jdbc.execute("CREATE INDEX IF NOT EXISTS lx_sketch_item ON lx_sketch (item_id, run_pk)");
     }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
@@ -67,8 +68,13 @@ public final class SemanticIndex implements OfflineMethod {
     /** A stored vector of another item, found by a near-neighbour query and verified by exact cosine. */
     public record Neighbour(String itemId, int seq, double cosine) {}
 
-    /** What the store holds of one item of the round. */
-    public record Stored(String itemId, int rev, String category, String contentHash, List<float[]> sentences, float[] content) {}
+    /**
+     * What the store holds of one item of the round.
+     *
+     * @param typical each sentence's typicality without the task specification, as computed at prepare
+     *     (null when not stored)
+     */
+    public record Stored(String itemId, int rev, String category, String contentHash, List<float[]> sentences, float[] content, double[] typical) {}
 
     private record RoundState(long runPk, int round, Map<String, Reference> references, Map<String, float[]> means) {}
 
@@ -185,7 +191,7 @@ public final class SemanticIndex implements OfflineMethod {
         int round = snapshot.round();
         Integer done = jdbc.queryForObject("SELECT COUNT(*) FROM sm_round WHERE run_pk = ? AND round = ?", Integer.class, run, round);
         if (done == null || done == 0) {
-            for (String t : List.of("sm_member", "sm_reference", "sm_mean", "sm_passage", "sm_band")) {
+            for (String t : List.of("sm_member", "sm_reference", "sm_mean", "sm_passage", "sm_band", "sm_typical")) {
                 jdbc.update("DELETE FROM " + t + " WHERE run_pk = ? AND round = ?", run, round);
             }
             List<SnapshotItem> buffer = new ArrayList<>(FLUSH);
@@ -331,57 +337,56 @@ public final class SemanticIndex implements OfflineMethod {
         return out;
     }
 
+    /** One member of the round as read back for indexing: its vectors in the order stored. */
+    private record Member(String id, int rev, String category, float[] source, List<float[]> sentences, List<float[]> contents) {}
+
+    /** What indexing one member produces: its band rows, its passage row (or null) and its typicality row (or null). */
+    private record Indexed(List<Object[]> bands, Object[] passage, Object[] typical) {}
+
+    /** Members handed to the executor per task while indexing. */
+    private static final int INDEX_TASK = 64;
+    /** Members read before their indexing tasks are joined and written. */
+    private static final int INDEX_BATCH = 1024;
+
+    /**
+     * Bands, typicality and passages of every member of the round. One ordered scan of the round's
+     * vectors; the per-member work (LSH hashing, and the typicality of each sentence: its density among
+     * up to {@value #REFERENCE_SAMPLE} reference sentences, the heaviest part) runs on the executor in
+     * tasks of {@value #INDEX_TASK} members, written in scan order, so the result does not depend on the
+     * number of threads.
+     */
     private void indexBands(long run, int round, Map<String, Reference> references, Map<String, float[]> means) {
-        List<Object[]> rows = new ArrayList<>();
-        Runnable flush = () -> {
-            jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
-            rows.clear();
-        };
-        List<Object[]> passages = new ArrayList<>();
-        String[] current = {null};
-        List<float[]> atypical = new ArrayList<>();
-        Runnable passage = () -> {
-            if (current[0] != null && !atypical.isEmpty()) {
-                passages.add(new Object[] {run, round, current[0], atypical.size(), Vectors.encode(Vectors.mean(atypical, Embedder.DIMENSION))});
-            }
-            atypical.clear();
-            if (passages.size() >= 1000) {
-                jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
-                passages.clear();
-            }
-        };
+        List<Member> batch = new ArrayList<>(INDEX_BATCH);
+        Member[] current = {null};
         jdbc.query("SELECT m.item_id, m.category, v.kind, v.seq, v.vec, s.vec, m.rev FROM sm_member m"
                         + " JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id AND v.rev = m.rev"
                         + " JOIN sm_vector s ON s.run_pk = m.run_pk AND s.item_id = m.item_id AND s.rev = " + SemanticSchema.SOURCE_REV
                         + " AND s.kind = 'source' WHERE m.run_pk = ? AND m.round = ? ORDER BY m.item_id, v.kind, v.seq",
                 rs -> {
                     String id = rs.getString(1);
-                    if (!id.equals(current[0])) {
-                        passage.run();
-                        current[0] = id;
-                    }
-                    int rev = rs.getInt(7);
-                    String kind = rs.getString(3);
-                    int seq = rs.getInt(4);
-                    float[] v = Vectors.decode(rs.getString(5));
-                    if (kind.equals(CONTENT)) {
-                        addBands(rows, run, round, CONTENT, id, rev, 0, centre(v, means.get(CONTENT)));
-                        addBands(rows, run, round, SOURCE, id, SemanticSchema.SOURCE_REV, 0, centre(Vectors.decode(rs.getString(6)), means.get(SOURCE)));
-                    } else {
-                        float[] source = Vectors.decode(rs.getString(6));
-                        double typical = typicality(v, source, null, references.get(rs.getString(2)), id);
-                        if (typical < settings.atypicalSimilarity()) {
-                            atypical.add(v);
+                    if (current[0] == null || !id.equals(current[0].id())) {
+                        if (current[0] != null) {
+                            batch.add(current[0]);
+                            if (batch.size() >= INDEX_BATCH) {
+                                indexMembers(run, round, batch, references, means);
+                                batch.clear();
+                            }
                         }
+                        current[0] = new Member(id, rs.getInt(7), rs.getString(2), Vectors.decode(rs.getString(6)), new ArrayList<>(), new ArrayList<>());
                     }
-                    if (rows.size() >= 5000) {
-                        flush.run();
-                    }
+                    float[] v = Vectors.decode(rs.getString(5));
+                    (rs.getString(3).equals(CONTENT) ? current[0].contents() : current[0].sentences()).add(v);
                 },
                 run, round);
-        passage.run();
-        jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
-        flush.run();
+        if (current[0] != null) {
+            batch.add(current[0]);
+        }
+        indexMembers(run, round, batch, references, means);
+        List<Object[]> rows = new ArrayList<>();
+        Runnable flush = () -> {
+            jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
+            rows.clear();
+        };
         // passages of at least paraphrase-min-sentences sentences, hashed after centring on their mean
         int min = settings.paraphraseMinSentences();
         double[] sum = new double[Embedder.DIMENSION];
@@ -411,6 +416,59 @@ public final class SemanticIndex implements OfflineMethod {
                     run, round, min);
         }
         flush.run();
+    }
+
+    private void indexMembers(long run, int round, List<Member> members, Map<String, Reference> references, Map<String, float[]> means) {
+        if (members.isEmpty()) {
+            return;
+        }
+        List<CompletableFuture<List<Indexed>>> parts = new ArrayList<>();
+        for (int from = 0; from < members.size(); from += INDEX_TASK) {
+            List<Member> part = List.copyOf(members.subList(from, Math.min(members.size(), from + INDEX_TASK)));
+            parts.add(CompletableFuture.supplyAsync(() -> part.stream().map(m -> index(run, round, m, references, means)).toList(), executor));
+        }
+        List<Object[]> bands = new ArrayList<>();
+        List<Object[]> passages = new ArrayList<>();
+        List<Object[]> typical = new ArrayList<>();
+        for (CompletableFuture<List<Indexed>> p : parts) {
+            for (Indexed x : p.join()) {
+                bands.addAll(x.bands());
+                if (x.passage() != null) {
+                    passages.add(x.passage());
+                }
+                if (x.typical() != null) {
+                    typical.add(x.typical());
+                }
+            }
+        }
+        tx.executeWithoutResult(status -> {
+            jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", bands);
+            jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
+            jdbc.batchUpdate("INSERT INTO sm_typical (run_pk, round, item_id, vals) VALUES (?, ?, ?, ?)", typical);
+        });
+    }
+
+    private Indexed index(long run, int round, Member m, Map<String, Reference> references, Map<String, float[]> means) {
+        List<Object[]> rows = new ArrayList<>();
+        for (float[] c : m.contents()) {
+            addBands(rows, run, round, CONTENT, m.id(), m.rev(), 0, centre(c, means.get(CONTENT)));
+            addBands(rows, run, round, SOURCE, m.id(), SemanticSchema.SOURCE_REV, 0, centre(m.source(), means.get(SOURCE)));
+        }
+        Reference reference = references.get(m.category());
+        double[] typical = new double[m.sentences().size()];
+        List<float[]> atypical = new ArrayList<>();
+        for (int i = 0; i < typical.length; i++) {
+            float[] v = m.sentences().get(i);
+            typical[i] = typicality(v, m.source(), null, reference, m.id());
+            if (typical[i] < settings.atypicalSimilarity()) {
+                atypical.add(v);
+            }
+        }
+        Object[] passage = atypical.isEmpty() ? null
+                : new Object[] {run, round, m.id(), atypical.size(), Vectors.encode(Vectors.mean(atypical, Embedder.DIMENSION))};
+        String vals = Vectors.encodeDoubles(typical);
+        Object[] typicalRow = vals.length() <= SemanticSchema.TYPICAL_CHARS ? new Object[] {run, round, m.id(), vals} : null;
+        return new Indexed(rows, passage, typicalRow);
     }
 
     /**
@@ -532,7 +590,10 @@ public final class SemanticIndex implements OfflineMethod {
                     }
                 },
                 s.runPk(), itemId, rev);
-        return Optional.of(new Stored(itemId, rev, (String) head.get(0)[1], (String) head.get(0)[2], sentences, content[0]));
+        List<String> typical = jdbc.queryForList("SELECT vals FROM sm_typical WHERE run_pk = ? AND round = ? AND item_id = ?", String.class,
+                s.runPk(), s.round(), itemId);
+        return Optional.of(new Stored(itemId, rev, (String) head.get(0)[1], (String) head.get(0)[2], sentences, content[0],
+                typical.isEmpty() ? null : Vectors.decodeDoubles(typical.get(0))));
     }
 
     /** A stored passage: the mean of an item's atypical sentences, and how many there are. */

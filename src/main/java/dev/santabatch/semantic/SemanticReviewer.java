@@ -145,10 +145,16 @@ public final class SemanticReviewer implements Reviewer {
         int peers = peers(reference, request.itemId(), s.minCategoryPeers());
         boolean offTopicTest = peers >= s.minCategoryPeers();
 
+        // the stored typicality of the round revision (computed at prepare, without the task) saves
+        // scanning the category's reference sentences again; the task's cosine is the one term added
+        double[] prepared = stored.isPresent() && vectors == stored.get().sentences() && stored.get().typical() != null
+                && stored.get().typical().length == texts.size() ? stored.get().typical() : null;
         double[] typical = new double[texts.size()];
         double lowest = 1;
         for (int i = 0; i < texts.size(); i++) {
-            typical[i] = SemanticIndex.typicality(vectors.get(i), source, task, reference, request.itemId());
+            typical[i] = prepared != null
+                    ? (task == null ? prepared[i] : Math.max(prepared[i], Vectors.dot(vectors.get(i), task)))
+                    : SemanticIndex.typicality(vectors.get(i), source, task, reference, request.itemId());
             lowest = Math.min(lowest, typical[i]);
         }
 

@@ -18,6 +18,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *   <li>{@code sm_passage}: per round and item, the mean of its atypical sentences (a shared passage's vector);
  *   <li>{@code sm_band}: random-hyperplane LSH buckets per round ({@code bucket} already folds in
  *       the band number), indexed on (bucket, run_pk, round, kind): bucket first, so an IN list of buckets is an index lookup (H2 uses an index for IN only on its leading column);
+ *   <li>{@code sm_typical}: per round and item, the typicality of each sentence of its round revision
+ *       without the task specification (the best of its cosine to its source and its density among its
+ *       category's reference sentences), computed once at prepare so a review does not scan the
+ *       reference again (items with more sentences than fit in {@value #TYPICAL_CHARS} characters have none);
  *   <li>{@code sm_round}: the marker that a round's index is complete.
  * </ul>
  */
@@ -25,6 +29,9 @@ public final class SemanticSchema {
 
     /** The revision number under which source vectors are kept. */
     public static final int SOURCE_REV = -1;
+
+    /** Longest stored typicality list (base64 of 8 bytes per sentence: about 1,800 sentences). */
+    public static final int TYPICAL_CHARS = 20000;
 
     private static final String[] DDL = {
         "CREATE TABLE IF NOT EXISTS sm_item (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
@@ -43,6 +50,8 @@ public final class SemanticSchema {
         "CREATE TABLE IF NOT EXISTS sm_band (run_pk BIGINT NOT NULL, round INT NOT NULL, kind VARCHAR(16) NOT NULL,"
                 + " band INT NOT NULL, bucket BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL, seq INT NOT NULL)",
         "CREATE INDEX IF NOT EXISTS sm_band_lookup ON sm_band (bucket, run_pk, round, kind)",
+        "CREATE TABLE IF NOT EXISTS sm_typical (run_pk BIGINT NOT NULL, round INT NOT NULL, item_id VARCHAR(200) NOT NULL,"
+                + " vals VARCHAR(" + TYPICAL_CHARS + ") NOT NULL, PRIMARY KEY (run_pk, round, item_id))",
         "CREATE TABLE IF NOT EXISTS sm_round (run_pk BIGINT NOT NULL, round INT NOT NULL, items BIGINT NOT NULL,"
                 + " PRIMARY KEY (run_pk, round))",
     };

@@ -64,6 +64,24 @@ public final class Vectors {
         return v;
     }
 
+    /** Doubles as base64 of little-endian float64s (exact: a stored typicality compares with a threshold as computed). */
+    public static String encodeDoubles(double[] v) {
+        ByteBuffer b = ByteBuffer.allocate(v.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+        for (double x : v) {
+            b.putDouble(x);
+        }
+        return Base64.getEncoder().encodeToString(b.array());
+    }
+
+    public static double[] decodeDoubles(String s) {
+        ByteBuffer b = ByteBuffer.wrap(Base64.getDecoder().decode(s)).order(ByteOrder.LITTLE_ENDIAN);
+        double[] v = new double[b.remaining() / 8];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = b.getDouble();
+        }
+        return v;
+    }
+
     /** Mean of unit vectors, normalised (a centroid direction). */
     public static float[] mean(Iterable<float[]> vs, int dim) {
         float[] m = new float[dim];

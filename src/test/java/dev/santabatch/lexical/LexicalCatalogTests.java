@@ -69,10 +69,11 @@ class LexicalCatalogTests {
         double threshold = index.thresholds().nearDuplicateJaccard();
         List<SnapshotItem> items = new ArrayList<>();
         snapshot.forEach(items::add);
+        long[][] shingles = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
         Set<String> exact = new HashSet<>();
         for (int a = 0; a < items.size(); a++) {
             for (int b = a + 1; b < items.size(); b++) {
-                if (index.jaccard(items.get(a).content(), items.get(b).content()) >= threshold) {
+                if (Tokens.jaccard(shingles[a], shingles[b]) >= threshold) {
                     exact.add(items.get(a).id() + "|" + items.get(b).id());
                 }
             }
@@ -101,4 +102,59 @@ class LexicalCatalogTests {
         // each unordered pair is looked at from both sides: candidates/2 is comparable with n^2/2
         assertTrue(index.candidateComparisons() / 2.0 < pairs * 0.05, "candidates " + index.candidateComparisons() + " vs pairs " + pairs);
     }
+
+    /**
+     * The bucket cap with dense buckets: on the sample catalog the default cap never bites (its
+     * largest bucket is far below it), so a cap of {@value #TINY_CAP} forces dense buckets. Every
+     * query then reads at most 42 × cap revisions; what it reports is still verified exactly; and an
+     * item with a near-duplicate by exact search is still flagged (item recall at least 0.95), since
+     * the sampled members of a dense bucket of near-duplicates are near-duplicates too.
+     */
+    @Test
+    void bucketCapBoundsEveryQueryAndKeepsItemRecall() throws Exception {
+        CsvSnapshot snapshot = CsvSnapshot.products(LexicalHarness.SAMPLE, 4);
+        LexicalIndex index = new LexicalIndex(LexicalHarness.h2(), LexicalThresholds.defaults(), LexicalIndex.DEFAULT_PHRASE_FIELDS, TINY_CAP);
+        index.prepare(snapshot);
+        double threshold = index.thresholds().nearDuplicateJaccard();
+        List<SnapshotItem> items = new ArrayList<>();
+        snapshot.forEach(items::add);
+        long[][] shingles = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
+        Map<String, Set<String>> exact = new HashMap<>();
+        for (int a = 0; a < items.size(); a++) {
+            for (int b = a + 1; b < items.size(); b++) {
+                if (Tokens.jaccard(shingles[a], shingles[b]) >= threshold) {
+                    exact.computeIfAbsent(items.get(a).id(), k -> new HashSet<>()).add(items.get(b).id());
+                    exact.computeIfAbsent(items.get(b).id(), k -> new HashSet<>()).add(items.get(a).id());
+                }
+            }
+        }
+        long flagged = 0;
+        long pairs = 0;
+        long pairsFound = 0;
+        long maxCandidates = 0;
+        for (SnapshotItem it : items) {
+            long before = index.candidateComparisons();
+            List<NearDuplicate> found = index.nearDuplicates(it.id(), it.content());
+            maxCandidates = Math.max(maxCandidates, index.candidateComparisons() - before);
+            Set<String> truth = exact.getOrDefault(it.id(), Set.of());
+            for (NearDuplicate d : found) {
+                assertTrue(truth.contains(d.itemId()), it.id() + " reported " + d.itemId() + " which exact search does not find");
+            }
+            if (!truth.isEmpty()) {
+                flagged += found.isEmpty() ? 0 : 1;
+                pairs += truth.size();
+                pairsFound += found.size();
+            }
+        }
+        double itemRecall = (double) flagged / exact.size();
+        System.out.printf("lexical bucket cap %d: %d dense buckets; at most %d candidates per query (bound %d); items with a near-duplicate %d,"
+                        + " flagged %d (item recall %.3f); pairs (both ways) %d, named %d (%.3f)%n",
+                TINY_CAP, index.denseBuckets(), maxCandidates, MinHasher.BANDS * TINY_CAP, exact.size(), flagged, itemRecall, pairs, pairsFound,
+                (double) pairsFound / pairs);
+        assertTrue(index.denseBuckets() > 0, "a cap of " + TINY_CAP + " makes some buckets of the sample dense");
+        assertTrue(maxCandidates <= (long) MinHasher.BANDS * TINY_CAP, "candidates per query " + maxCandidates);
+        assertTrue(itemRecall >= 0.95, "item recall " + itemRecall);
+    }
+
+    private static final int TINY_CAP = 2;
 }

@@ -22,9 +22,14 @@ import org.h2.jdbcx.JdbcDataSource;
  *
  * <ol>
  *   <li>embeddings per second of the quantized model on 2 threads (real model, real sample sentences);
- *   <li>for each size, a generated catalog indexed in an H2 file store and every item's
- *       catalog-wide checks run (near-duplicates: content LSH, atypical-sentence LSH, passages; and
- *       "closer to another item's source"). To time the search and not the model, vectors come from
+ *   <li>for each size, a generated catalog indexed in an in-memory H2 store ({@code prepare}: vectors,
+ *       references, typicality, LSH bands), then the near-duplicate search of every item (its content
+ *       and passage queries, as the reviewer makes them, from the stored vectors), and, with
+ *       {@code -Dfull=true}, the reviewer's whole analysis of every item (adds "closer to another
+ *       item's source", one query per sentence); searches on a pool of one thread per core. Then the
+ *       ratio of the largest size's times to the smallest's (near-linear: about the size ratio;
+ *       quadratic: its square), and the load average before and after each size, since the
+ *       machine may be shared. To time the search and not the model, vectors come from
  *       a stand-in model: each sentence maps to a real MiniLM vector of the sample chosen by its
  *       template (the sentence with names and numbers masked) plus noise, so the catalog has the
  *       real data's clusters, copies and outliers.
@@ -40,7 +45,9 @@ public final class SemanticBenchmark {
         if (sizes.isEmpty()) {
             sizes = List.of(10_000, 100_000);
         }
-        ExecutorService pool = Executors.newFixedThreadPool(2);
+        int threads = Runtime.getRuntime().availableProcessors();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        System.out.printf(Locale.ROOT, "max heap %d MB, %d cores; load %s%n", Runtime.getRuntime().maxMemory() >> 20, threads, load());
         // 1. real embeddings per second
         TestCatalog sample = TestCatalog.sample(1);
         List<String> sentences = new ArrayList<>();
@@ -53,39 +60,63 @@ public final class SemanticBenchmark {
         long t0 = System.nanoTime();
         List<float[]> pool0 = real.embedAll(timed, pool);
         double secs = (System.nanoTime() - t0) / 1e9;
-        System.out.printf(Locale.ROOT, "embeddings: %d sentences in %.1f s = %.0f embeddings/s (quantized all-MiniLM-L6-v2, 2 threads)%n",
-                timed.size(), secs, timed.size() / secs);
+        System.out.printf(Locale.ROOT, "embeddings: %d sentences in %.1f s = %.0f embeddings/s (quantized all-MiniLM-L6-v2, %d threads); load %s%n",
+                timed.size(), secs, timed.size() / secs, threads, load());
 
         EmbeddingModel standIn = new StandIn(pool0);
+        List<double[]> figures = new ArrayList<>();
         for (int n : sizes) {
-            try {
-                run(n, standIn, pool);
-            } catch (Throwable t) {
-                t.printStackTrace(System.out);
-                System.out.flush();
-            }
+            figures.add(run(n, standIn, pool));
         }
-        pool.shutdownNow();
+        if (figures.size() >= 2) {
+            double[] a = figures.get(0);
+            double[] b = figures.get(figures.size() - 1);
+            double r = b[0] / a[0];
+            System.out.printf(Locale.ROOT, "%,.0f / %,.0f items (x%.0f; quadratic would be x%.0f): prepare x%.1f, near-duplicate search x%.1f%s%n",
+                    b[0], a[0], r, r * r, b[1] / a[1], b[2] / a[2], a[3] > 0 && b[3] > 0 ? String.format(Locale.ROOT, ", full analysis x%.1f", b[3] / a[3]) : "");
+        }
+        pool.shutdown(); // no shutdownNow: an interrupted thread inside H2 closes the database
         System.exit(0);
     }
 
-    private static void run(int n, EmbeddingModel standIn, ExecutorService pool) throws Exception {
+    static String load() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).strip();
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
+    /** Items, prepare seconds, near-duplicate search seconds, full analysis seconds (0 when not run). */
+    private static double[] run(int n, EmbeddingModel standIn, ExecutorService pool) throws Exception {
         TestCatalog cat = TestCatalog.generated(1, 4242, n, false);
         // in-memory H2: an embedded file database refused the pool's extra connections ("exclusive mode") in the first run
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:sm-bench-" + n + "-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
         SemanticIndex index = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn), pool, SemanticSettings.defaults());
+        System.out.printf(Locale.ROOT, "items %7d: load before %s%n", n, load());
         long t0 = System.nanoTime();
         index.prepare(cat);
         long t1 = System.nanoTime();
-        SemanticReviewer reviewer = new SemanticReviewer("C", Set.of("on-specification", "original"), index);
+        SemanticSettings s = index.settings();
         AtomicLong flagged = new AtomicLong();
+        AtomicLong named = new AtomicLong();
         List<Future<?>> fs = new ArrayList<>();
-        for (SnapshotItem it : cat.items()) {
+        List<SnapshotItem> items = new ArrayList<>();
+        cat.items().forEach(items::add);
+        for (SnapshotItem it : items) {
             fs.add(pool.submit(() -> {
-                SemanticReviewer.Analysis a = reviewer.analyse(new ReviewRequest("spec", it.id(), it.source(), it.content(), List.of()));
-                if (!a.duplicates().isEmpty()) {
+                // the reviewer's near-duplicate queries: the content vector, and the passage when it has enough sentences
+                SemanticIndex.Stored st = index.stored(it.id()).orElseThrow();
+                Set<String> dups = new java.util.HashSet<>();
+                index.near(SemanticIndex.CONTENT, st.content(), s.copyCosine(), it.id()).forEach(x -> dups.add(x.itemId()));
+                SemanticIndex.Passage p = index.passages(List.of(it.id())).get(it.id());
+                if (p != null && p.sentences() >= s.paraphraseMinSentences()) {
+                    index.near(SemanticIndex.PASSAGE, p.vector(), s.passageCosine(), it.id()).forEach(x -> dups.add(x.itemId()));
+                }
+                if (!dups.isEmpty()) {
                     flagged.incrementAndGet();
+                    named.addAndGet(dups.size());
                 }
             }));
         }
@@ -95,11 +126,31 @@ public final class SemanticBenchmark {
         long t2 = System.nanoTime();
         long[] q = index.queryStats();
         System.out.printf(Locale.ROOT,
-                "items %7d: index (store vectors, references, LSH bands) %6.1f s; catalog-wide checks for every item %6.1f s"
-                        + " (%.2f ms/item); %d LSH queries, %.1f candidates verified per query; %d items with near-duplicates%n",
-                n, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t2 - t1) / 1e6 / n, q[0], (double) q[1] / Math.max(1, q[0]), flagged.get());
+                "items %7d: prepare (store vectors, references, typicality, LSH bands) %6.1f s; near-duplicate search of every item %6.1f s"
+                        + " (%.2f ms/item); %d LSH queries, %.1f candidates verified per query (at most %d); %d items with near-duplicates (%d named)%n",
+                n, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t2 - t1) / 1e6 / n, q[0], (double) q[1] / Math.max(1, q[0]), SemanticIndex.MAX_CANDIDATE_ROWS,
+                flagged.get(), named.get());
         SemanticIndex.PROFILE.forEach((k, v) -> System.out.printf(Locale.ROOT, "    %-8s queries %8d, %.2f ms each%n", k, v[0], v[1] / 1e6 / Math.max(1, v[0])));
         SemanticIndex.PROFILE.clear();
+        double full = 0;
+        if (Boolean.getBoolean("full")) {
+            SemanticReviewer reviewer = new SemanticReviewer("C", Set.of("on-specification", "original"), index);
+            fs.clear();
+            long t3 = System.nanoTime();
+            for (SnapshotItem it : items) {
+                fs.add(pool.submit(() -> reviewer.analyse(new ReviewRequest("spec", it.id(), it.source(), it.content(), List.of()))));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+            full = (System.nanoTime() - t3) / 1e9;
+            System.out.printf(Locale.ROOT, "items %7d: the reviewer's full analysis of every item (with closer-to-another-source) %6.1f s (%.2f ms/item)%n",
+                    n, full, full * 1e3 / n);
+            SemanticIndex.PROFILE.forEach((k, v) -> System.out.printf(Locale.ROOT, "    %-8s queries %8d, %.2f ms each%n", k, v[0], v[1] / 1e6 / Math.max(1, v[0])));
+            SemanticIndex.PROFILE.clear();
+        }
+        System.out.printf(Locale.ROOT, "items %7d: load after %s%n", n, load());
+        return new double[] {n, (t1 - t0) / 1e9, (t2 - t1) / 1e9, full};
     }
 
     /** Maps a sentence to a real vector by its template (names, brands and numbers masked), plus noise. */

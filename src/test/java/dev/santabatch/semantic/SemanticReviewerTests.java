@@ -275,6 +275,28 @@ class SemanticReviewerTests {
         }
     }
 
+    /**
+     * The typicality stored at prepare (so a review does not scan the category's reference sentences
+     * again) is, for every item, exactly what the review would compute from the vectors, the source and
+     * the reference; and it is stored for every item of the round.
+     */
+    @Test
+    void storedTypicalityIsWhatTheReviewComputes() {
+        int sentences = 0;
+        for (SnapshotItem it : catalog.items()) {
+            SemanticIndex.Stored st = index.stored(it.id()).orElseThrow();
+            assertThat(st.typical()).as("typicality stored for %s", it.id()).isNotNull().hasSize(st.sentences().size());
+            float[] source = index.sourceVector(it.id()).orElseThrow();
+            SemanticIndex.Reference reference = index.reference(st.category());
+            for (int i = 0; i < st.sentences().size(); i++) {
+                assertThat(st.typical()[i]).as("%s sentence %d", it.id(), i + 1)
+                        .isEqualTo(SemanticIndex.typicality(st.sentences().get(i), source, null, reference, it.id()));
+                sentences++;
+            }
+        }
+        assertThat((long) sentences).isGreaterThan(catalog.size());
+    }
+
     @Test
     void modelLoadsOnceAndPrepareIsRestartSafe() {
         assertThat(Embedder.loadCount()).isEqualTo(1);
