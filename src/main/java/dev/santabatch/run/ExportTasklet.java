@@ -76,8 +76,7 @@ final class ExportTasklet implements Tasklet {
         int idIndex = run.column(run.job().input().idColumn());
         long[] shipped = {0};
         long[] held = {0};
-        GroundTruthEscapes truth = run.job().input().groundTruth() == null ? null
-                : new GroundTruthEscapes(run.job().input().groundTruth());
+        GroundTruthEscapes truth = run.groundTruth() == null ? null : new GroundTruthEscapes(run.groundTruth());
         AuditFile.Reservoir audit = new AuditFile.Reservoir(run.job().santa().auditSize(), run.seed());
         try (CatalogCsvWriter out = CatalogCsvWriter.create(run.outDir().resolve("catalog.csv"), header)) {
             store.forEachItem(run.runPk(), item -> {

@@ -362,7 +362,15 @@ public final class Launcher {
                 out.println("starting run '" + runId + "' of job '" + job.name() + "' on " + input);
             }
 
-            RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, warnings);
+            List<String> runWarnings = new ArrayList<>(warnings);
+            if (job.input().groundTruth() != null
+                    && !new RunContext(job, runId, row.runPk(), input, outDir, seed, header, warnings).readsJobInput()) {
+                String w = "input.ground-truth " + job.input().groundTruth() + " describes input.path, not " + input
+                        + ": no escape rates against a ground truth for this run";
+                err.println("santa-batch: warning: " + w);
+                runWarnings.add(w);
+            }
+            RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, List.copyOf(runWarnings));
             StopSignal.install();
             try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk());
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {

@@ -14,6 +14,24 @@ import java.util.List;
  */
 public record RunContext(JobDefinition job, String runId, long runPk, Path input, Path outDir, long seed, List<String> header, List<String> warnings) {
 
+    /**
+     * The job file's ground truth, when the run reads the catalog it describes: {@code null} when
+     * the job names none, or when {@code --input} replaced the job's {@code input.path} (the truth
+     * file's ids and passages belong to that other catalog).
+     */
+    public @org.jspecify.annotations.Nullable Path groundTruth() {
+        Path truth = job.input().groundTruth();
+        if (truth == null || !readsJobInput()) {
+            return null;
+        }
+        return truth;
+    }
+
+    /** Whether the run reads the job file's own {@code input.path} (not a {@code --input} override). */
+    public boolean readsJobInput() {
+        return input.toAbsolutePath().normalize().equals(job.input().path().toAbsolutePath().normalize());
+    }
+
     public int column(String name) {
         return header.indexOf(name);
     }

@@ -56,15 +56,19 @@ public final class PassAll {
             return Cli.run(args, props, out, err);
         }
         Path out2 = Path.of("out");
+        Path input = null;
         String runId = null;
+        Long seed = null;
         for (int i = 2; i + 1 < args.length; i += 2) {
-            if (args[i].equals("--out")) {
-                out2 = Path.of(args[i + 1]);
-            } else if (args[i].equals("--run-id")) {
-                runId = args[i + 1];
+            switch (args[i]) {
+                case "--out" -> out2 = Path.of(args[i + 1]);
+                case "--input" -> input = Path.of(args[i + 1]);
+                case "--run-id" -> runId = args[i + 1];
+                case "--seed" -> seed = Long.parseLong(args[i + 1]);
+                default -> throw new IllegalArgumentException("PassAll: unknown option " + args[i]);
             }
         }
-        return Launcher.run(new RunRequest(Path.of(args[1]), null, out2, runId, null), props, out, err, extensions());
+        return Launcher.run(new RunRequest(Path.of(args[1]), input, out2, runId, seed), props, out, err, extensions());
     }
 
     /** Child-process entry point; the store URL comes from {@code -Dspring.datasource.url}. */

@@ -41,6 +41,33 @@ class RunFunctionalTests {
     }
 
     @Test
+    void aGroundTruthIsUsedOnlyForTheCatalogItDescribes() throws Exception {
+        // given a job whose input.path has a ground truth, and another catalog with the same ids
+        List<List<String>> rows = TestJobs.rows(60);
+        Path catalog = TestJobs.writeCatalog(dir.resolve("in.csv"), rows);
+        Path other = TestJobs.writeCatalog(dir.resolve("other.csv"), rows);
+        Path truth = dir.resolve("truth.csv");
+        Files.writeString(truth, "id,kind,detail,wrong,truth,group\n" + rows.get(0).get(0) + ",boilerplate,x,,,\n");
+        Path job = TestJobs.writeJob(dir, "truth", catalog, 7);
+        Files.writeString(job, Files.readString(job).replace("  category-column: category\n",
+                "  category-column: category\n  ground-truth: " + truth.toAbsolutePath() + "\n"));
+
+        // when it runs on its own input, and then on --input another catalog
+        Result own = cli("run", job.toString(), "--out", dir.resolve("out").toString(), "--run-id", "own");
+        Result over = cli("run", job.toString(), "--input", other.toString(), "--out", dir.resolve("out").toString(),
+                "--run-id", "over");
+
+        // then only the first is scored against the ground truth; the second says why not
+        assertThat(own.exit()).as(own.out() + own.err()).isEqualTo(0);
+        assertThat(Files.readString(dir.resolve("out/truth/own/report.json"))).contains("escape_rates_against_ground_truth");
+        assertThat(own.err()).doesNotContain("input.ground-truth");
+        assertThat(over.exit()).as(over.out() + over.err()).isEqualTo(0);
+        assertThat(over.err()).contains("warning: input.ground-truth").contains("describes input.path, not " + other.toAbsolutePath());
+        String report = Files.readString(dir.resolve("out/truth/over/report.json"));
+        assertThat(report).doesNotContain("escape_rates_against_ground_truth").contains("describes input.path");
+    }
+
+    @Test
     void unchangedItemsRoundTripWithIdenticalFieldValues() throws Exception {
         // given a catalog whose values need quoting (commas, quotes, newlines, non-ASCII, spaces)
         List<List<String>> rows = TestJobs.rows(60);
