@@ -158,7 +158,7 @@ final class ModelBatchFix {
             // the offline reviewers' checks for the patterns of criteria they judge (no model call)
             Set<String> criteria = new HashSet<>();
             state.systematic.values().forEach(p -> criteria.add(p.criterion()));
-            PatternNarrowing.Offline checks = offline == null ? PatternNarrowing.Offline.NONE
+            PatternNarrowing.Offline checks = offline == null || eligible.isEmpty() ? PatternNarrowing.Offline.NONE
                     : offline.check(snapshot, asSnapshot, criteria);
             Map<Integer, PatternNarrowing.Narrowed> picked = PatternNarrowing.narrow(evidence, eligible, maxShare, checks);
             Map<String, List<Integer>> byItem = new LinkedHashMap<>();
