@@ -114,7 +114,9 @@ public final class LoopSteps {
         return new StepBuilder(BATCH_FIX, repo)
                 .<ModelBatchFix.Task, ModelBatchFix.Outcome>chunk(inFlight)
                 .transactionManager(tm)
-                .reader(new ModelBatchFix.Reader(store, loop, spend, run, state, run.job().matcher().maxCandidateShare()))
+                .reader(new ModelBatchFix.Reader(store, loop, spend, run, state, run.job().matcher().maxCandidateShare(),
+                        new OfflineNarrowingChecks(run.job(), java.util.Objects.requireNonNull(store.jdbc().getDataSource()),
+                                RunComponents.embeddingPool()), source))
                 .processor(budget.guard(new ModelBatchFix.Processor(panels, matcher, state, source)))
                 .writer(budget.saving(new ModelBatchFix.Writer(store, loop, spend, run)))
                 .taskExecutor(executor)

@@ -71,17 +71,22 @@ final class ModelBatchFix {
         private final RunContext run;
         private final State state;
         private final double maxShare;
+        private final @Nullable OfflineNarrowingChecks offline;
+        private final SourceFields source;
         private final Deque<Task> page = new ArrayDeque<>();
         private long fetched = -1;
         private boolean exhausted;
 
-        Reader(Store store, LoopStore loop, SpendStore spend, RunContext run, State state, double maxShare) {
+        Reader(Store store, LoopStore loop, SpendStore spend, RunContext run, State state, double maxShare,
+                @Nullable OfflineNarrowingChecks offline, SourceFields source) {
             this.store = store;
             this.loop = loop;
             this.spend = spend;
             this.run = run;
             this.state = state;
             this.maxShare = maxShare;
+            this.offline = offline;
+            this.source = source;
         }
 
         @Override
@@ -116,6 +121,8 @@ final class ModelBatchFix {
             Set<String> sampled = new HashSet<>();
             loop.sample(run.runPk(), state.round).forEach(s -> sampled.add(s.itemId()));
             List<PatternNarrowing.Item> eligible = new ArrayList<>();
+            List<dev.santabatch.offline.SnapshotItem> asSnapshot = new ArrayList<>();
+            StoreSnapshot snapshot = new StoreSnapshot(store, run.runPk(), state.round, source, run.categoryIndex());
             Map<String, Long> index = new HashMap<>();
             long after = -1;
             while (true) {
@@ -129,6 +136,7 @@ final class ModelBatchFix {
                         String content = e.item().content() != null ? e.item().content()
                                 : FieldsCodec.decode(e.item().fields()).get(contentIndex);
                         eligible.add(new PatternNarrowing.Item(e.item().id(), content));
+                        asSnapshot.add(snapshot.toSnapshot(e.item()));
                         index.put(e.item().id(), e.item().recordIndex());
                     }
                 }
@@ -145,19 +153,27 @@ final class ModelBatchFix {
                     store.itemAsOfRound(run.runPk(), id, state.round).ifPresent(it -> failing.add(
                             it.content() != null ? it.content() : FieldsCodec.decode(it.fields()).get(contentIndex)));
                 }
-                evidence.add(new PatternNarrowing.Evidence(p.patternNo(), texts, fixes.get(p.patternNo()), failing));
+                evidence.add(new PatternNarrowing.Evidence(p.patternNo(), p.criterion(), texts, fixes.get(p.patternNo()), failing));
             }
-            Map<Integer, List<String>> picked = PatternNarrowing.candidates(evidence, eligible, maxShare);
+            // the offline reviewers' checks for the patterns of criteria they judge (no model call)
+            Set<String> criteria = new HashSet<>();
+            state.systematic.values().forEach(p -> criteria.add(p.criterion()));
+            PatternNarrowing.Offline checks = offline == null || eligible.isEmpty() ? PatternNarrowing.Offline.NONE
+                    : offline.check(snapshot, asSnapshot, criteria);
+            Map<Integer, PatternNarrowing.Narrowed> picked = PatternNarrowing.narrow(evidence, eligible, maxShare, checks);
             Map<String, List<Integer>> byItem = new LinkedHashMap<>();
-            picked.forEach((p, ids) -> ids.forEach(id -> byItem.computeIfAbsent(id, k -> new ArrayList<>()).add(p)));
+            picked.forEach((p, n) -> n.ids().forEach(id -> byItem.computeIfAbsent(id, k -> new ArrayList<>()).add(p)));
             List<SpendStore.Candidate> candidates = new ArrayList<>();
             byItem.forEach((id, ps) -> candidates.add(new SpendStore.Candidate(id, index.get(id), ps.stream().sorted().toList())));
-            Map<Integer, long[]> stats = new LinkedHashMap<>();
-            picked.forEach((p, ids) -> stats.put(p, new long[] {eligible.size(), ids.size()}));
+            Map<Integer, SpendStore.NarrowingStat> stats = new LinkedHashMap<>();
+            picked.forEach((p, n) -> stats.put(p, new SpendStore.NarrowingStat(eligible.size(), n.ids().size(), n.found(),
+                    n.method(), n.offlineChecks())));
             spend.saveNarrowing(run.runPk(), state.round, candidates, stats);
-            picked.forEach((p, ids) -> {
-                log.info("batch-fix: round {}: pattern {}: {} of {} eligible items are candidates for the model matcher",
-                        state.round, p, ids.size(), eligible.size());
+            picked.forEach((p, n) -> {
+                log.info("batch-fix: round {}: pattern {} ({}): {} of {} eligible items are candidates for the model matcher"
+                        + " (found {}, {} offline checks){}", state.round, p, n.method(), n.ids().size(), eligible.size(),
+                        n.found(), n.offlineChecks(), n.found() > n.ids().size() ? "; the max-candidate-share cap cut "
+                                + (n.found() - n.ids().size()) : "");
             });
         }
 

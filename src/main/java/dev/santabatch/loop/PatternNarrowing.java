@@ -14,22 +14,61 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The cheap first stage of the model matcher: for each model-found pattern, ranks the eligible
- * items without a model call and keeps the likely ones. Evidence per pattern: the words the
- * sample's own fixes of the pattern removed (before minus after) and the words its issue texts
- * quote, weighted by rarity in the eligible items; the word 3-shingles the fixes removed
- * (containment: how much of a removed passage an item carries); and word 3-shingle similarity to
- * the pattern's failing sampled texts (nearest neighbours). An item is a candidate when it carries
- * a rare removed or quoted word, part of a removed passage, or is a near neighbour; candidates are
- * ranked by that evidence and capped at a share of the eligible items.
+ * The cheap first stage of the model matcher: for each model-found pattern, picks the eligible
+ * items worth a model call, without a model call, best first.
+ *
+ * <ul>
+ *   <li>A pattern of a criterion the offline reviewers judge (on-specification, original): the
+ *       offline reviewers' own per-item checks on the round snapshot ({@link OfflineNarrowingChecks}:
+ *       the semantic reviewer's sentence typicality, its "closer to another item's source" and
+ *       near-duplicate checks, the lexical reviewer's checks), which find a drifted sentence by
+ *       meaning even when it is unique to its item; plus the passage evidence below (an item that
+ *       carries part of a passage the sample's fixes removed, or a near neighbour of a failing
+ *       sampled text). Candidates are ranked by how strongly the checks flag them.
+ *   <li>Any other criterion (nothing offline judges it): the words the sample's own fixes of the
+ *       pattern removed (before minus after) and the words its issue texts quote, weighted by
+ *       rarity in the eligible items; the word 3-shingles the fixes removed (containment: how much
+ *       of a removed passage an item carries); and word 3-shingle similarity to the pattern's
+ *       failing sampled texts (nearest neighbours). An item is a candidate when it carries a rare
+ *       removed or quoted word, part of a removed passage, or is a near neighbour.
+ * </ul>
+ * The candidates are capped at a share of the eligible items (the best-ranked kept): a safety limit
+ * on spend, not the filter; how many the cap cut is reported.
  */
 public final class PatternNarrowing {
 
     /** What the sample shows of one pattern. */
-    public record Evidence(int patternNo, List<String> issueTexts, List<FixExample> fixes, List<String> failingTexts) {}
+    public record Evidence(int patternNo, String criterion, List<String> issueTexts, List<FixExample> fixes,
+            List<String> failingTexts) {}
 
     /** An eligible item. */
     public record Item(String id, String content) {}
+
+    /**
+     * What the offline reviewers' checks say of the eligible items, per criterion they judge: the
+     * items they flag, each with a rank score (higher: more strongly flagged).
+     *
+     * @param criteria the criteria the checks judge (patterns of these are narrowed by them)
+     * @param flagged criterion to (item id to score)
+     * @param checks per criterion, the per-item offline checks run (items x checks)
+     */
+    public record Offline(Set<String> criteria, Map<String, Map<String, Double>> flagged, Map<String, Long> checks) {
+
+        public static final Offline NONE = new Offline(Set.of(), Map.of(), Map.of());
+    }
+
+    /**
+     * One pattern's candidates.
+     *
+     * @param ids the candidate item ids, best first, after the cap
+     * @param found how many the narrowing found before the cap
+     * @param method {@code offline-checks} or {@code word-evidence}
+     * @param offlineChecks the offline per-item checks run for this pattern
+     */
+    public record Narrowed(List<String> ids, int found, String method, long offlineChecks) {}
+
+    static final String OFFLINE_METHOD = "offline-checks";
+    static final String WORD_METHOD = "word-evidence";
 
     static final double CONTAINMENT = 0.25;
     static final double NEIGHBOUR = 0.30;
@@ -45,10 +84,18 @@ public final class PatternNarrowing {
 
     private PatternNarrowing() {}
 
-    /**
-     * @return per pattern number, the candidate item ids, best first
-     */
+    /** Word evidence only (no offline checks). */
     public static Map<Integer, List<String>> candidates(List<Evidence> patterns, List<Item> eligible, double maxShare) {
+        Map<Integer, List<String>> out = new LinkedHashMap<>();
+        narrow(patterns, eligible, maxShare, Offline.NONE).forEach((p, n) -> out.put(p, n.ids()));
+        return out;
+    }
+
+    /**
+     * @return per pattern number, its candidates
+     */
+    public static Map<Integer, Narrowed> narrow(List<Evidence> patterns, List<Item> eligible, double maxShare,
+            Offline offline) {
         int n = eligible.size();
         List<Set<String>> words = new ArrayList<>(n);
         List<Set<String>> shingles = new ArrayList<>(n);
@@ -60,9 +107,12 @@ public final class PatternNarrowing {
             w.forEach(t -> df.merge(t, 1, Integer::sum));
         }
         int cap = (int) Math.max(1, Math.floor(maxShare * n));
-        Map<Integer, List<String>> out = new LinkedHashMap<>();
+        Map<Integer, Narrowed> out = new LinkedHashMap<>();
         for (Evidence p : patterns) {
-            Map<String, Double> keywords = keywords(p);
+            boolean byChecks = offline.criteria().contains(p.criterion());
+            Map<String, Double> flagged = byChecks ? offline.flagged().getOrDefault(p.criterion(), Map.of()) : Map.of();
+            // words alone are no evidence where the checks judge: every item carries some rare word
+            Map<String, Double> keywords = byChecks ? Map.of() : keywords(p);
             List<Set<String>> removed = new ArrayList<>();
             for (FixExample f : p.fixes()) {
                 Set<String> r = shingles(f.before());
@@ -92,12 +142,15 @@ public final class PatternNarrowing {
                 for (Set<String> f : failing) {
                     neighbour = Math.max(neighbour, jaccard(shingles.get(i), f));
                 }
-                if (keyword > 0 || containment >= CONTAINMENT || neighbour >= NEIGHBOUR) {
-                    scored.add(new Scored(eligible.get(i).id(), 2 * containment + neighbour + keyword / (1 + keyword)));
+                Double check = flagged.get(eligible.get(i).id());
+                if (check != null || keyword > 0 || containment >= CONTAINMENT || neighbour >= NEIGHBOUR) {
+                    scored.add(new Scored(eligible.get(i).id(), (check == null ? 0 : check)
+                            + 2 * containment + neighbour + keyword / (1 + keyword)));
                 }
             }
             scored.sort(Comparator.comparingDouble(Scored::score).reversed());
-            out.put(p.patternNo(), scored.stream().limit(cap).map(Scored::id).toList());
+            out.put(p.patternNo(), new Narrowed(scored.stream().limit(cap).map(Scored::id).toList(), scored.size(),
+                    byChecks ? OFFLINE_METHOD : WORD_METHOD, byChecks ? offline.checks().getOrDefault(p.criterion(), 0L) : 0));
         }
         return out;
     }

@@ -84,6 +84,11 @@ public final class RunComponents {
                 return t;
             });
 
+    /** The pool the offline reviewers embed on (the model matcher's narrowing too). */
+    static ExecutorService embeddingPool() {
+        return EMBEDDING_POOL;
+    }
+
     private static Fixer defaultFixer(JobDefinition job, CallGovernor governor, Panels panels, Extensions extensions) {
         if ("offline".equals(job.fixer().type())) {
             return new OfflineFixer(job, panels);

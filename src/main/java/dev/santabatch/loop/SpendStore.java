@@ -40,6 +40,9 @@ public final class SpendStore {
               candidates BIGINT NOT NULL,
               calls BIGINT NOT NULL,
               PRIMARY KEY (run_pk, round_no, pattern_no))""",
+            "ALTER TABLE sb_match_stat ADD COLUMN IF NOT EXISTS found BIGINT DEFAULT 0 NOT NULL",
+            "ALTER TABLE sb_match_stat ADD COLUMN IF NOT EXISTS method VARCHAR(32) DEFAULT '' NOT NULL",
+            "ALTER TABLE sb_match_stat ADD COLUMN IF NOT EXISTS offline_checks BIGINT DEFAULT 0 NOT NULL",
             """
             CREATE TABLE IF NOT EXISTS sb_match_candidate (
               run_pk BIGINT NOT NULL,
@@ -113,8 +116,18 @@ public final class SpendStore {
 
     // ---------------------------------------------------------------- matcher economics
 
-    /** One pattern's batch-fix matching in one round. */
-    public record MatchStat(int round, int patternNo, long eligible, long candidates, long calls) {}
+    /**
+     * One pattern's batch-fix matching in one round.
+     *
+     * @param found the candidates the narrowing found, before the {@code max-candidate-share} cap
+     * @param method how they were found ({@code offline-checks} or {@code word-evidence})
+     * @param offlineChecks the offline reviewers' per-item checks the narrowing ran (no model calls)
+     */
+    public record MatchStat(int round, int patternNo, long eligible, long candidates, long calls, long found, String method,
+            long offlineChecks) {}
+
+    /** What the narrowing stores of one pattern: the eligible items, the candidates kept and found, how. */
+    public record NarrowingStat(long eligible, long candidates, long found, String method, long offlineChecks) {}
 
     public void addMatchCalls(long runPk, int round, int patternNo, long calls) {
         jdbc.update("UPDATE sb_match_stat SET calls = calls + ? WHERE run_pk = ? AND round_no = ? AND pattern_no = ?",
@@ -122,9 +135,10 @@ public final class SpendStore {
     }
 
     public List<MatchStat> matchStats(long runPk) {
-        return jdbc.query("SELECT round_no, pattern_no, eligible, candidates, calls FROM sb_match_stat WHERE run_pk = ?"
-                        + " ORDER BY round_no, pattern_no",
-                (rs, n) -> new MatchStat(rs.getInt(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)), runPk);
+        return jdbc.query("SELECT round_no, pattern_no, eligible, candidates, calls, found, method, offline_checks"
+                        + " FROM sb_match_stat WHERE run_pk = ? ORDER BY round_no, pattern_no",
+                (rs, n) -> new MatchStat(rs.getInt(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                        rs.getLong(6), rs.getString(7), rs.getLong(8)), runPk);
     }
 
     // ---------------------------------------------------------------- matcher candidates
@@ -146,16 +160,16 @@ public final class SpendStore {
     /**
      * Stores round {@code round}'s narrowed list in one transaction: any leftover of an interrupted
      * earlier write is deleted, then the candidates, each pattern's eligible and candidate counts
-     * ({@code stats}: pattern to {eligible, candidates}) and, last, the completion row. Either all
-     * of it is stored or none of it.
+     * ({@code stats}) and, last, the completion row. Either all of it is stored or none of it.
      */
-    public void saveNarrowing(long runPk, int round, List<Candidate> candidates, Map<Integer, long[]> stats) {
+    public void saveNarrowing(long runPk, int round, List<Candidate> candidates, Map<Integer, NarrowingStat> stats) {
         tx.executeWithoutResult(status -> {
             jdbc.update("DELETE FROM sb_match_candidate WHERE run_pk = ? AND round_no = ?", runPk, round);
             jdbc.update("DELETE FROM sb_match_stat WHERE run_pk = ? AND round_no = ?", runPk, round);
             insertCandidates(runPk, round, candidates);
             stats.forEach((p, s) -> jdbc.update("INSERT INTO sb_match_stat (run_pk, round_no, pattern_no, eligible,"
-                    + " candidates, calls) VALUES (?, ?, ?, ?, ?, 0)", runPk, round, p, s[0], s[1]));
+                    + " candidates, calls, found, method, offline_checks) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)", runPk, round, p,
+                    s.eligible(), s.candidates(), s.found(), s.method(), s.offlineChecks()));
             jdbc.update("INSERT INTO sb_match_narrowed (run_pk, round_no, candidates) VALUES (?, ?, ?)",
                     runPk, round, candidates.size());
         });

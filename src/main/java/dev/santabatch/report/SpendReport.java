@@ -140,6 +140,9 @@ public final class SpendReport {
             p.put("round", s.round());
             p.put("pattern", s.patternNo());
             p.put("eligible", s.eligible());
+            p.put("narrowing", s.method());
+            p.put("offline_checks", s.offlineChecks());
+            p.put("candidates_found", s.found());
             p.put("candidates", s.candidates());
             p.put("calls", s.calls());
             p.put("share_of_eligible", s.eligible() == 0 ? null : s.calls() / (double) s.eligible());
@@ -153,9 +156,13 @@ public final class SpendReport {
         m.put("method", stats.isEmpty()
                 ? "no model matcher ran (an all-offline panel, or no matcher model: the batch fix runs the panel's"
                         + " checks on every eligible item)"
-                : "candidates narrowed without model calls (words the sample's fixes removed or its issues quote,"
-                        + " and word-shingle neighbours of the failing sampled items), then one matcher call per"
-                        + " candidate and pattern; shares are matcher calls over the eligible items, per pattern");
+                : "candidates narrowed without model calls: for criteria the offline reviewers judge"
+                        + " (on-specification, original), their per-item checks on the round's catalog (offline-checks: the"
+                        + " semantic reviewer's sentence typicality and near-duplicates, the lexical reviewer's checks) plus"
+                        + " passages the sample's fixes removed; for other criteria, words the sample's fixes removed or its"
+                        + " issues quote and word-shingle neighbours of the failing sampled items (word-evidence); then one"
+                        + " matcher call per candidate and pattern, at most max-candidate-share of the eligible items"
+                        + " (candidates_found is before that cap); shares are matcher calls over the eligible items");
         return m;
     }
 

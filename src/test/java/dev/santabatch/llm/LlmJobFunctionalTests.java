@@ -38,7 +38,8 @@ class LlmJobFunctionalTests {
     void theLoopConvergesWithPatternsFormedByMeaningAndStatelessRequests() throws Exception {
         LlmJobs.Catalog catalog = LlmJobs.catalog(dir, 11, 250);
         try (CatalogModelServer server = CatalogModelServer.start(CatalogModelServer.reviewerDefects(catalog.truth()))) {
-            Path job = LlmJobs.writeJob(dir, "llm", catalog, server.baseUrl(), 4, "");
+            // no cap on the matcher's candidates: the calls measured below are the narrowing's own
+            Path job = LlmJobs.writeJob(dir, "llm", catalog, server.baseUrl(), 4, "matcher:\n  max-candidate-share: 1.0\n");
             List<String> inputIds = LlmJobs.ids(catalog.csv(), "id");
             Map<String, String> original = LlmJobs.contents(catalog.csv(), "id", "description");
 
@@ -124,6 +125,31 @@ class LlmJobFunctionalTests {
                 }
             } finally {
                 LlmJobs.close(store);
+            }
+
+            // matcher economics on this catalog, each planted pattern touching at most 10 % of the items:
+            // per round and pattern, matcher calls (as the server received them) at most 25 % of the
+            // eligible items, and the narrowing keeps at least 95 % of what a full scan would match
+            for (String criterion : List.of(CatalogModelServer.ON_SPEC, CatalogModelServer.ORIGINAL)) {
+                long touched = server.defects().stream().filter(d -> d.criterion().equals(criterion)).map(CatalogModelServer.Defect::itemId)
+                        .distinct().count();
+                assertThat(touched).as("items with a planted %s defect", criterion).isPositive().isLessThanOrEqualTo(inputIds.size() / 10);
+            }
+            JdbcTemplate economicsStore = LlmJobs.store(dir);
+            List<MatcherEconomics.Figure> figures;
+            try {
+                figures = MatcherEconomics.measure(economicsStore, "r1", server, original);
+            } finally {
+                LlmJobs.close(economicsStore);
+            }
+            figures.forEach(f -> System.out.println("matcher economics: " + f));
+            assertThat(figures).as("round 1 matched both patterns").filteredOn(f -> f.round() == 1)
+                    .extracting(MatcherEconomics.Figure::criterion)
+                    .containsExactlyInAnyOrder(CatalogModelServer.ON_SPEC, CatalogModelServer.ORIGINAL);
+            assertThat(figures.stream().filter(f -> f.round() == 1)).allSatisfy(f -> assertThat(f.fullScan()).as(f.toString()).isPositive());
+            for (MatcherEconomics.Figure f : figures) {
+                assertThat(f.calls()).as(f.toString()).isLessThanOrEqualTo(f.eligible() / 4);
+                assertThat(f.kept()).as(f.toString()).isGreaterThanOrEqualTo((int) Math.ceil(0.95 * f.fullScan()));
             }
 
             // request bodies: the schema, the delimiters, the seed's sentence, no shared history
