@@ -366,6 +366,8 @@ class SantaProcessorTests {
         assertThat(result.openIssues()).isEmpty();
         assertThat(result.reviews()).extracting(ReviewRecord::outcome)
                 .containsExactly(ReviewRecord.Kind.TRANSPORT, ReviewRecord.Kind.REVIEWED);
+        // the operator is told who failed and why (for a model: endpoint, attempts, last error)
+        assertThat(result.reasonDetail()).isEqualTo("failed to review: B: connection reset");
     }
 
     @Test
@@ -382,6 +384,7 @@ class SantaProcessorTests {
         assertThat(result.outcome()).isEqualTo(SantaOutcome.UNREVIEWED);
         assertThat(result.fixes()).isEqualTo(1);
         assertThat(result.reviewsToNice()).isEqualTo(2);
+        assertThat(result.reasonDetail()).isEqualTo("failed to review: C: connection reset");
     }
 
     @Test
