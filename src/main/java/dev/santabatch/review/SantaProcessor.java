@@ -117,6 +117,7 @@ public final class SantaProcessor {
                 Attempt attempt = fixOnce(request);
                 int attempts = 1;
                 if (attempt.unusable != null) { // (a fixer that says it has no fix is not asked again)
+                    fixer.retrying(request);
                     attempt = fixOnce(request); // a fresh call
                     attempts = 2;
                 }

@@ -157,6 +157,38 @@ class OperatorMessagesFunctionalTests {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void theReportCountsAnswerRetriesLabelsMatcherRequestsAndNoOfflineChecksForAModelPanel() throws Exception {
+        LlmJobs.Catalog catalog = LlmJobs.catalog(dir, 11, 150);
+        try (CatalogModelServer server = CatalogModelServer.start(CatalogModelServer.reviewerDefects(catalog.truth()))) {
+            // one review answered with malformed JSON: its fresh retry succeeds
+            server.inject(c -> c.kind() == CatalogModelServer.Kind.REVIEW && c.model().equals("model-b"), 1,
+                    new Fault.MalformedJson());
+
+            LlmJobs.Result r = LlmJobs.run(dir, job(catalog, server.baseUrl()), "r1");
+
+            assertThat(r.exit()).as(r.all()).isZero();
+            Map<String, Object> report = RunReport.read(dir.resolve("out/ops/r1/report.json"));
+            Map<String, Object> run = (Map<String, Object>) report.get("run");
+            Map<String, Object> calls = (Map<String, Object>) run.get("model_calls");
+            Map<String, Object> total = (Map<String, Object>) calls.get("run");
+            assertThat(total).containsEntry("answer_retries", 1).containsEntry("retries", 0);
+            Map<String, Object> byRole = (Map<String, Object>) total.get("by_role");
+            assertThat((Map<String, Object>) byRole.get("reviewer:B")).containsEntry("answer_retries", 1);
+            assertThat((Map<String, Object>) byRole.get("reviewer:C")).containsEntry("answer_retries", 0);
+            // every call the server answered, the answer retry included
+            assertThat(((Number) total.get("calls")).intValue()).isEqualTo(server.calls().size());
+            // the matcher block counts requests, by_role.matcher.calls HTTP attempts
+            Map<String, Object> matcher = (Map<String, Object>) calls.get("matcher");
+            assertThat(matcher).containsKey("requests").doesNotContainKey("calls");
+            assertThat(String.valueOf(calls.get("note"))).contains("answer_retries").contains("matcher.requests");
+            // an all-model panel has no offline checks to count
+            Map<String, Object> cost = (Map<String, Object>) run.get("cost");
+            assertThat(cost).containsKey("model").doesNotContainKey("offline_checks");
+        }
+    }
+
+    @Test
     void requestLoggingNeedsOnlyTheFlagAndMasksTheKey() throws Exception {
         Logger logger = (Logger) LoggerFactory.getLogger(GovernedHttpClient.class);
         Level before = logger.getLevel();

@@ -195,6 +195,8 @@ class SantaProcessorTests {
         assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
         assertThat(result.reason()).isEqualTo(SantaReason.FIX_UNCHANGED);
         assertThat(fixer.calls).hasValue(2);
+        // the second call is announced as an answer retry, after the first (for the report's counts)
+        assertThat(fixer.retryingAt).containsExactly(1);
         assertThat(result.fixes()).isZero();
         assertThat(result.reviewsToNice()).isEqualTo(1);
         assertThat(result.finalText()).isEqualTo(ORIGINAL);
