@@ -95,11 +95,6 @@ final class ReviewFixtures {
             }
             return script.poll();
         }
-
-        @Override
-        public synchronized void retrying(FixRequest request) {
-            retryingAt.add(calls.get());
-        }
     }
 
     /**
