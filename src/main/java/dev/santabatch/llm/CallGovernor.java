@@ -204,6 +204,19 @@ public final class CallGovernor {
         return Duration.ofMillis(Math.round(d.toMillis() * factor));
     }
 
+    /**
+     * Counts an answer retry: {@code role} is about to ask again, as a fresh call, because its last
+     * answer was unusable (counted apart from the transport retries this governor makes).
+     */
+    public void recordAnswerRetry(String role) {
+        synchronized (lock) {
+            for (Acc acc : new Acc[] {run, rounds.computeIfAbsent(round, k -> new Acc())}) {
+                acc.answerRetries++;
+                acc.role(role).answerRetries++;
+            }
+        }
+    }
+
     /** Counts an unusable answer of a successful call (malformed JSON, missing criterion...). */
     public void recordAnswerError(String role, ErrorKind kind) {
         recordError(role, kind);
@@ -315,6 +328,7 @@ public final class CallGovernor {
     private static final class Acc {
         long calls;
         long retries;
+        long answerRetries;
         long errors;
         long inputTokens;
         long outputTokens;
@@ -337,7 +351,7 @@ public final class CallGovernor {
         }
 
         CallCounts counts() {
-            return new CallCounts(calls, retries, errors, inputTokens, outputTokens, cost);
+            return new CallCounts(calls, retries, errors, inputTokens, outputTokens, cost, answerRetries);
         }
 
         Tally tally() {
@@ -357,6 +371,7 @@ public final class CallGovernor {
         private void set(CallCounts c) {
             calls = c.calls();
             retries = c.retries();
+            answerRetries = c.answerRetries();
             errors = c.errors();
             inputTokens = c.inputTokens();
             outputTokens = c.outputTokens();

@@ -118,6 +118,11 @@ public final class LlmClient {
         return new ModelAnswer(text, response.finishReason() == FinishReason.LENGTH, in, out);
     }
 
+    /** Counts an answer retry (a fresh call after an unusable answer) under this client's role. */
+    public void recordAnswerRetry() {
+        governor.recordAnswerRetry(role);
+    }
+
     /** Counts an unusable answer under this client's role. */
     public void recordAnswerError(ErrorKind kind) {
         governor.recordAnswerError(role, kind);

@@ -41,4 +41,9 @@ public final class LlmFixer implements Fixer {
         }
         return new FixOutcome.Fixed(text, answer.truncated());
     }
+
+    @Override
+    public void retrying(FixRequest request) {
+        client.recordAnswerRetry();
+    }
 }

@@ -3,6 +3,7 @@ package dev.santabatch.llm;
 import dev.santabatch.review.InvalidReviewKind;
 import dev.santabatch.review.MalformedReviewException;
 import dev.santabatch.review.Review;
+import dev.santabatch.review.ReviewCall;
 import dev.santabatch.review.ReviewOutcome;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.review.ReviewTransportException;
@@ -42,7 +43,17 @@ public final class LlmReviewer implements Reviewer {
         this.id = Objects.requireNonNull(id, "id");
         this.criteria = Set.copyOf(criteria);
         this.client = Objects.requireNonNull(client, "client");
-        this.delegate = new ValidatingReviewer(id, this.criteria, this::answer);
+        this.delegate = new ValidatingReviewer(id, this.criteria, new ReviewCall() {
+            @Override
+            public String answer(ReviewRequest request) throws ReviewTransportException {
+                return LlmReviewer.this.answer(request);
+            }
+
+            @Override
+            public void retrying(ReviewRequest request) {
+                client.recordAnswerRetry();
+            }
+        });
     }
 
     @Override

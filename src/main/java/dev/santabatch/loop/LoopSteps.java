@@ -63,9 +63,10 @@ public final class LoopSteps {
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
         // the pipeline keeps `concurrency` items in process at all times; the step writes the
         // finished ones in chunks of that size, in completion order
+        ReviewStep.Causes causes = new ReviewStep.Causes();
         ItemPipeline<ReviewStep.Task, ReviewStep.Done> pipeline = ReviewStep.pipeline(
-                new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex()),
-                new ReviewStep.Processor(panels, source), concurrency);
+                new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex(), causes),
+                new ReviewStep.Processor(panels, source, causes), concurrency);
         return new StepBuilder(REVIEW, repo)
                 .<ItemPipeline.Attempt<ReviewStep.Task, ReviewStep.Done>, ReviewStep.Done>chunk(Math.max(1, concurrency))
                 .transactionManager(tm)

@@ -299,6 +299,20 @@ public final class LoopStore {
                 args.toArray());
     }
 
+    /** Reviews stored by the given reviewers (every iteration and round). */
+    public long countReviews(long runPk, java.util.Collection<String> reviewers) {
+        if (reviewers.isEmpty()) {
+            return 0;
+        }
+        String in = String.join(", ", java.util.Collections.nCopies(reviewers.size(), "?"));
+        List<Object> args = new ArrayList<>();
+        args.add(runPk);
+        args.addAll(reviewers);
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_review WHERE run_pk = ? AND reviewer IN (" + in + ")",
+                Long.class, args.toArray());
+        return n == null ? 0 : n;
+    }
+
     public long countReviews(long runPk) {
         Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_review WHERE run_pk = ?", Long.class, runPk);
         return n == null ? 0 : n;

@@ -60,6 +60,62 @@ final class ReviewStep {
     private ReviewStep() {}
 
     /**
+     * Why items of one step execution were left unreviewed, counted by cause: a model reviewer's
+     * transport failure message (model, endpoint, attempts, last error kind and HTTP status; the
+     * same for every item an outage or a rejected parameter hits), a reviewer's invalid answers by
+     * kind, or the fixer's failure. The step's failure line names the most common ones. Thread-safe.
+     */
+    static final class Causes {
+        private final java.util.Map<String, java.util.concurrent.atomic.LongAdder> counts =
+                new java.util.concurrent.ConcurrentHashMap<>();
+
+        void clear() {
+            counts.clear();
+        }
+
+        void add(SantaResult r) {
+            if (r.outcome() != dev.santabatch.review.SantaOutcome.UNREVIEWED) {
+                return;
+            }
+            java.util.Set<String> causes = new java.util.LinkedHashSet<>();
+            for (ReviewRecord rr : r.reviews()) {
+                if (rr.outcome() == ReviewRecord.Kind.TRANSPORT) {
+                    causes.add("reviewer " + rr.reviewerId() + ": " + rr.failure());
+                } else if (rr.outcome() == ReviewRecord.Kind.INVALID_ANSWER) {
+                    causes.add("reviewer " + rr.reviewerId() + ": invalid answer twice ("
+                            + (rr.invalidKind() == null ? "invalid" : rr.invalidKind().name().toLowerCase(java.util.Locale.ROOT)) + ")");
+                }
+            }
+            if (causes.isEmpty()) {
+                causes.add(r.reasonDetail());
+            }
+            causes.forEach(c -> counts.computeIfAbsent(c, k -> new java.util.concurrent.atomic.LongAdder()).increment());
+        }
+
+        /** The most common causes, most common first: at most three, with their item counts. */
+        String summary() {
+            List<java.util.Map.Entry<String, Long>> all = new ArrayList<>();
+            counts.forEach((c, n) -> all.add(java.util.Map.entry(c, n.sum())));
+            if (all.isEmpty()) {
+                return "";
+            }
+            all.sort(java.util.Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(java.util.Map.Entry.comparingByKey()));
+            StringBuilder sb = new StringBuilder(all.size() == 1 ? "cause: " : "most common causes: ");
+            for (int i = 0; i < Math.min(3, all.size()); i++) {
+                if (i > 0) {
+                    sb.append(" | ");
+                }
+                sb.append(all.get(i).getKey()).append(" (").append(all.get(i).getValue()).append(" item")
+                        .append(all.get(i).getValue() == 1 ? "" : "s").append(')');
+            }
+            if (all.size() > 3) {
+                sb.append(" | and ").append(all.size() - 3).append(" other cause(s)");
+            }
+            return sb.toString();
+        }
+    }
+
+    /**
      * Reads the current round's sampled items that have no outcome yet or failed to review (a
      * restarted step retries those), once each per step execution.
      */
@@ -76,7 +132,15 @@ final class ReviewStep {
         private int fetchedSeq;
         private boolean exhausted;
 
+        private final Causes causes;
+
         Reader(Store store, LoopStore loop, RunContext run, Panels panels, SourceFields source, int categoryIndex) {
+            this(store, loop, run, panels, source, categoryIndex, new Causes());
+        }
+
+        Reader(Store store, LoopStore loop, RunContext run, Panels panels, SourceFields source, int categoryIndex,
+                Causes causes) {
+            this.causes = causes;
             this.store = store;
             this.loop = loop;
             this.run = run;
@@ -89,6 +153,7 @@ final class ReviewStep {
         public void open(ExecutionContext ctx) {
             page.clear();
             exhausted = false;
+            causes.clear();
             round = loop.currentRound(run.runPk()).map(LoopStore.Round::round).orElse(-1);
             // from the start of the round's sample every time the step opens: items with a stored
             // outcome are not pending, and items that failed to review are retried
@@ -153,7 +218,7 @@ final class ReviewStep {
             long failed = outcomes.stream()
                     .filter(o -> "UNREVIEWED".equals(unwritten.getOrDefault(o.itemId(), o.outcome())))
                     .count();
-            new FailedReviewThreshold(run.job().santa().failedReviewThreshold()).check(failed, outcomes.size());
+            new FailedReviewThreshold(run.job().santa().failedReviewThreshold()).check(failed, outcomes.size(), causes::summary);
         }
 
         @Override
@@ -172,9 +237,16 @@ final class ReviewStep {
         private final Panels panels;
         private final SourceFields source;
 
+        private final Causes causes;
+
         Processor(Panels panels, SourceFields source) {
+            this(panels, source, new Causes());
+        }
+
+        Processor(Panels panels, SourceFields source, Causes causes) {
             this.panels = panels;
             this.source = source;
+            this.causes = causes;
         }
 
         @Override
@@ -182,6 +254,7 @@ final class ReviewStep {
             List<String> fields = FieldsCodec.decode(task.item().fields());
             String content = task.item().content() != null ? task.item().content() : source.content(fields);
             SantaResult result = panels.processor().process(task.item().id(), content, source.of(fields), task.stored());
+            causes.add(result);
             return new Done(task, result);
         }
     }

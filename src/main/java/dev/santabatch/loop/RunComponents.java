@@ -11,7 +11,9 @@ import dev.santabatch.llm.SpendSnapshot;
 import dev.santabatch.review.Fixer;
 import dev.santabatch.rules.RuleEngine;
 import dev.santabatch.store.Store;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -74,6 +76,39 @@ public final class RunComponents {
         EmbeddingIssueSimilarity issues = new EmbeddingIssueSimilarity(similarity);
         return new Panels(job, types, new RulesRevisionCheck(RuleEngine.forJob(job)), new EvidenceIssueSimilarity(issues),
                 new EmbeddingFailureClassifier(new PatternClassifier(issues, similarity)), fixer, modelCalls);
+    }
+
+    /**
+     * The API-key environment variables the run's model roles need that are not set, each with the
+     * roles that name it ({@code reviewer:B}, {@code fixer}, {@code matcher}), in job-file order; empty
+     * when every one is set. Roles replaced by {@code extensions} need none. Checked before a run is
+     * created, so that every missing variable is named at once; values are never returned.
+     */
+    public static Map<String, List<String>> missingApiKeys(JobDefinition job, Extensions extensions) {
+        Map<String, List<String>> roles = new java.util.LinkedHashMap<>();
+        java.util.function.BiConsumer<String, dev.santabatch.job.ModelSpec> need = (role, model) -> {
+            String var = model.apiKeyEnv() == null || model.apiKeyEnv().isBlank()
+                    ? LlmClient.DEFAULT_API_KEY_ENV : model.apiKeyEnv().strip();
+            roles.computeIfAbsent(var, k -> new ArrayList<>()).add(role);
+        };
+        if (!extensions.reviewerTypes().containsKey("llm")) {
+            for (dev.santabatch.job.ReviewerSpec r : job.reviewers()) {
+                if ("llm".equals(r.type()) && r.model() != null) {
+                    need.accept(LlmRoles.reviewer(r.id()), r.model());
+                }
+            }
+        }
+        if (extensions.fixer() == null && "llm".equals(job.fixer().type()) && job.fixer().model() != null) {
+            need.accept(LlmRoles.FIXER, job.fixer().model());
+        }
+        if (job.batchFixByModelMatcher()) {
+            need.accept(LlmRoles.MATCHER, Objects.requireNonNull(job.matcher().model(), "matcher.model"));
+        }
+        roles.keySet().removeIf(var -> {
+            String value = extensions.env().apply(var);
+            return value != null && !value.isBlank();
+        });
+        return roles;
     }
 
     /** Embeds in batches on this pool: one thread per core. */

@@ -56,10 +56,27 @@ public final class RunReport {
      * @param batchFixChecks items the batch-fix steps scanned (each checked by the whole panel)
      * @param spendSnapshot the same spend, typed, for the model cost shares; {@code null}: none
      * @param modelReviewers the panel's model ({@code llm}) reviewers, r of the model cost shares
+     * @param offlineReviewers the ids of the panel's offline reviewers (lexical, semantic): only
+     *     their reviews are offline checks; {@code null}: every reviewer when there is no model
+     *     reviewer, none when every reviewer is a model
+     * @param offlineFixer true when the fixer is offline: its fixes are offline work, not model calls
      */
     public record Context(String job, String runId, long runPk, int panelSize, double lowAgreementKappa,
             List<String> warnings, @Nullable Map<String, Object> groundTruth, @Nullable Map<String, Object> spend,
-            long batchFixChecks, @Nullable SpendSnapshot spendSnapshot, int modelReviewers) {
+            long batchFixChecks, @Nullable SpendSnapshot spendSnapshot, int modelReviewers,
+            @Nullable List<String> offlineReviewers, boolean offlineFixer) {
+
+        public Context(String job, String runId, long runPk, int panelSize, double lowAgreementKappa,
+                List<String> warnings, @Nullable Map<String, Object> groundTruth, @Nullable Map<String, Object> spend,
+                long batchFixChecks, @Nullable SpendSnapshot spendSnapshot, int modelReviewers) {
+            this(job, runId, runPk, panelSize, lowAgreementKappa, warnings, groundTruth, spend, batchFixChecks,
+                    spendSnapshot, modelReviewers, null, modelReviewers == 0);
+        }
+
+        /** The number of offline reviewers in the panel. */
+        int offlineReviewerCount() {
+            return offlineReviewers != null ? offlineReviewers.size() : modelReviewers == 0 ? panelSize : 0;
+        }
 
         /** Without model cost shares (no model reviewers). */
         public Context(String job, String runId, long runPk, int panelSize, double lowAgreementKappa,
@@ -209,15 +226,24 @@ public final class RunReport {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("model", SpendReport.modelCost(ctx.spendSnapshot() == null ? SpendSnapshot.NONE : ctx.spendSnapshot(),
                 items, ctx.modelReviewers(), metrics.meanReviewsPerItem().orElse(1.0), metrics.meanFixesPerItem().orElse(0.0)));
-        long reviewChecks = loop.countReviews(ctx.runPk());
-        long batchChecks = ctx.batchFixChecks() * ctx.panelSize();
-        long fixes = store.countRevisions(ctx.runPk(), "santa-fix") + store.countRevisions(ctx.runPk(), "batch-fix");
+        int offlineReviewers = ctx.offlineReviewerCount();
+        if (offlineReviewers == 0) {
+            // an all-model panel: every review and fix is a model call, counted above
+            return m;
+        }
+        long reviewChecks = ctx.offlineReviewers() == null ? loop.countReviews(ctx.runPk())
+                : loop.countReviews(ctx.runPk(), ctx.offlineReviewers());
+        long batchChecks = ctx.batchFixChecks() * offlineReviewers;
+        long fixes = ctx.offlineFixer()
+                ? store.countRevisions(ctx.runPk(), "santa-fix") + store.countRevisions(ctx.runPk(), "batch-fix")
+                : 0;
         double meanReviews = metrics.meanReviewsPerItem().orElse(1.0);
         double meanFixes = metrics.meanFixesPerItem().orElse(0.0);
-        dev.santabatch.stats.CostShares offline = dev.santabatch.stats.CostShares.of(items, ctx.panelSize(), meanReviews,
+        dev.santabatch.stats.CostShares offline = dev.santabatch.stats.CostShares.of(items, offlineReviewers, meanReviews,
                 meanFixes, new dev.santabatch.stats.Usage(reviewChecks, 0), new dev.santabatch.stats.Usage(fixes, 0),
                 new dev.santabatch.stats.Usage(batchChecks, 0));
         Map<String, Object> checks = new LinkedHashMap<>();
+        checks.put("offline_reviewers", offlineReviewers);
         checks.put("review_checks", reviewChecks);
         checks.put("batch_fix_checks", batchChecks);
         checks.put("fixes", fixes);
@@ -226,8 +252,12 @@ public final class RunReport {
         checks.put("share_of_full_santa_on_every_item", value(offline.shareOfFullSantaCalls()));
         checks.put("baseline_every_item_reviewed_once", offline.reviewOnceCalls());
         checks.put("baseline_full_santa", offline.fullSantaCalls());
-        checks.put("note", "the offline job's batch-fix is a full scan: the panel's checks run on every eligible item,"
-                + " so its share is far above the seed's 15-20 % for model calls; checks cost no tokens");
+        checks.put("note", (batchChecks > 0
+                ? "the batch-fix was a full scan: the panel's checks ran on every eligible item, so this share is far"
+                        + " above the seed's 15-20 % for model calls; "
+                : "")
+                + "only the offline reviewers' reviews (and an offline fixer's fixes) count here, against baselines of"
+                + " N x offline reviewers; model calls are counted under model; checks cost no tokens");
         m.put("offline_checks", checks);
         return m;
     }

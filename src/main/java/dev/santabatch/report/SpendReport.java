@@ -17,7 +17,7 @@ import java.util.TreeMap;
 
 /**
  * The model-call part of {@code report.json}, as the call governor counted it over every execution
- * of the run: calls (HTTP attempts, retries included), retries, errors by kind, input and output
+ * of the run: calls (HTTP attempts, retries included), transport retries, answer retries, errors by kind, input and output
  * tokens and estimated cost, for the run, per role and per round; and the batch fix's matcher
  * calls as a share of the eligible items, per pattern.
  */
@@ -37,8 +37,12 @@ public final class SpendReport {
         });
         m.put("rounds", rounds);
         m.put("matcher", matcher(matching));
-        m.put("note", "calls are HTTP attempts sent, retries included; cost is estimated from the job file's prices"
-                + " (0 where none are given); errors count failed attempts and unusable answers by kind");
+        m.put("note", "calls are HTTP attempts sent, every retry included; retries are transport retries (another HTTP"
+                + " attempt of the same call after a 429, 5xx, timeout or connection failure); answer_retries are fresh"
+                + " calls made because the previous answer was unusable (an invalid review, an empty, truncated or"
+                + " unchanged fix); cost is estimated from the job file's prices (0 where none are given); errors count"
+                + " failed attempts and unusable answers by kind; matcher.requests are the batch fix's match requests"
+                + " (one per candidate and pattern), by_role.matcher.calls the HTTP attempts they took");
         return m;
     }
 
@@ -55,6 +59,7 @@ public final class SpendReport {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("calls", c.calls());
         m.put("retries", c.retries());
+        m.put("answer_retries", c.answerRetries());
         m.put("errors", c.errors());
         m.put("input_tokens", c.inputTokens());
         m.put("output_tokens", c.outputTokens());
@@ -144,13 +149,13 @@ public final class SpendReport {
             p.put("offline_checks", s.offlineChecks());
             p.put("candidates_found", s.found());
             p.put("candidates", s.candidates());
-            p.put("calls", s.calls());
+            p.put("requests", s.calls());
             p.put("share_of_eligible", s.eligible() == 0 ? null : s.calls() / (double) s.eligible());
             patterns.add(p);
             calls += s.calls();
             eligible += s.eligible();
         }
-        m.put("calls", calls);
+        m.put("requests", calls);
         m.put("share_of_eligible", eligible == 0 ? null : calls / (double) eligible);
         m.put("patterns", patterns);
         m.put("method", stats.isEmpty()
@@ -161,8 +166,10 @@ public final class SpendReport {
                         + " semantic reviewer's sentence typicality and near-duplicates, the lexical reviewer's checks) plus"
                         + " passages the sample's fixes removed; for other criteria, words the sample's fixes removed or its"
                         + " issues quote and word-shingle neighbours of the failing sampled items (word-evidence); then one"
-                        + " matcher call per candidate and pattern, at most max-candidate-share of the eligible items"
-                        + " (candidates_found is before that cap); shares are matcher calls over the eligible items");
+                        + " matcher request per candidate and pattern, at most max-candidate-share of the eligible items"
+                        + " (candidates_found is before that cap); shares are matcher requests over the eligible items;"
+                        + " requests count each question once: a transport retry of one is an extra HTTP attempt in"
+                        + " by_role.matcher.calls, not an extra request here");
         return m;
     }
 

@@ -33,8 +33,13 @@ public record FailedReviewThreshold(double threshold) {
 
     /** Throws {@link ReviewStepFailedException} when {@link #exceeded}. */
     public void check(long failed, long total) {
+        check(failed, total, () -> "");
+    }
+
+    /** As {@link #check(long, long)}, the exception's message ending with {@code causes}. */
+    public void check(long failed, long total, java.util.function.Supplier<String> causes) {
         if (exceeded(failed, total)) {
-            throw new ReviewStepFailedException(failed, total, threshold);
+            throw new ReviewStepFailedException(failed, total, threshold, causes.get());
         }
     }
 }

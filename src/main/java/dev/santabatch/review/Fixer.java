@@ -8,4 +8,7 @@ package dev.santabatch.review;
 public interface Fixer {
 
     FixOutcome fix(FixRequest request);
+
+    /** Called before the fresh call that retries an unusable fix of {@code request} (for counting). */
+    default void retrying(FixRequest request) {}
 }

@@ -9,4 +9,7 @@ package dev.santabatch.review;
 public interface ReviewCall {
 
     String answer(ReviewRequest request) throws ReviewTransportException;
+
+    /** Called before the fresh call that retries an invalid answer to {@code request} (for counting). */
+    default void retrying(ReviewRequest request) {}
 }

@@ -8,9 +8,17 @@ public class ReviewStepFailedException extends RuntimeException {
     private final double threshold;
 
     public ReviewStepFailedException(long failed, long total, double threshold) {
+        this(failed, total, threshold, "");
+    }
+
+    /**
+     * @param causes what made the items fail, for people (e.g. the most common failure: which
+     *     model at which endpoint, the error kind and attempts); empty when unknown
+     */
+    public ReviewStepFailedException(long failed, long total, double threshold, String causes) {
         super(String.format(java.util.Locale.ROOT,
                 "%d of %d items (%.1f %%) could not be reviewed, above the failed-review threshold of %.1f %%",
-                failed, total, 100.0 * failed / total, 100.0 * threshold));
+                failed, total, 100.0 * failed / total, 100.0 * threshold) + (causes.isBlank() ? "" : "; " + causes));
         this.failed = failed;
         this.total = total;
         this.threshold = threshold;

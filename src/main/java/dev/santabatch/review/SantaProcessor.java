@@ -95,7 +95,7 @@ public final class SantaProcessor {
                 switch (verdict.verdict()) {
                     case UNREVIEWED -> {
                         return result(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED,
-                                "failed to review: " + verdict.failedReviewers(), verdict, null, List.of());
+                                "failed to review: " + failures(fix - 1), verdict, null, List.of());
                     }
                     case NICE -> {
                         return result(SantaOutcome.NICE, null, "", verdict, null, List.of());
@@ -117,6 +117,7 @@ public final class SantaProcessor {
                 Attempt attempt = fixOnce(request);
                 int attempts = 1;
                 if (attempt.unusable != null) { // (a fixer that says it has no fix is not asked again)
+                    fixer.retrying(request);
                     attempt = fixOnce(request); // a fresh call
                     attempts = 2;
                 }
@@ -174,6 +175,21 @@ public final class SantaProcessor {
                 firstIssues = result.criticalIssues();
             }
             return result;
+        }
+
+        /**
+         * Why each reviewer of review {@code iteration} failed, for people: the reviewer and its
+         * failure message (for a model: model, endpoint, attempts and the last error's kind and HTTP
+         * status), e.g. {@code B: model 'm' at http://host/v1 (reviewer:B): 4 attempt(s) failed; last: connection ...}.
+         */
+        String failures(int iteration) {
+            List<String> out = new ArrayList<>();
+            for (ReviewRecord r : records) {
+                if (r.iteration() == iteration && r.outcome() != ReviewRecord.Kind.REVIEWED) {
+                    out.add(r.reviewerId() + ": " + (r.failure() == null ? r.outcome().name() : r.failure()));
+                }
+            }
+            return String.join("; ", out);
         }
 
         Attempt fixOnce(FixRequest request) {

@@ -46,6 +46,9 @@ public final class ValidatingReviewer implements Reviewer {
         long start = clock.millis();
         ReviewOutcome.FailedToReview firstInvalid = null;
         for (int attempt = 1; attempt <= 2; attempt++) {
+            if (attempt > 1) {
+                call.retrying(request);
+            }
             String answer;
             try {
                 answer = call.answer(request);

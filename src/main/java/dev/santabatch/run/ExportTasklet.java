@@ -129,7 +129,10 @@ final class ExportTasklet implements Tasklet {
         Map<String, Object> report = RunReport.build(store, loop,
                 new RunReport.Context(run.job().name(), run.runId(), run.runPk(), run.job().reviewers().size(),
                         run.job().santa().lowAgreementKappa(), run.warnings(), truth == null ? null : truth.result(),
-                        spend, modelMatcher ? 0 : batchFixChecks(jobInstanceId), snapshot, modelReviewers),
+                        spend, modelMatcher ? 0 : batchFixChecks(jobInstanceId), snapshot, modelReviewers,
+                        run.job().reviewers().stream().filter(r -> !"llm".equals(r.type()))
+                                .map(dev.santabatch.job.ReviewerSpec::id).toList(),
+                        !"llm".equals(run.job().fixer().type())),
                 status, shipped[0], held[0], rejects);
         report.put("panel", SpendReport.panel(run.job()));
         if (RunReport.BUDGET_STOPPED.equals(status)) {

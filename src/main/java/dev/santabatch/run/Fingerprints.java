@@ -1,6 +1,8 @@
 package dev.santabatch.run;
 
 import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.ModelSpec;
+import dev.santabatch.job.ReviewerSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +14,13 @@ import java.util.HexFormat;
 
 /**
  * SHA-256 fingerprints of what a run's results depend on: the catalog file, and the rubric with
- * the task specification and the panel. A restart is refused when either changed since the run
- * started. Limits such as max rounds and budgets are not part of it: raising them is how a
- * not-clean or budget-stopped run is resumed.
+ * the task specification and the panel's judgement (each reviewer's id, type, criteria and
+ * thresholds, and for a model reviewer the model's identity: its name and base URL). A restart is
+ * refused when either changed since the run started. Limits such as max rounds and budgets are
+ * not part of it: raising them is how a not-clean or budget-stopped run is resumed. Nor are a
+ * model's operational settings (its API key variable, timeout, prices, max output tokens,
+ * temperature, structured-output mode): fixing them after a failed run (a wrong key, a timeout
+ * too short, a mode the endpoint rejects) must leave the run restartable.
  */
 final class Fingerprints {
 
@@ -32,8 +38,18 @@ final class Fingerprints {
     }
 
     static String rubric(JobDefinition job) {
-        String text = job.taskSpec() + "\n" + job.rubric() + "\n" + job.reviewers();
-        return HexFormat.of().formatHex(sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
+        StringBuilder text = new StringBuilder(job.taskSpec()).append('\n').append(job.rubric()).append('\n');
+        for (ReviewerSpec r : job.reviewers()) {
+            text.append("reviewer ").append(r.id()).append(" type ").append(r.type()).append(" criteria ")
+                    .append(r.criteria()).append(" thresholds ").append(new java.util.TreeMap<>(r.thresholds()));
+            ModelSpec m = r.model();
+            if (m != null) {
+                text.append(" model ").append(m.model().strip()).append(" at ")
+                        .append(m.baseUrl() == null ? "(default)" : m.baseUrl().strip());
+            }
+            text.append('\n');
+        }
+        return HexFormat.of().formatHex(sha256().digest(text.toString().getBytes(StandardCharsets.UTF_8)));
     }
 
     private static MessageDigest sha256() {

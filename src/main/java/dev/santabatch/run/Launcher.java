@@ -90,8 +90,19 @@ public final class Launcher {
             err.println("santa-batch: invalid job file: " + e.getMessage());
             return ExitCodes.USAGE;
         }
+        Extensions env = withStandIns(extensions, props);
+        Map<String, List<String>> missing = RunComponents.missingApiKeys(job, env);
+        if (!missing.isEmpty()) {
+            // every missing variable at once, before a run is created; names only, never values
+            List<String> each = new ArrayList<>();
+            missing.forEach((var, roles) -> each.add(var + " (" + String.join(", ", roles) + ")"));
+            err.println("santa-batch: API key environment variable" + (missing.size() == 1 ? "" : "s") + " not set: "
+                    + String.join("; ", each) + ". Set each to its endpoint's key (for a local server that needs none,"
+                    + " any value such as 'none'), or change the role's model.api-key-env in " + job.file());
+            return ExitCodes.USAGE;
+        }
         try (ConfigurableApplicationContext base = baseContext(props)) {
-            return launch(base, job, warnings, request, out, err, withStandIns(extensions, props));
+            return launch(base, job, warnings, request, out, err, env);
         }
     }
 
@@ -239,7 +250,7 @@ public final class Launcher {
             System.setProperty("h2.bindAddress", "127.0.0.1");
         }
         Map<String, Object> overrides = new HashMap<>(props);
-        return new SpringApplicationBuilder(SantaBatchApplication.class)
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(SantaBatchApplication.class)
                 .web(WebApplicationType.NONE)
                 // highest precedence: the caller's properties win over application.properties
                 .initializers(ctx -> ctx.getEnvironment()
@@ -248,6 +259,9 @@ public final class Launcher {
                 .logStartupInfo(false)
                 .registerShutdownHook(false)
                 .run();
+        // after the start: Spring Boot resets logback's context when it starts
+        ConfigurationErrorLogFilter.install();
+        return context;
     }
 
     private static int launch(ConfigurableApplicationContext base, JobDefinition job, List<String> warnings,
@@ -387,6 +401,11 @@ public final class Launcher {
             err.println("santa-batch: run '" + runId + "' already completed. Use a new --run-id.");
             return ExitCodes.USAGE;
         } catch (Exception e) {
+            if (ConfigurationErrorLogFilter.configurationError(e)) {
+                // a configuration error, not a crash: one line, no trace
+                err.println("santa-batch: run '" + runId + "' could not be started: " + failureLine(e));
+                return ExitCodes.USAGE;
+            }
             err.println("santa-batch: run '" + runId + "' could not be started: " + e);
             log.error("launch failed", e);
             return ExitCodes.FAILED;
@@ -459,6 +478,10 @@ public final class Launcher {
             List<String> failures = new ArrayList<>();
             for (Throwable t : execution.getAllFailureExceptions()) {
                 failures.add(failureLine(t));
+                if (ConfigurationErrorLogFilter.configurationError(t)) {
+                    // Spring Batch's own trace of it is filtered out: one line says it all
+                    log.error("step failed on a configuration error: {}", failureLine(t));
+                }
             }
             String restart = "santa-batch run " + run.job().file() + " --run-id " + run.runId()
                     + "   (or: santa-batch restart " + execution.getId() + ")";

@@ -158,7 +158,7 @@ class LlmJobWiringTests {
             Map<String, Object> matcher = map(map(map(report.get("run")).get("model_calls")).get("matcher"));
             List<Map<String, Object>> patterns = (List<Map<String, Object>>) matcher.get("patterns");
             assertThat(patterns).isNotEmpty().allSatisfy(p -> {
-                assertThat(((Number) p.get("calls")).longValue()).isPositive();
+                assertThat(((Number) p.get("requests")).longValue()).isPositive();
                 assertThat(((Number) p.get("share_of_eligible")).doubleValue()).isLessThanOrEqualTo(0.25);
             });
             // the matcher's requests carry the sample's fixes as examples; the batch fix made no review calls

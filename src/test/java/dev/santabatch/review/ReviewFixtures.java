@@ -135,6 +135,8 @@ final class ReviewFixtures {
         final Deque<FixOutcome> script;
         final List<FixRequest> requests = new ArrayList<>();
         final AtomicInteger calls = new AtomicInteger();
+        /** Calls announced as retries of an unusable fix (answer retries), with the call count then. */
+        final List<Integer> retryingAt = new ArrayList<>();
 
         ScriptedFixer(FixOutcome... script) {
             this.script = new ArrayDeque<>(List.of(script));
@@ -148,6 +150,11 @@ final class ReviewFixtures {
                 throw new AssertionError("fixer called more often than scripted");
             }
             return script.poll();
+        }
+
+        @Override
+        public synchronized void retrying(FixRequest request) {
+            retryingAt.add(calls.get());
         }
     }
 

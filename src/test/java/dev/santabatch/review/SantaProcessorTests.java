@@ -195,6 +195,8 @@ class SantaProcessorTests {
         assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
         assertThat(result.reason()).isEqualTo(SantaReason.FIX_UNCHANGED);
         assertThat(fixer.calls).hasValue(2);
+        // the second call is announced as an answer retry, after the first (for the report's counts)
+        assertThat(fixer.retryingAt).containsExactly(1);
         assertThat(result.fixes()).isZero();
         assertThat(result.reviewsToNice()).isEqualTo(1);
         assertThat(result.finalText()).isEqualTo(ORIGINAL);
@@ -366,6 +368,8 @@ class SantaProcessorTests {
         assertThat(result.openIssues()).isEmpty();
         assertThat(result.reviews()).extracting(ReviewRecord::outcome)
                 .containsExactly(ReviewRecord.Kind.TRANSPORT, ReviewRecord.Kind.REVIEWED);
+        // the operator is told who failed and why (for a model: endpoint, attempts, last error)
+        assertThat(result.reasonDetail()).isEqualTo("failed to review: B: connection reset");
     }
 
     @Test
@@ -382,6 +386,7 @@ class SantaProcessorTests {
         assertThat(result.outcome()).isEqualTo(SantaOutcome.UNREVIEWED);
         assertThat(result.fixes()).isEqualTo(1);
         assertThat(result.reviewsToNice()).isEqualTo(2);
+        assertThat(result.reasonDetail()).isEqualTo("failed to review: C: connection reset");
     }
 
     @Test

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * langchain4j's {@link HttpClient} over {@code java.net.http}, for the call governor: a non-2xx
  * answer throws {@link HttpStatusException} with status and headers (so {@code Retry-After} is
  * seen), no answer throws {@link HttpTransportException} (timeout or connection). It never
- * retries; the governor does. Request logging (DEBUG on this class, only when enabled) masks
+ * retries; the governor does. Request logging (at INFO, only when {@code governor.log-requests} is on) masks
  * credential headers completely, and error bodies are redacted of the request's credentials.
  */
 public final class GovernedHttpClient implements HttpClient {
@@ -58,7 +58,7 @@ public final class GovernedHttpClient implements HttpClient {
                     "no answer from " + request.url() + " within " + readTimeout + " (timeout)", e, true);
         } catch (IOException e) {
             throw new HttpTransportException(
-                    "request to " + request.url() + " failed: " + e.getClass().getSimpleName() + " " + redactor.redact(String.valueOf(e.getMessage())),
+                    "request to " + request.url() + " failed: " + redactor.redact(describe(e)),
                     e, false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -67,8 +67,8 @@ public final class GovernedHttpClient implements HttpClient {
         if (response.statusCode() < 200 || response.statusCode() >= 300) {
             throw statusException(response.statusCode(), response.headers().map(), response.body(), redactor);
         }
-        if (logRequests && log.isDebugEnabled()) {
-            log.debug("HTTP {} from {} ({} bytes)", response.statusCode(), request.url(), response.body().length);
+        if (logRequests && log.isInfoEnabled()) {
+            log.info("HTTP {} from {} ({} bytes)", response.statusCode(), request.url(), response.body().length);
         }
         return SuccessfulHttpResponse.builder()
                 .statusCode(response.statusCode())
@@ -107,10 +107,30 @@ public final class GovernedHttpClient implements HttpClient {
                 .exceptionally(t -> {
                     Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
                     listener.onError(new HttpTransportException(
-                            "request to " + request.url() + " failed: " + cause.getClass().getSimpleName(),
+                            "request to " + request.url() + " failed: " + redactor.redact(describe(cause)),
                             cause, cause instanceof HttpTimeoutException));
                     return null;
                 });
+    }
+
+    /**
+     * The exception's type and the first message in its cause chain: {@code java.net.http} throws a
+     * {@code ConnectException} without a message whose cause says "Connection refused".
+     */
+    static String describe(Throwable e) {
+        java.util.Set<Throwable> seen = new java.util.HashSet<>();
+        for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                return e.getClass().getSimpleName() + " (" + t.getMessage().strip() + ")";
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.ConnectException) {
+                return e.getClass().getSimpleName() + " (connection refused: nothing listens at that address, or it is"
+                        + " unreachable)";
+            }
+        }
+        return e.getClass().getSimpleName();
     }
 
     private static HttpStatusException statusException(
@@ -123,8 +143,8 @@ public final class GovernedHttpClient implements HttpClient {
     }
 
     private void logRequest(HttpRequest request, Redactor redactor) {
-        if (logRequests && log.isDebugEnabled()) {
-            log.debug(
+        if (logRequests && log.isInfoEnabled()) {
+            log.info(
                     "HTTP {} {} headers [{}] body {}",
                     request.method(),
                     request.url(),

@@ -1,0 +1,68 @@
+package dev.santabatch.run;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import dev.santabatch.review.ConfigurationException;
+import java.util.HashSet;
+import java.util.Set;
+import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+
+/**
+ * Keeps Spring Batch from printing full stack traces for a configuration error (a model's 401 or
+ * 404, a missing setting): a step failing on a {@link ConfigurationException} is logged by
+ * Spring Batch twice with the whole trace ("Rolling back chunk transaction", "Encountered an error
+ * executing step") before santa-batch's summary, which already names the model, the endpoint and
+ * what to check. This filter drops exactly those events: loggers under
+ * {@code org.springframework.batch} at ERROR or WARN whose exception has a
+ * {@link ConfigurationException} in its cause chain. Every other error, an unexpected one
+ * included, is logged as before; the {@link Launcher} logs the configuration error itself as one
+ * ERROR line without a trace.
+ */
+final class ConfigurationErrorLogFilter extends TurboFilter {
+
+    private static final String SPRING_BATCH = "org.springframework.batch";
+
+    private ConfigurationErrorLogFilter() {}
+
+    /**
+     * Installs the filter into logback's context unless it is there already. Spring Boot resets
+     * the context when an application starts, so call it after each start.
+     */
+    static void install() {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+            return;
+        }
+        synchronized (context) {
+            if (context.getTurboFilterList().stream().noneMatch(f -> f instanceof ConfigurationErrorLogFilter)) {
+                ConfigurationErrorLogFilter filter = new ConfigurationErrorLogFilter();
+                filter.setName("santa-batch-configuration-errors");
+                filter.setContext(context);
+                filter.start();
+                context.addTurboFilter(filter);
+            }
+        }
+    }
+
+    @Override
+    public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+        if (t == null || level == null || !level.isGreaterOrEqual(Level.WARN) || logger == null
+                || !logger.getName().startsWith(SPRING_BATCH)) {
+            return FilterReply.NEUTRAL;
+        }
+        return configurationError(t) ? FilterReply.DENY : FilterReply.NEUTRAL;
+    }
+
+    static boolean configurationError(Throwable t) {
+        Set<Throwable> seen = new HashSet<>();
+        for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+            if (c instanceof ConfigurationException) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

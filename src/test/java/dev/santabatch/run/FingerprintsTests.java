@@ -1,0 +1,63 @@
+package dev.santabatch.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.job.JobFileLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The rubric fingerprint that decides whether a restart is allowed: a model's operational settings
+ * (fixed after a failed run) leave it unchanged; the rubric, the panel's criteria and a model's
+ * identity change it.
+ */
+class FingerprintsTests {
+
+    @TempDir
+    Path dir;
+
+    String original;
+
+    String fingerprint(String yaml) throws Exception {
+        Path job = dir.resolve("job-" + System.nanoTime() + ".yml");
+        // paths in the shipped job are relative to jobs/
+        Files.writeString(job, yaml.replace("../sample-data/", Path.of("sample-data").toAbsolutePath() + "/"));
+        return Fingerprints.rubric(JobFileLoader.load(job));
+    }
+
+    String fingerprintWith(String from, String to) throws Exception {
+        assertThat(original).contains(from);
+        return fingerprint(original.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to)));
+    }
+
+    @Test
+    void aModelsOperationalSettingsAreNotPartOfTheRubric() throws Exception {
+        original = Files.readString(Path.of("jobs/product-descriptions-llm.yml"));
+        String base = fingerprint(original);
+
+        assertThat(fingerprintWith("api-key-env: LOCAL_MODEL_KEY", "api-key-env: OTHER_KEY")).isEqualTo(base);
+        assertThat(fingerprintWith("timeout: 120s", "timeout: 300s")).isEqualTo(base);
+        assertThat(fingerprintWith("price-input-per-million: 0.15", "price-input-per-million: 0.30")).isEqualTo(base);
+        assertThat(fingerprintWith("max-output-tokens: 1024", "max-output-tokens: 4096")).isEqualTo(base);
+        assertThat(fingerprintWith("temperature: 0.0", "temperature: 0.2")).isEqualTo(base);
+        assertThat(fingerprintWith("structured-output: json-object", "structured-output: prompt")).isEqualTo(base);
+        // the fixer and matcher models do not judge: not part of the rubric either
+        assertThat(fingerprintWith("model: FIXER-MODEL", "model: OTHER-FIXER")).isEqualTo(base);
+    }
+
+    @Test
+    void theRubricThePanelsCriteriaAndAModelsIdentityAre() throws Exception {
+        original = Files.readString(Path.of("jobs/product-descriptions-llm.yml"));
+        String base = fingerprint(original);
+
+        assertThat(fingerprintWith("pass: Between 40 and 2000 characters.", "pass: Between 50 and 2000 characters."))
+                .isNotEqualTo(base);
+        assertThat(fingerprintWith("Make no medical or absolute claims.", "Make no medical claims.")).isNotEqualTo(base);
+        assertThat(fingerprintWith("model: REVIEWER-C-MODEL", "model: ANOTHER-MODEL")).isNotEqualTo(base);
+        assertThat(fingerprintWith("base-url: http://localhost:11434/v1", "base-url: http://localhost:8000/v1"))
+                .isNotEqualTo(base);
+        assertThat(fingerprintWith("  - id: C\n    type: llm", "  - id: D\n    type: llm")).isNotEqualTo(base);
+    }
+}
