@@ -90,7 +90,7 @@ public final class LlmMatcher {
             client.recordAnswerError(ErrorKind.EMPTY_ANSWER);
             return new Problem(true, "a match without corrected text");
         }
-        if (corrected.equals(request.content().strip())) {
+        if (dev.santabatch.review.FixOutcome.unchanged(corrected, request.content())) {
             client.recordAnswerError(ErrorKind.UNCHANGED);
             return new Problem(true, "a match whose corrected text is unchanged");
         }
