@@ -114,6 +114,9 @@ public final class CatalogModelServer implements AutoCloseable {
         /** A review that says PASS and still lists a critical issue. */
         record PassWithCritical() implements Fault {}
 
+        /** A review in the right shape whose verdict is neither PASS nor FAIL. */
+        record UnknownVerdict() implements Fault {}
+
         static Fault status(int code, Map<String, String> headers) {
             return new Status(code, headers, "{\"error\":{\"message\":\"scripted " + code + "\",\"type\":\"test\",\"code\":\"scripted\"}}");
         }
@@ -371,6 +374,8 @@ public final class CatalogModelServer implements AutoCloseable {
             if (critical.isEmpty()) {
                 critical.add((criteria.isEmpty() ? ON_SPEC : criteria.get(0)) + ": the text might be too generic");
             }
+        } else if (fault instanceof Fault.UnknownVerdict) {
+            root.put("verdict", "UNSURE");
         } else {
             root.put("verdict", failed ? "FAIL" : "PASS");
         }

@@ -158,6 +158,11 @@ class LlmFaultFunctionalTests {
         answerFault(new Fault.PassWithCritical(), "contradiction");
     }
 
+    @Test
+    void anUnknownVerdictIsRetriedFreshAndCountedAsItsOwnKind() throws Exception {
+        answerFault(new Fault.UnknownVerdict(), "unknown-verdict");
+    }
+
     void answerFault(Fault fault, String label) throws Exception {
         try (CatalogModelServer server = server()) {
             server.inject(c -> c.kind() == Kind.REVIEW, 3, fault);
