@@ -161,6 +161,8 @@ public final class CatalogModelServer implements AutoCloseable {
     private final AtomicInteger seq = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
+    private final AtomicInteger awaiting = new AtomicInteger();
+    private final AtomicInteger maxAwaiting = new AtomicInteger();
     private final AtomicBoolean outage = new AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicLong lastAnswerNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile Duration delay = Duration.ZERO;
@@ -246,6 +248,25 @@ public final class CatalogModelServer implements AutoCloseable {
         return maxInFlight.get();
     }
 
+    /**
+     * The most requests the server held at once between receiving one and starting its answer.
+     * The client sent each and has had no byte of its answer, so (with no client timeouts) each
+     * still holds its slot in the client's call governor: this is a lower bound of the client's
+     * calls in flight at that moment. {@link #maxInFlight()} counts a request until its handler
+     * ends, after the client may have read the answer and sent the next one, so it can overcount.
+     */
+    public int maxAwaitingAnswer() {
+        return maxAwaiting.get();
+    }
+
+    /** The answer to a request starts: it no longer counts as awaiting (once per request). */
+    private void answerStarts(boolean[] awaitingFlag) {
+        if (awaitingFlag[0]) {
+            awaitingFlag[0] = false;
+            awaiting.decrementAndGet();
+        }
+    }
+
     /** The defects this content carries. */
     public List<Defect> defectsIn(String content) {
         List<Defect> found = new ArrayList<>();
@@ -280,6 +301,8 @@ public final class CatalogModelServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         int now = inFlight.incrementAndGet();
         maxInFlight.accumulateAndGet(now, Math::max);
+        boolean[] awaitingFlag = {true};
+        maxAwaiting.accumulateAndGet(awaiting.incrementAndGet(), Math::max);
         long arrival = System.nanoTime();
         try {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
@@ -311,6 +334,7 @@ public final class CatalogModelServer implements AutoCloseable {
                 sleep(delay);
             }
             if (fault instanceof Fault.Status s) {
+                answerStarts(awaitingFlag);
                 send(exchange, s.code(), s.headers(), s.body());
                 return;
             }
@@ -323,10 +347,13 @@ public final class CatalogModelServer implements AutoCloseable {
                 case MATCH -> match(call, fault);
                 case OTHER -> "ok";
             };
-            send(exchange, 200, Map.of("Content-Type", "application/json"), completion(model, answer, body.length() / 4));
+            String completion = completion(model, answer, body.length() / 4);
+            answerStarts(awaitingFlag);
+            send(exchange, 200, Map.of("Content-Type", "application/json"), completion);
         } catch (IOException | RuntimeException e) {
             // the client gave up (timeout) or sent something unreadable: nothing to answer
         } finally {
+            answerStarts(awaitingFlag);
             lastAnswerNanos.accumulateAndGet(System.nanoTime(), Math::max);
             inFlight.decrementAndGet();
             exchange.close();
