@@ -132,7 +132,7 @@ final class ExportTasklet implements Tasklet {
                         run.job().santa().lowAgreementKappa(), run.warnings(), truth == null ? null : truth.result(),
                         spend, modelMatcher ? 0 : batchFixChecks(jobInstanceId), snapshot, modelReviewers),
                 status, shipped[0], held[0], rejects);
-        report.put("panel", SpendReport.panel(run.job()));
+        report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
         if (RunReport.BUDGET_STOPPED.equals(status)) {
             report.put("budget_stop", budgetStop(spendStore));
         }

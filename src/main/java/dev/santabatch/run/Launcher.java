@@ -81,8 +81,9 @@ public final class Launcher {
             Extensions extensions) {
         JobDefinition job;
         List<String> warnings;
+        Extensions withEnv = withStandIns(extensions, props);
         try {
-            JobFileLoader.Result loaded = JobFileLoader.loadWithWarnings(request.jobFile());
+            JobFileLoader.Result loaded = JobFileLoader.loadWithWarnings(request.jobFile(), withEnv.env());
             job = loaded.definition();
             warnings = loaded.warnings();
             warnings.forEach(w -> err.println("santa-batch: warning: " + w));
@@ -91,7 +92,7 @@ public final class Launcher {
             return ExitCodes.USAGE;
         }
         try (ConfigurableApplicationContext base = baseContext(props)) {
-            return launch(base, job, warnings, request, out, err, withStandIns(extensions, props));
+            return launch(base, job, warnings, request, out, err, withEnv);
         }
     }
 
@@ -362,7 +363,8 @@ public final class Launcher {
                 out.println("starting run '" + runId + "' of job '" + job.name() + "' on " + input);
             }
 
-            RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, warnings);
+            RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, warnings,
+                    job.sameModelReviewers(extensions.env()));
             StopSignal.install();
             try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk());
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
