@@ -61,34 +61,34 @@ public record JobDefinition(
         return anyModelReviewer() && matcher.model() != null;
     }
 
-    /**
-     * Pairs of model reviewers that use the same model at the same endpoint (base URLs compared
-     * without a trailing slash, case-insensitively; an absent base URL is the default endpoint), as
-     * {@code "B and C: model 'm' at <url>"}. Such reviewers share their biases: their agreement
-     * says little (the "juries" result of Verga et al. 2024).
-     */
+    /** {@link #sameModelReviewers(java.util.function.Function)} in the process's environment. */
     public List<String> sameModelReviewers() {
+        return sameModelReviewers(System::getenv);
+    }
+
+    /**
+     * Pairs of model reviewers that use the same model at the same endpoint, as
+     * {@code "B and C: model 'm' at <url>"}. Endpoints are resolved as the models are called
+     * ({@link ModelSpec#resolvedBaseUrl}: an absent base URL is {@code OPENAI_BASE_URL}, else
+     * OpenAI's), then compared without trailing slashes, case-insensitively. Such reviewers share
+     * their biases: their agreement says little (the "juries" result of Verga et al. 2024).
+     *
+     * @param env the environment as the models see it
+     */
+    public List<String> sameModelReviewers(java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
         List<String> out = new java.util.ArrayList<>();
         List<ReviewerSpec> models = reviewers.stream().filter(r -> r.model() != null).toList();
         for (int i = 0; i < models.size(); i++) {
             for (int j = i + 1; j < models.size(); j++) {
                 ModelSpec a = models.get(i).model();
                 ModelSpec b = models.get(j).model();
-                if (endpoint(a).equals(endpoint(b)) && a.model().strip().equalsIgnoreCase(b.model().strip())) {
-                    out.add(models.get(i).id() + " and " + models.get(j).id() + ": model '" + a.model() + "' at "
-                            + (a.baseUrl() == null ? "the default endpoint (OPENAI_BASE_URL, else api.openai.com)" : a.baseUrl()));
+                String at = a.resolvedBaseUrl(env);
+                if (at.equalsIgnoreCase(b.resolvedBaseUrl(env)) && a.model().strip().equalsIgnoreCase(b.model().strip())) {
+                    out.add(models.get(i).id() + " and " + models.get(j).id() + ": model '" + a.model() + "' at " + at);
                 }
             }
         }
         return List.copyOf(out);
-    }
-
-    private static String endpoint(ModelSpec m) {
-        String url = m.baseUrl() == null ? "" : m.baseUrl().strip().toLowerCase(java.util.Locale.ROOT);
-        while (url.endsWith("/")) {
-            url = url.substring(0, url.length() - 1);
-        }
-        return url;
     }
 
     /** Criteria the Santa panel reviews (checked-by santa or both). */

@@ -152,9 +152,11 @@ public final class JobFileLoader {
     private final Path file;
     private final Path baseDir;
     private final List<String> warnings = new ArrayList<>();
+    private final java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env;
 
-    private JobFileLoader(Path file) {
+    private JobFileLoader(Path file, java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
         this.file = file;
+        this.env = env;
         Path parent = file.toAbsolutePath().normalize().getParent();
         this.baseDir = parent != null ? parent : file.toAbsolutePath().getRoot();
     }
@@ -164,9 +166,24 @@ public final class JobFileLoader {
         return loadWithWarnings(file).definition();
     }
 
-    /** Loads and validates a job file and returns the definition together with its warnings. */
+    /**
+     * Loads and validates a job file and returns the definition together with its warnings, in the
+     * process's environment (which resolves a model without base URL: see
+     * {@link #loadWithWarnings(Path, java.util.function.Function)}).
+     */
     public static Result loadWithWarnings(Path file) throws JobFileException {
-        JobFileLoader loader = new JobFileLoader(file);
+        return loadWithWarnings(file, System::getenv);
+    }
+
+    /**
+     * Loads and validates a job file and returns the definition together with its warnings.
+     *
+     * @param env the environment as the models see it: a model without base URL is called at its
+     *     {@code OPENAI_BASE_URL}, which the same-model warning resolves
+     */
+    public static Result loadWithWarnings(Path file,
+            java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) throws JobFileException {
+        JobFileLoader loader = new JobFileLoader(file, env);
         JobDefinition definition = loader.read();
         return new Result(definition, loader.warnings);
     }
@@ -200,7 +217,7 @@ public final class JobFileLoader {
         GovernorSpec governor = governor(top.optObj("governor", GOVERNOR_KEYS));
         JobDefinition job = new JobDefinition(file, name, input, taskSpec, rubric, sampling, santa, reviewers, fixer,
                 matcher, run, budget, governor);
-        for (String same : job.sameModelReviewers()) {
+        for (String same : job.sameModelReviewers(env)) {
             warnings.add(format("reviewers", top.node("reviewers"), "reviewers " + same
                     + " use the same endpoint and model: they share its biases, so their agreement says little;"
                     + " use models of different families (see README, 'Model reviewers')"));

@@ -33,4 +33,31 @@ public record ModelSpec(
         JSON_OBJECT,
         PROMPT
     }
+
+    /** OpenAI's endpoint, the base URL when neither the job file nor the environment names one. */
+    public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+    /** The environment variable OpenAI's own clients read the base URL from. */
+    public static final String BASE_URL_ENV = "OPENAI_BASE_URL";
+
+    /**
+     * The endpoint the model is called at: {@code baseUrl}, else the environment's
+     * {@value #BASE_URL_ENV}, else {@value #DEFAULT_BASE_URL}; stripped, without trailing slashes.
+     *
+     * @param env the environment as the models see it
+     */
+    public String resolvedBaseUrl(java.util.function.Function<String, @Nullable String> env) {
+        String url = baseUrl;
+        if (url == null || url.isBlank()) {
+            url = env.apply(BASE_URL_ENV);
+        }
+        if (url == null || url.isBlank()) {
+            url = DEFAULT_BASE_URL;
+        }
+        url = url.strip();
+        while (url.endsWith("/")) {
+            url = url.substring(0, url.length() - 1);
+        }
+        return url;
+    }
 }

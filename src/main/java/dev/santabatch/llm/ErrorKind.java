@@ -17,12 +17,17 @@ public enum ErrorKind {
     MALFORMED_RESPONSE("malformed-response", Category.RETRIABLE),
     /** HTTP 401 or 403: fails the step at once. */
     AUTH("auth", Category.CONFIGURATION),
-    /** HTTP 404 (model_not_found, or a base URL without the API path): fails the step at once. */
+    /**
+     * HTTP 404 (model_not_found, or a base URL without the API path), or another 4xx whose error
+     * code is {@code model_not_found}: fails the step at once.
+     */
     MODEL_NOT_FOUND("model-not-found", Category.CONFIGURATION),
-    /** Another 4xx (e.g. 400, the request is too long): not retried; the call fails. */
+    /** Another 4xx (e.g. 400, the request is too long; not code model_not_found): not retried; the call fails. */
     BAD_REQUEST("4xx", Category.REJECTED),
-    /** The answer is not JSON in the review shape (includes an unknown verdict or result). */
+    /** The answer is not JSON in the review (or match) shape. */
     MALFORMED_JSON("malformed-json", Category.ANSWER),
+    /** The review's verdict is not PASS/FAIL, or a check's result not PASS/FAIL/NOT_EVALUATED. */
+    UNKNOWN_VERDICT("unknown-verdict", Category.ANSWER),
     /** The review has no check for a reviewed criterion. */
     MISSING_CRITERION("missing-criterion", Category.ANSWER),
     /** The review contradicts itself (e.g. PASS with critical issues, FAIL without a failed check). */

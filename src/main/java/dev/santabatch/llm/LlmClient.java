@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LlmClient {
 
-    public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
-    public static final String BASE_URL_ENV = "OPENAI_BASE_URL";
+    public static final String DEFAULT_BASE_URL = ModelSpec.DEFAULT_BASE_URL;
+    public static final String BASE_URL_ENV = ModelSpec.BASE_URL_ENV;
     public static final String DEFAULT_API_KEY_ENV = "OPENAI_API_KEY";
 
     private final ChatModel model;
@@ -69,18 +69,7 @@ public final class LlmClient {
     }
 
     static String resolveBaseUrl(ModelSpec spec, Function<String, @Nullable String> env) {
-        String url = spec.baseUrl();
-        if (url == null || url.isBlank()) {
-            url = env.apply(BASE_URL_ENV);
-        }
-        if (url == null || url.isBlank()) {
-            url = DEFAULT_BASE_URL;
-        }
-        url = url.strip();
-        while (url.endsWith("/")) {
-            url = url.substring(0, url.length() - 1);
-        }
-        return url;
+        return spec.resolvedBaseUrl(env);
     }
 
     public ModelTarget target() {

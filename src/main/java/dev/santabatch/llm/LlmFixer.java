@@ -36,7 +36,7 @@ public final class LlmFixer implements Fixer {
             client.recordAnswerError(ErrorKind.TRUNCATED);
         } else if (text.isEmpty()) {
             client.recordAnswerError(ErrorKind.EMPTY_ANSWER);
-        } else if (text.equals(request.content().strip())) {
+        } else if (FixOutcome.unchanged(text, request.content())) {
             client.recordAnswerError(ErrorKind.UNCHANGED);
         }
         return new FixOutcome.Fixed(text, answer.truncated());

@@ -15,8 +15,10 @@ import org.jspecify.annotations.Nullable;
  * corrected text, with the sample's before/after fixes of the pattern as examples. The answer is
  * {@code {"shows_pattern": bool, "corrected_text": "..."}} by strict JSON schema, JSON mode or the
  * prompt (the model's {@code structured-output}). An invalid answer (not that JSON, a match with
- * an empty, truncated or unchanged text) is retried once fresh, then {@code FailedToMatch}; each is
- * counted under the matcher's role. Configuration errors and a reached budget propagate.
+ * an empty, truncated or unchanged text) is retried once fresh, then {@code FailedToMatch}: of kind
+ * {@code UNUSABLE_CORRECTION} when both answers said the candidate shows the pattern, otherwise
+ * {@code UNKNOWN} (nothing says it carries the pattern); each is counted under the matcher's role.
+ * Configuration errors and a reached budget propagate.
  */
 public final class LlmMatcher {
 
@@ -30,7 +32,7 @@ public final class LlmMatcher {
     }
 
     public MatchOutcome match(MatchRequest request) {
-        String first = null;
+        Problem first = null;
         for (int attempt = 1; attempt <= 2; attempt++) {
             ModelAnswer answer;
             try {
@@ -42,20 +44,32 @@ public final class LlmMatcher {
             if (parsed instanceof MatchOutcome outcome) {
                 return outcome;
             }
-            String problem = (String) parsed;
+            Problem problem = (Problem) parsed;
             if (first != null) {
-                return new MatchOutcome.FailedToMatch(MatchOutcome.Kind.INVALID_ANSWER, "invalid answer twice: " + first + "; then " + problem);
+                // only two answers that both say the pattern is there are evidence against the item
+                MatchOutcome.Kind kind = first.showsPattern() && problem.showsPattern()
+                        ? MatchOutcome.Kind.UNUSABLE_CORRECTION : MatchOutcome.Kind.UNKNOWN;
+                return new MatchOutcome.FailedToMatch(kind, "invalid answer twice: " + first.message() + "; then " + problem.message());
             }
             first = problem;
         }
         throw new AssertionError("unreachable");
     }
 
-    /** A {@link MatchOutcome}, or the problem with the answer (counted). */
+    /** An unusable answer: whether it said the candidate shows the pattern, and what was wrong. */
+    private record Problem(boolean showsPattern, String message) {}
+
+    /** {@code "shows_pattern": true} at the start of a cut answer. */
+    private static final java.util.regex.Pattern SHOWS_TRUE = java.util.regex.Pattern.compile("\"shows_pattern\"\\s*:\\s*true\\b");
+
+    /** A {@link MatchOutcome}, or the {@link Problem} with the answer (counted). */
     private Object parse(ModelAnswer answer, MatchRequest request) {
         if (answer.truncated()) {
             client.recordAnswerError(ErrorKind.TRUNCATED);
-            return "answer cut at the output-token limit";
+            // cut before the corrected text ended; whether it shows the pattern is known only if the
+            // answer got as far as saying so
+            boolean shows = answer.text() != null && SHOWS_TRUE.matcher(answer.text()).find();
+            return new Problem(shows, "answer cut at the output-token limit");
         }
         JsonNode root;
         try {
@@ -65,7 +79,7 @@ public final class LlmMatcher {
         }
         if (root == null || !root.isObject() || !root.path("shows_pattern").isBoolean()) {
             client.recordAnswerError(ErrorKind.MALFORMED_JSON);
-            return "not JSON with a boolean 'shows_pattern'";
+            return new Problem(false, "not JSON with a boolean 'shows_pattern'");
         }
         if (!root.get("shows_pattern").asBoolean()) {
             return new MatchOutcome.NotMatched();
@@ -74,11 +88,11 @@ public final class LlmMatcher {
         String corrected = text == null || !text.isTextual() ? "" : Prompts.unwrapText(text.asText());
         if (corrected.isEmpty()) {
             client.recordAnswerError(ErrorKind.EMPTY_ANSWER);
-            return "a match without corrected text";
+            return new Problem(true, "a match without corrected text");
         }
-        if (corrected.equals(request.content().strip())) {
+        if (dev.santabatch.review.FixOutcome.unchanged(corrected, request.content())) {
             client.recordAnswerError(ErrorKind.UNCHANGED);
-            return "a match whose corrected text is unchanged";
+            return new Problem(true, "a match whose corrected text is unchanged");
         }
         return new MatchOutcome.Matched(corrected);
     }

@@ -97,7 +97,7 @@ public final class LlmReviewer implements Reviewer {
             }
             kind = kindOf(bad.kind());
         } catch (MalformedReviewException e) {
-            kind = truncated ? ErrorKind.TRUNCATED : ErrorKind.MALFORMED_JSON;
+            kind = truncated ? ErrorKind.TRUNCATED : kindOf(e.kind());
         }
         client.recordAnswerError(kind);
     }
@@ -105,6 +105,7 @@ public final class LlmReviewer implements Reviewer {
     static ErrorKind kindOf(InvalidReviewKind kind) {
         return switch (kind) {
             case MALFORMED -> ErrorKind.MALFORMED_JSON;
+            case UNKNOWN_VERDICT -> ErrorKind.UNKNOWN_VERDICT;
             case MISSING_CHECK -> ErrorKind.MISSING_CRITERION;
             case DUPLICATE_CHECK, UNKNOWN_CHECK, JUDGED_UNDECLARED_CRITERION -> ErrorKind.WRONG_CRITERION;
             case NOT_EVALUATED_JUDGED_CRITERION -> ErrorKind.NOT_EVALUATED;

@@ -15,7 +15,11 @@ public sealed interface MatchOutcome {
     /** The candidate does not show the pattern. */
     record NotMatched() implements MatchOutcome {}
 
-    /** No usable answer: transport failure after retries, or an invalid answer twice. */
+    /**
+     * No usable answer: a transport failure after the retries ({@link Kind#TRANSPORT}); two answers
+     * that do not say whether the candidate shows the pattern ({@link Kind#UNKNOWN}); or two answers
+     * that say it does but whose corrected text is unusable ({@link Kind#UNUSABLE_CORRECTION}).
+     */
     record FailedToMatch(Kind kind, String message) implements MatchOutcome {
         public FailedToMatch {
             Objects.requireNonNull(kind, "kind");
@@ -24,7 +28,18 @@ public sealed interface MatchOutcome {
     }
 
     enum Kind {
+        /** The call failed after the governor's retries: nothing is known about the candidate. */
         TRANSPORT,
-        INVALID_ANSWER
+        /**
+         * Both answers left {@code shows_pattern} unknown (not JSON with a boolean
+         * {@code shows_pattern}, or cut at the token limit before it): nothing says the candidate
+         * carries the pattern, so, like a transport failure, it must not hold the item.
+         */
+        UNKNOWN,
+        /**
+         * Both answers said the candidate shows the pattern, and neither gave a usable corrected
+         * text (empty, cut at the token limit, or unchanged).
+         */
+        UNUSABLE_CORRECTION
     }
 }

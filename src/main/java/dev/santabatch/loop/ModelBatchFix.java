@@ -37,8 +37,10 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * Each candidate gets one fresh {@link LlmMatcher} call per pattern it may show, with the sample's
  * before/after fixes of the pattern as examples; a match's corrected text feeds the next pattern's
  * call. Matched text that passes the rules is stored as a {@code batch-fix} revision; a match the
- * rules reject, or an invalid answer, escalates the item with the pattern; a transport failure
- * leaves the item as it was (eligible, not escalated).
+ * rules reject, or two answers that say the item shows the pattern but give no usable corrected
+ * text, escalate the item with the pattern; a transport failure, or two answers that never say
+ * whether it shows the pattern (malformed JSON, cut before {@code shows_pattern}), leave the item
+ * as it was (eligible, not escalated; the errors are counted by kind).
  */
 final class ModelBatchFix {
 
@@ -46,9 +48,14 @@ final class ModelBatchFix {
 
     record Task(SpendStore.Candidate candidate, Store.StoredItem item, int round) {}
 
+    /**
+     * @param undecided why the matcher gave no usable answer that says anything about the item
+     *     ({@code TRANSPORT} or {@code UNKNOWN}): the item stays as it was, eligible, not escalated;
+     *     {@code null}: the matcher decided
+     */
     record Outcome(Task task, List<LoopStore.PatternRow> matched, List<LoopStore.PatternRow> failed,
             @Nullable String fixed, @Nullable String attempt, List<String> issues, Map<Integer, Integer> calls,
-            boolean transport) {
+            MatchOutcome.@Nullable Kind undecided) {
 
         String label(List<LoopStore.PatternRow> ps) {
             return String.join(" | ", ps.stream().map(LoopStore.PatternRow::label).toList());
@@ -238,27 +245,29 @@ final class ModelBatchFix {
                     issues.add(p.label());
                     text = m.corrected();
                 } else if (outcome instanceof MatchOutcome.FailedToMatch f) {
-                    if (f.kind() == MatchOutcome.Kind.TRANSPORT) {
-                        // not the item's fault: it stays eligible, not escalated, and keeps its text
-                        return new Outcome(task, List.of(), List.of(), null, null, List.of(f.message()), calls, true);
+                    if (f.kind() != MatchOutcome.Kind.UNUSABLE_CORRECTION) {
+                        // a transport failure, or answers that never said whether the item shows the
+                        // pattern: nothing says it carries the pattern, so it stays eligible, not
+                        // escalated, and keeps its text (the errors are counted by kind)
+                        return new Outcome(task, List.of(), List.of(), null, null, List.of(f.message()), calls, f.kind());
                     }
                     failed.add(p);
                     issues.add(p.label() + " (matcher: " + f.message() + ")");
                 }
             }
             if (!failed.isEmpty()) {
-                return new Outcome(task, matched, failed, null, matched.isEmpty() ? null : text, issues, calls, false);
+                return new Outcome(task, matched, failed, null, matched.isEmpty() ? null : text, issues, calls, null);
             }
             if (matched.isEmpty()) {
-                return new Outcome(task, List.of(), List.of(), null, null, List.of(), calls, false);
+                return new Outcome(task, List.of(), List.of(), null, null, List.of(), calls, null);
             }
             List<String> broken = panels.revisionCheck().violations(text, facts);
             if (broken.isEmpty()) {
-                return new Outcome(task, matched, List.of(), text, null, issues, calls, false);
+                return new Outcome(task, matched, List.of(), text, null, issues, calls, null);
             }
             List<String> all = new ArrayList<>(issues);
             all.addAll(broken);
-            return new Outcome(task, matched, List.of(), null, text, all, calls, false);
+            return new Outcome(task, matched, List.of(), null, text, all, calls, null);
         }
     }
 
@@ -283,9 +292,13 @@ final class ModelBatchFix {
                 String id = o.task().item().id();
                 o.calls().forEach((p, n) -> spend.addMatchCalls(runPk, round, p, n));
                 String state;
-                if (o.transport()) {
+                if (o.undecided() == MatchOutcome.Kind.TRANSPORT) {
                     state = "transport";
                     log.warn("batch-fix: {} not matched (transport failure; it stays eligible): {}", id, o.issues());
+                } else if (o.undecided() != null) {
+                    state = "unanswered";
+                    log.warn("batch-fix: {} not matched (no usable answer on whether it shows the pattern; it stays"
+                            + " eligible): {}", id, o.issues());
                 } else if (o.fixed() != null) {
                     store.addRevision(runPk, id, o.task().item().currentRev() + 1, round, BatchFixStep.CAUSE,
                             o.label(o.matched()), o.fixed());

@@ -1,6 +1,7 @@
 package dev.santabatch.report;
 
 import dev.santabatch.loop.LoopStore;
+import dev.santabatch.loop.SpendStore;
 import dev.santabatch.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,7 +17,9 @@ import java.util.Map;
  * {@code failed}, so a downstream job that checks it cannot publish by accident; and nothing in
  * the folder looks shippable: the CSV outputs an earlier export of the same run left there (a
  * not-clean run resumed after raising max rounds) are removed, since they describe a state the run
- * has moved past. The run is restartable; its successful end writes every output again.
+ * has moved past. The run is restartable; its successful end writes every output again. Its
+ * {@code run.model_calls} is the spend stored with the run ({@link SpendReport#render}), every
+ * execution's, failed calls included (a 401, an outage's 503s).
  */
 public final class FailedRunReport {
 
@@ -69,6 +72,11 @@ public final class FailedRunReport {
                     unreviewed, "not_reviewed_yet", pending));
         }
         r.put("rounds", rounds);
+        // the model calls of every execution so far, as the governor stored them at the failed step's
+        // end: a 401, an outage's 503s are in the report of the run they failed
+        SpendStore spend = new SpendStore(store.jdbc());
+        r.put("run", RunReport.ordered("model_calls",
+                SpendReport.render(spend.load(runPk), spend.matchStats(runPk))));
         return r;
     }
 
@@ -97,6 +105,11 @@ public final class FailedRunReport {
                 + " rejected");
         for (Object f : (List<Object>) r.get("failures")) {
             lines.add("failure:  " + f);
+        }
+        if (r.get("run") instanceof Map<?, ?> run && run.get("model_calls") instanceof Map<?, ?> calls
+                && calls.get("run") instanceof Map<?, ?> total && total.get("calls") instanceof Number n && n.longValue() > 0) {
+            lines.add("model:    " + n + " calls, " + total.get("retries") + " retries, " + total.get("errors") + " errors"
+                    + (total.get("errors_by_kind") instanceof Map<?, ?> kinds && !kinds.isEmpty() ? " " + kinds : ""));
         }
         return lines;
     }

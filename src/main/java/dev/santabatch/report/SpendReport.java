@@ -173,8 +173,13 @@ public final class SpendReport {
         return m;
     }
 
-    /** The panel and its flags: reviewers that share an endpoint and model share its biases. */
-    public static Map<String, Object> panel(JobDefinition job) {
+    /**
+     * The panel and its flags: reviewers that share an endpoint and model share its biases.
+     *
+     * @param same {@link JobDefinition#sameModelReviewers(java.util.function.Function)}, resolved in
+     *     the environment the models see
+     */
+    public static Map<String, Object> panel(JobDefinition job, List<String> same) {
         Map<String, Object> m = new LinkedHashMap<>();
         List<Map<String, Object>> reviewers = new ArrayList<>();
         for (ReviewerSpec r : job.reviewers()) {
@@ -188,7 +193,6 @@ public final class SpendReport {
             reviewers.add(one);
         }
         m.put("reviewers", reviewers);
-        List<String> same = job.sameModelReviewers();
         m.put("same_model_reviewers", same);
         if (!same.isEmpty()) {
             m.put("flag", "reviewers share an endpoint and model (" + String.join("; ", same)

@@ -6,6 +6,16 @@ import java.util.Objects;
 public sealed interface FixOutcome {
 
     /**
+     * True when a fix's text is its input: the two are compared with leading and trailing
+     * whitespace removed (a model's answer is stripped before it is returned, so content with a
+     * trailing newline that comes back as it was is no fix). The one comparison the model fixer,
+     * the matcher and the Santa processor share.
+     */
+    static boolean unchanged(String fixed, String input) {
+        return fixed.strip().equals(input.strip());
+    }
+
+    /**
      * A fixed text.
      *
      * @param text the new text

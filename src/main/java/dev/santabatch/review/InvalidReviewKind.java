@@ -2,8 +2,10 @@ package dev.santabatch.review;
 
 /** Why a reviewer's answer is not a valid review. Reports count each kind. */
 public enum InvalidReviewKind {
-    /** Not JSON, or not the contract shape, or an unknown verdict/result value. */
+    /** Not JSON, or not the contract shape. */
     MALFORMED,
+    /** The contract shape, but a verdict other than PASS/FAIL or a check result other than PASS/FAIL/NOT_EVALUATED. */
+    UNKNOWN_VERDICT,
     /** A reviewed criterion has no check. */
     MISSING_CHECK,
     /** Two checks for one criterion. */

@@ -119,7 +119,7 @@ final class ReviewJson {
                 return verdict;
             }
         }
-        throw new MalformedReviewException("unknown verdict '" + s + "' (PASS or FAIL)");
+        throw new MalformedReviewException(InvalidReviewKind.UNKNOWN_VERDICT, "unknown verdict '" + s + "' (PASS or FAIL)");
     }
 
     private static Check check(Object value, int index) throws MalformedReviewException {
@@ -140,7 +140,7 @@ final class ReviewJson {
             }
         }
         if (checkResult == null) {
-            throw new MalformedReviewException(
+            throw new MalformedReviewException(InvalidReviewKind.UNKNOWN_VERDICT,
                     where + ": unknown result '" + r + "' (PASS, FAIL or NOT_EVALUATED)");
         }
         Object detail = obj.get("detail");

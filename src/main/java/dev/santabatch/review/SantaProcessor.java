@@ -208,7 +208,7 @@ public final class SantaProcessor {
                 unusable = SantaReason.FIX_EMPTY;
             } else if (fixed.truncated()) {
                 unusable = SantaReason.FIX_TRUNCATED;
-            } else if (fixed.text().equals(request.content())) {
+            } else if (FixOutcome.unchanged(fixed.text(), request.content())) {
                 unusable = SantaReason.FIX_UNCHANGED;
             }
             return new Attempt(fixed.text(), unusable, null, null);

@@ -68,7 +68,7 @@ public final class ValidatingReviewer implements Reviewer {
                         ReviewOutcome.FailureKind.INVALID_ANSWER, bad.message(), bad.kind());
             } catch (MalformedReviewException e) {
                 invalid = new ReviewOutcome.FailedToReview(
-                        ReviewOutcome.FailureKind.INVALID_ANSWER, e.getMessage(), InvalidReviewKind.MALFORMED);
+                        ReviewOutcome.FailureKind.INVALID_ANSWER, e.getMessage(), e.kind());
             }
             if (firstInvalid == null) {
                 firstInvalid = invalid;

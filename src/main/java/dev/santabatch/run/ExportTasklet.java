@@ -134,7 +134,7 @@ final class ExportTasklet implements Tasklet {
                                 .map(dev.santabatch.job.ReviewerSpec::id).toList(),
                         !"llm".equals(run.job().fixer().type())),
                 status, shipped[0], held[0], rejects);
-        report.put("panel", SpendReport.panel(run.job()));
+        report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
         if (RunReport.BUDGET_STOPPED.equals(status)) {
             report.put("budget_stop", budgetStop(spendStore));
         }

@@ -81,8 +81,9 @@ public final class Launcher {
             Extensions extensions) {
         JobDefinition job;
         List<String> warnings;
+        Extensions withEnv = withStandIns(extensions, props);
         try {
-            JobFileLoader.Result loaded = JobFileLoader.loadWithWarnings(request.jobFile());
+            JobFileLoader.Result loaded = JobFileLoader.loadWithWarnings(request.jobFile(), withEnv.env());
             job = loaded.definition();
             warnings = loaded.warnings();
             warnings.forEach(w -> err.println("santa-batch: warning: " + w));
@@ -90,7 +91,7 @@ public final class Launcher {
             err.println("santa-batch: invalid job file: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        Extensions env = withStandIns(extensions, props);
+        Extensions env = withEnv;
         Map<String, List<String>> missing = RunComponents.missingApiKeys(job, env);
         if (!missing.isEmpty()) {
             // every missing variable at once, before a run is created; names only, never values
@@ -384,7 +385,8 @@ public final class Launcher {
                 err.println("santa-batch: warning: " + w);
                 runWarnings.add(w);
             }
-            RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, List.copyOf(runWarnings));
+            RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, List.copyOf(runWarnings),
+                    job.sameModelReviewers(extensions.env()));
             StopSignal.install();
             try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk());
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {

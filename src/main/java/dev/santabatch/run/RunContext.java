@@ -11,8 +11,21 @@ import java.util.List;
  * @param header the input's header, in column order
  * @param warnings the job file's validation warnings (the report flags them)
  * @param outDir {@code <out>/<job-name>/<run-id>}
+ * @param sameModelReviewers the panel's reviewers on one endpoint and model, resolved in the
+ *     environment the models see ({@link JobDefinition#sameModelReviewers(java.util.function.Function)})
  */
-public record RunContext(JobDefinition job, String runId, long runPk, Path input, Path outDir, long seed, List<String> header, List<String> warnings) {
+public record RunContext(JobDefinition job, String runId, long runPk, Path input, Path outDir, long seed, List<String> header,
+        List<String> warnings, List<String> sameModelReviewers) {
+
+    public RunContext {
+        sameModelReviewers = List.copyOf(sameModelReviewers);
+    }
+
+    /** In the process's environment. */
+    public RunContext(JobDefinition job, String runId, long runPk, Path input, Path outDir, long seed, List<String> header,
+            List<String> warnings) {
+        this(job, runId, runPk, input, outDir, seed, header, warnings, job.sameModelReviewers());
+    }
 
     /**
      * The job file's ground truth, when the run reads the catalog it describes: {@code null} when

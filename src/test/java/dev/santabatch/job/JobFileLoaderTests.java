@@ -307,10 +307,10 @@ class JobFileLoaderTests {
                 """);
 
         // when
-        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file, NO_ENV);
 
         // then
-        assertThat(result.definition().sameModelReviewers())
+        assertThat(result.definition().sameModelReviewers(NO_ENV))
                 .containsExactly("B and C: model 'llama-3.1-8b' at http://localhost:8000/v1");
         assertThat(result.warnings()).containsExactly(file + ":12: key 'reviewers': reviewers B and C: model 'llama-3.1-8b'"
                 + " at http://localhost:8000/v1 use the same endpoint and model: they share its biases, so their"
@@ -340,10 +340,63 @@ class JobFileLoaderTests {
                     model: gpt-4o
                 """);
 
-        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file, NO_ENV);
 
-        assertThat(result.definition().sameModelReviewers()).isEmpty();
+        assertThat(result.definition().sameModelReviewers(NO_ENV)).isEmpty();
         assertThat(result.warnings()).isEmpty();
+    }
+
+    static final java.util.function.Function<String, String> NO_ENV = name -> null;
+
+    static final String OPENAI_AND_DEFAULT = BASE + """
+            reviewers:
+              - id: B
+                type: llm
+                model:
+                  model: gpt-4o
+              - id: C
+                type: llm
+                model:
+                  base-url: HTTPS://api.openai.com/v1/
+                  model: gpt-4o
+              - id: D
+                type: llm
+                model:
+                  base-url: http://localhost:8000/v1/
+                  model: gpt-4o
+            fixer:
+              type: llm
+              model:
+                model: gpt-4o-mini
+            """;
+
+    @Test
+    void aMissingBaseUrlIsTheDefaultEndpointWhenTheSameModelIsCompared() throws Exception {
+        // given B without base-url and C with OpenAI's own URL (other case, trailing slash), no OPENAI_BASE_URL
+        Path file = write(OPENAI_AND_DEFAULT);
+
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file, NO_ENV);
+
+        // then B and C are one endpoint and model; D at a local server is not
+        assertThat(result.definition().sameModelReviewers(NO_ENV))
+                .containsExactly("B and C: model 'gpt-4o' at https://api.openai.com/v1");
+        assertThat(result.warnings()).singleElement().asString()
+                .contains("reviewers B and C: model 'gpt-4o' at https://api.openai.com/v1 use the same endpoint and model");
+    }
+
+    @Test
+    void aMissingBaseUrlIsTheEnvironmentsOpenAiBaseUrlWhenTheSameModelIsCompared() throws Exception {
+        // given OPENAI_BASE_URL points at the local server D names (without D's trailing slash)
+        Path file = write(OPENAI_AND_DEFAULT);
+        java.util.function.Function<String, String> env =
+                name -> name.equals("OPENAI_BASE_URL") ? " http://localhost:8000/v1 " : null;
+
+        JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file, env);
+
+        // then B is D's endpoint, and C (OpenAI's) is no longer B's
+        assertThat(result.definition().sameModelReviewers(env))
+                .containsExactly("B and D: model 'gpt-4o' at http://localhost:8000/v1");
+        assertThat(result.warnings()).singleElement().asString().contains("reviewers B and D: model 'gpt-4o'");
     }
 
     @Test

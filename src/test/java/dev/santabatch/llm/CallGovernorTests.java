@@ -160,6 +160,23 @@ class CallGovernorTests {
     }
 
     @Test
+    void a400WithErrorCodeModelNotFoundIsAnUnknownModelAtOnce() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(status(400,
+                "{\"error\":{\"message\":\"The model `nope` does not exist or you do not have access to it.\","
+                        + "\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"model_not_found\"}}"))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            assertThatThrownBy(() -> reviewer(governor, model(server.baseUrl())).review(request("A kettle.")))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("model not found")
+                    .hasMessageContaining("model.model");
+            assertThat(server.requests()).hasSize(1);
+            assertThat(governor.snapshot().run().errors(ErrorKind.MODEL_NOT_FOUND)).isEqualTo(1);
+            assertThat(governor.snapshot().run().errors(ErrorKind.BAD_REQUEST)).isZero();
+        }
+    }
+
+    @Test
     void aBadRequestFailsTheCallWithoutRetry() throws Exception {
         try (ScriptedServer server = ScriptedServer.replying(status(400, "{\"error\":{\"message\":\"context too long\"}}"))) {
             CallGovernor governor = new CallGovernor(FAST);

@@ -114,6 +114,9 @@ public final class CatalogModelServer implements AutoCloseable {
         /** A review that says PASS and still lists a critical issue. */
         record PassWithCritical() implements Fault {}
 
+        /** A review in the right shape whose verdict is neither PASS nor FAIL. */
+        record UnknownVerdict() implements Fault {}
+
         static Fault status(int code, Map<String, String> headers) {
             return new Status(code, headers, "{\"error\":{\"message\":\"scripted " + code + "\",\"type\":\"test\",\"code\":\"scripted\"}}");
         }
@@ -158,6 +161,8 @@ public final class CatalogModelServer implements AutoCloseable {
     private final AtomicInteger seq = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
+    private final AtomicInteger awaiting = new AtomicInteger();
+    private final AtomicInteger maxAwaiting = new AtomicInteger();
     private final AtomicBoolean outage = new AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicLong lastAnswerNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile Duration delay = Duration.ZERO;
@@ -243,6 +248,25 @@ public final class CatalogModelServer implements AutoCloseable {
         return maxInFlight.get();
     }
 
+    /**
+     * The most requests the server held at once between receiving one and starting its answer.
+     * The client sent each and has had no byte of its answer, so (with no client timeouts) each
+     * still holds its slot in the client's call governor: this is a lower bound of the client's
+     * calls in flight at that moment. {@link #maxInFlight()} counts a request until its handler
+     * ends, after the client may have read the answer and sent the next one, so it can overcount.
+     */
+    public int maxAwaitingAnswer() {
+        return maxAwaiting.get();
+    }
+
+    /** The answer to a request starts: it no longer counts as awaiting (once per request). */
+    private void answerStarts(boolean[] awaitingFlag) {
+        if (awaitingFlag[0]) {
+            awaitingFlag[0] = false;
+            awaiting.decrementAndGet();
+        }
+    }
+
     /** The defects this content carries. */
     public List<Defect> defectsIn(String content) {
         List<Defect> found = new ArrayList<>();
@@ -277,6 +301,8 @@ public final class CatalogModelServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         int now = inFlight.incrementAndGet();
         maxInFlight.accumulateAndGet(now, Math::max);
+        boolean[] awaitingFlag = {true};
+        maxAwaiting.accumulateAndGet(awaiting.incrementAndGet(), Math::max);
         long arrival = System.nanoTime();
         try {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
@@ -308,6 +334,7 @@ public final class CatalogModelServer implements AutoCloseable {
                 sleep(delay);
             }
             if (fault instanceof Fault.Status s) {
+                answerStarts(awaitingFlag);
                 send(exchange, s.code(), s.headers(), s.body());
                 return;
             }
@@ -320,10 +347,13 @@ public final class CatalogModelServer implements AutoCloseable {
                 case MATCH -> match(call, fault);
                 case OTHER -> "ok";
             };
-            send(exchange, 200, Map.of("Content-Type", "application/json"), completion(model, answer, body.length() / 4));
+            String completion = completion(model, answer, body.length() / 4);
+            answerStarts(awaitingFlag);
+            send(exchange, 200, Map.of("Content-Type", "application/json"), completion);
         } catch (IOException | RuntimeException e) {
             // the client gave up (timeout) or sent something unreadable: nothing to answer
         } finally {
+            answerStarts(awaitingFlag);
             lastAnswerNanos.accumulateAndGet(System.nanoTime(), Math::max);
             inFlight.decrementAndGet();
             exchange.close();
@@ -371,6 +401,8 @@ public final class CatalogModelServer implements AutoCloseable {
             if (critical.isEmpty()) {
                 critical.add((criteria.isEmpty() ? ON_SPEC : criteria.get(0)) + ": the text might be too generic");
             }
+        } else if (fault instanceof Fault.UnknownVerdict) {
+            root.put("verdict", "UNSURE");
         } else {
             root.put("verdict", failed ? "FAIL" : "PASS");
         }

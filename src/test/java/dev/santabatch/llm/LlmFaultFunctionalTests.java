@@ -158,6 +158,11 @@ class LlmFaultFunctionalTests {
         answerFault(new Fault.PassWithCritical(), "contradiction");
     }
 
+    @Test
+    void anUnknownVerdictIsRetriedFreshAndCountedAsItsOwnKind() throws Exception {
+        answerFault(new Fault.UnknownVerdict(), "unknown-verdict");
+    }
+
     void answerFault(Fault fault, String label) throws Exception {
         try (CatalogModelServer server = server()) {
             server.inject(c -> c.kind() == Kind.REVIEW, 3, fault);
@@ -191,6 +196,12 @@ class LlmFaultFunctionalTests {
             assertThat(calls.size()).isLessThanOrEqualTo(2 * 4 + 2);
             assertThat(dir.resolve("out/faults/r1/catalog.csv")).doesNotExist();
             assertNoEscalations();
+            // the failed run's report counts its calls and the 401s among its errors
+            Map<String, Object> report = report("r1");
+            assertThat(report.get("status")).isEqualTo("failed");
+            assertThat(((Number) modelCalls(report).get("calls")).intValue()).isEqualTo(calls.size());
+            assertThat(((Number) errors(report).get("auth")).intValue()).isGreaterThanOrEqualTo(1);
+            assertThat(r.out()).containsPattern("model: +" + calls.size() + " calls");
         }
     }
 
@@ -207,6 +218,11 @@ class LlmFaultFunctionalTests {
             int outageCalls = server.calls().size();
             assertThat(server.calls()).allSatisfy(c -> assertThat(c.fault()).contains("503"));
             assertNoEscalations();
+            // the failed run's own report counts the outage's 503s
+            Map<String, Object> failed = report("r1");
+            assertThat(failed.get("status")).isEqualTo("failed");
+            assertThat(errors(failed).get("5xx")).as("the outage's errors, in the failed run's report").isEqualTo(outageCalls);
+            assertThat(((Number) modelCalls(failed).get("calls")).intValue()).isEqualTo(outageCalls);
 
             server.outage(false);
             LlmJobs.Result up = LlmJobs.run(dir, job, "r1");

@@ -84,4 +84,19 @@ class LlmFixerTests {
             assertThat(governor.snapshot().run().role(LlmRoles.FIXER).retries()).isEqualTo(2);
         }
     }
+
+    @Test
+    void anUnchangedAnswerToPaddedContentIsCountedAndTheSantaProcessorsCheckAgrees() throws Exception {
+        // the content has surrounding whitespace; the model answers it back as it was
+        String content = "  Same text.\n";
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok("Same text.\n"))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            FixOutcome outcome = fixer(server, governor).fix(fixRequest(content, List.of("accuracy: x")));
+
+            assertThat(governor.snapshot().run().errors(ErrorKind.UNCHANGED)).isEqualTo(1);
+            assertThat(outcome).isInstanceOfSatisfying(FixOutcome.Fixed.class,
+                    f -> assertThat(FixOutcome.unchanged(f.text(), content)).isTrue());
+        }
+    }
 }

@@ -79,13 +79,20 @@ class LlmJobWiringTests {
         return job;
     }
 
-    private record Run(int exit, String out) {}
+    private record Run(int exit, String out, String err) {
+        Run(int exit, String out) {
+            this(exit, out, "");
+        }
+    }
 
     private Run run(Path job) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
-                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, Extensions.withEnv(LlmFixtures.ENV));
-        return new Run(exit, out.toString(StandardCharsets.UTF_8));
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                Extensions.withEnv(LlmFixtures.ENV));
+        System.err.print(err.toString(StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     @SuppressWarnings("unchecked")
@@ -139,6 +146,36 @@ class LlmJobWiringTests {
             // nothing defective shipped, and the panel is flagged as two families (no same-model flag)
             assertThat(Files.readString(out.resolve("catalog.csv"))).doesNotContain(MARKER.strip());
             assertThat(map(report.get("panel")).get("same_model_reviewers")).isEqualTo(List.of());
+        }
+    }
+
+    @Test
+    void reviewersOnOneEndpointAndModelAreWarnedAboutAtLoadAndFlaggedInTheReport() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
+            // given B and C on the same endpoint with the same model (C's base URL with a trailing slash)
+            Path job = job(server, "");
+            String text = Files.readString(job);
+            String c = "model: {base-url: " + server.baseUrl() + ", model: family-b-model";
+            assertThat(text).contains(c);
+            Files.writeString(job, text.replace(c, "model: {base-url: " + server.baseUrl() + "/, model: family-a-model"));
+            String same = "B and C: model 'family-a-model' at " + server.baseUrl();
+
+            Run run = run(job);
+
+            // then the load warns, the report flags the panel, and the summary says so
+            assertThat(run.exit()).as(run.out()).isZero();
+            assertThat(run.err()).contains("santa-batch: warning: ").contains("reviewers " + same
+                    + " use the same endpoint and model: they share its biases");
+            Map<String, Object> report = RunReport.read(dir.resolve("out/llmjob/r1/report.json"));
+            Map<String, Object> panel = map(report.get("panel"));
+            assertThat(panel.get("same_model_reviewers")).isEqualTo(List.of(same));
+            assertThat((String) panel.get("flag")).contains("reviewers share an endpoint and model (" + same + ")")
+                    .contains("use different model families");
+            assertThat((List<?>) report.get("warnings")).anySatisfy(w -> assertThat((String) w).contains(same));
+            assertThat(run.out()).contains("panel:    <-- reviewers share an endpoint and model (" + same + ")");
+            // and both reviewers really called that one model
+            assertThat(server.requests()).filteredOn(r -> r.body().contains("independent quality reviewer"))
+                    .isNotEmpty().allSatisfy(r -> assertThat(r.json().get("model").asText()).isEqualTo("family-a-model"));
         }
     }
 

@@ -54,7 +54,8 @@ class LlmMatcherTests {
     }
 
     @Test
-    void anInvalidAnswerIsRetriedOnceThenFails() throws Exception {
+    void anAnswerThatNeverSaysWhetherThePatternIsShownFailsAsUnknown() throws Exception {
+        // malformed JSON, then a match without text: only one answer says the pattern is there
         try (ScriptedServer server = ScriptedServer.replying(
                 Reply.ok("yes"), Reply.ok("{\"shows_pattern\":true,\"corrected_text\":\"\"}"))) {
             CallGovernor governor = new CallGovernor(FAST);
@@ -62,10 +63,62 @@ class LlmMatcherTests {
             MatchOutcome outcome = matcher(server, governor).match(REQUEST);
 
             assertThat(outcome).isInstanceOfSatisfying(MatchOutcome.FailedToMatch.class,
-                    f -> assertThat(f.kind()).isEqualTo(MatchOutcome.Kind.INVALID_ANSWER));
+                    f -> assertThat(f.kind()).isEqualTo(MatchOutcome.Kind.UNKNOWN));
             assertThat(server.requests()).hasSize(2);
             assertThat(governor.snapshot().run().errors(ErrorKind.MALFORMED_JSON)).isEqualTo(1);
             assertThat(governor.snapshot().run().errors(ErrorKind.EMPTY_ANSWER)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void malformedTwiceIsUnknown() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok("{\"shows_pattern\": \"maybe\"}"), Reply.ok("no idea"))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            MatchOutcome outcome = matcher(server, governor).match(REQUEST);
+
+            assertThat(outcome).isInstanceOfSatisfying(MatchOutcome.FailedToMatch.class,
+                    f -> assertThat(f.kind()).isEqualTo(MatchOutcome.Kind.UNKNOWN));
+            assertThat(governor.snapshot().run().errors(ErrorKind.MALFORMED_JSON)).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void anAnswerCutBeforeShowsPatternIsUnknownAndOneCutAfterATrueIsAShownPattern() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(
+                Reply.ok("{\"shows_", "length", 100, 5), Reply.ok("{\"shows_pattern\": true, \"corrected_text\": \"A sturdy", "length", 100, 9))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            MatchOutcome outcome = matcher(server, governor).match(REQUEST);
+
+            assertThat(outcome).isInstanceOfSatisfying(MatchOutcome.FailedToMatch.class,
+                    f -> assertThat(f.kind()).isEqualTo(MatchOutcome.Kind.UNKNOWN));
+            assertThat(governor.snapshot().run().errors(ErrorKind.TRUNCATED)).isEqualTo(2);
+        }
+        try (ScriptedServer server = ScriptedServer.replying(
+                Reply.ok("{\"shows_pattern\": true, \"corrected_text\": \"A sturdy", "length", 100, 9))) {
+            MatchOutcome outcome = matcher(server, new CallGovernor(FAST)).match(REQUEST);
+
+            assertThat(outcome).isInstanceOfSatisfying(MatchOutcome.FailedToMatch.class,
+                    f -> assertThat(f.kind()).isEqualTo(MatchOutcome.Kind.UNUSABLE_CORRECTION));
+            assertThat(server.requests()).hasSize(2);
+        }
+    }
+
+    @Test
+    void twoMatchesWithoutUsableTextAreAnUnusableCorrection() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(
+                Reply.ok("{\"shows_pattern\":true,\"corrected_text\":\"\"}"),
+                Reply.ok(ScriptedServer.JSON.writeValueAsString(Map.of("shows_pattern", true,
+                        "corrected_text", "  " + REQUEST.content() + "\n"))))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            MatchOutcome outcome = matcher(server, governor).match(REQUEST);
+
+            assertThat(outcome).isInstanceOfSatisfying(MatchOutcome.FailedToMatch.class,
+                    f -> assertThat(f.kind()).isEqualTo(MatchOutcome.Kind.UNUSABLE_CORRECTION));
+            assertThat(governor.snapshot().run().errors(ErrorKind.EMPTY_ANSWER)).isEqualTo(1);
+            assertThat(governor.snapshot().run().errors(ErrorKind.UNCHANGED)).isEqualTo(1);
         }
     }
 }

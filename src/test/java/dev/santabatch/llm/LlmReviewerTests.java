@@ -167,15 +167,36 @@ class LlmReviewerTests {
     }
 
     @Test
-    void anUnknownVerdictCountsAsMalformed() throws Exception {
+    void anUnknownVerdictIsRetriedFreshAndCountedAsItsOwnKind() throws Exception {
         String maybe = LlmFixtures.passJson().replace("\"verdict\":\"PASS\"", "\"verdict\":\"MAYBE\"");
+        assertThat(maybe).isNotEqualTo(LlmFixtures.passJson());
         try (ScriptedServer server = ScriptedServer.replying(Reply.ok(maybe), Reply.ok(LlmFixtures.passJson()))) {
             CallGovernor governor = new CallGovernor(FAST);
 
             ReviewOutcome outcome = reviewer(server, governor, model(server.baseUrl())).review(request("A kettle."));
 
             assertThat(outcome).isInstanceOf(ReviewOutcome.Reviewed.class);
-            assertThat(governor.snapshot().run().errors(ErrorKind.MALFORMED_JSON)).isEqualTo(1);
+            assertThat(server.requests()).hasSize(2);
+            assertThat(governor.snapshot().run().errors(ErrorKind.UNKNOWN_VERDICT)).isEqualTo(1);
+            assertThat(governor.snapshot().run().errors(ErrorKind.MALFORMED_JSON)).isZero();
+        }
+    }
+
+    @Test
+    void anUnknownCheckResultTwiceIsAnInvalidAnswerOfKindUnknownVerdict() throws Exception {
+        String skipped = LlmFixtures.passJson().replaceFirst("\"result\":\"PASS\"", "\"result\":\"SKIPPED\"");
+        assertThat(skipped).isNotEqualTo(LlmFixtures.passJson());
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(skipped))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            ReviewOutcome outcome = reviewer(server, governor, model(server.baseUrl())).review(request("A kettle."));
+
+            assertThat(outcome).isInstanceOfSatisfying(ReviewOutcome.FailedToReview.class, f -> {
+                assertThat(f.kind()).isEqualTo(ReviewOutcome.FailureKind.INVALID_ANSWER);
+                assertThat(f.invalidKind()).isEqualTo(InvalidReviewKind.UNKNOWN_VERDICT);
+            });
+            assertThat(governor.snapshot().run().errors(ErrorKind.UNKNOWN_VERDICT)).isEqualTo(2);
+            assertThat(governor.snapshot().run().errorsByKind()).containsOnlyKeys(ErrorKind.UNKNOWN_VERDICT.label());
         }
     }
 

@@ -252,6 +252,64 @@ class ModelBatchFixFaultTests {
     }
 
     @Test
+    void aMatcherThatNeverSaysWhetherThePatternIsShownLeavesItemsEligibleAndNotEscalated() throws Exception {
+        // given a matcher that answers malformed JSON, or is cut before shows_pattern, every time
+        AtomicBoolean truncate = new AtomicBoolean();
+        try (ScriptedServer server = ScriptedServer.answering(r -> !r.body().contains(MATCHER_SYSTEM) ? MODEL.answer(r)
+                : truncate.getAndSet(!truncate.get()) ? ScriptedServer.Reply.ok("{\"shows_pa", "length", 100, 4)
+                : ScriptedServer.Reply.ok("I think it does."))) {
+            Path job = job(dir, server, TWO_MODELS, "santa:\n  max-rounds: 1\n");
+
+            Run first = run(job);
+
+            // then nothing is escalated or batch-fixed: the items stay eligible, the round not clean
+            assertThat(first.exit()).as(first.out()).isEqualTo(3);
+            assertThat(report(dir, "r1").get("status")).isEqualTo("not-clean");
+            assertThat(Files.readString(out(dir, "r1").resolve("escalations.csv")).lines().skip(1)).isEmpty();
+            assertThat(changes(dir, "r1")).noneMatch(c -> c.contains("batch-fix"));
+            // each candidate was asked twice, left undecided, and every unusable answer is counted by kind
+            assertThat(matcherContents(server.requests())).hasSize((int) (2 * cal.candidates()));
+            JdbcTemplate jdbc = jdbc(dir);
+            assertThat(candidateStates(jdbc, runPk(jdbc, "r1"))).containsExactly(Map.entry("unanswered", cal.candidates()));
+            Map<String, Object> errors = map(map(modelCalls(dir, "r1").get("run")).get("errors_by_kind"));
+            assertThat(num(errors.get("malformed-json")) + num(errors.get("truncated"))).isEqualTo(2 * cal.candidates());
+            assertThat(num(errors.get("malformed-json"))).isPositive();
+            assertThat(num(errors.get("truncated"))).isPositive();
+        }
+    }
+
+    @Test
+    void aMatcherThatTwiceSaysThePatternIsShownWithoutUsableTextEscalatesTheItem() throws Exception {
+        // given a matcher that says every candidate shows the pattern but returns its text unchanged
+        try (ScriptedServer server = ScriptedServer.answering(r -> {
+            if (!r.body().contains(MATCHER_SYSTEM)) {
+                return MODEL.answer(r);
+            }
+            String content = ScriptedCatalogModel.between(r.json().get("messages").get(1).get("content").asText(),
+                    "<content>\n", "\n</content>");
+            try {
+                return ScriptedServer.Reply.ok(ScriptedServer.JSON.writeValueAsString(
+                        Map.of("shows_pattern", true, "corrected_text", content)));
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        })) {
+            Path job = job(dir, server, TWO_MODELS, "santa:\n  max-rounds: 1\n");
+
+            Run first = run(job);
+
+            // then each candidate is held with the pattern: the model said it carries it, twice
+            assertThat(first.exit()).as(first.out()).isEqualTo(3);
+            List<String> held = Files.readString(out(dir, "r1").resolve("escalations.csv")).lines().skip(1).toList();
+            assertThat(held).hasSize((int) cal.candidates()).allMatch(l -> l.contains("batch-fix"));
+            JdbcTemplate jdbc = jdbc(dir);
+            assertThat(candidateStates(jdbc, runPk(jdbc, "r1"))).containsExactly(Map.entry("escalated", cal.candidates()));
+            Map<String, Object> errors = map(map(modelCalls(dir, "r1").get("run")).get("errors_by_kind"));
+            assertThat(num(errors.get("unchanged"))).isEqualTo(2 * cal.candidates());
+        }
+    }
+
+    @Test
     void aBudgetReachedInsideTheBatchFixStopsCleanlyAndTheResumeDoesNotRedoStoredMatches() throws Exception {
         try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
             // given a budget that runs out half-way through round 1's matcher calls
@@ -329,16 +387,21 @@ class ModelBatchFixFaultTests {
 
             Run first = run(job);
 
-            // then the run stops in the review step: one sampled item left unreviewed, no batch fix yet
+            // then the run stops in the review step: the item whose call the budget refused (and any item in
+            // process beside it that needed one more call: up to run.concurrency 4) left unreviewed, as the
+            // report says and the store holds; no batch fix yet
             assertThat(first.exit()).as(first.out()).isEqualTo(3);
             Map<String, Object> report = report(dir, "r1");
             assertThat(report.get("status")).isEqualTo("budget-stopped");
-            assertThat(num(map(report.get("budget_stop")).get("sampled_not_reviewed"))).isEqualTo(1);
+            JdbcTemplate jdbc = jdbc(dir);
+            long runPk = runPk(jdbc, "r1");
+            long unreviewed = jdbc.queryForObject("SELECT COUNT(*) FROM sb_sample WHERE run_pk = ? AND round_no = 1"
+                    + " AND (outcome IS NULL OR outcome = 'UNREVIEWED')", Long.class, runPk);
+            assertThat(unreviewed).isBetween(1L, 4L);
+            assertThat(num(map(report.get("budget_stop")).get("sampled_not_reviewed"))).isEqualTo(unreviewed);
             assertThat(matcherContents(server.requests())).isEmpty();
 
             // given what a crash while writing round 1's candidate list would leave: some rows, no completion row
-            JdbcTemplate jdbc = jdbc(dir);
-            long runPk = runPk(jdbc, "r1");
             long index = jdbc.queryForObject("SELECT record_index FROM sb_item WHERE run_pk = ? AND item_id = 'T0001'",
                     Long.class, runPk);
             jdbc.update("INSERT INTO sb_match_candidate (run_pk, round_no, item_id, record_index, patterns)"

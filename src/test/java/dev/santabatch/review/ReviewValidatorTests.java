@@ -232,6 +232,8 @@ class ReviewValidatorTests {
         "{\"verdict\": \"PASS\", \"checks\": [}",
     })
     void malformedAnswersAreErrors(String json) {
-        assertThatThrownBy(() -> Review.fromJson(json)).isInstanceOf(MalformedReviewException.class);
+        assertThatThrownBy(() -> Review.fromJson(json)).isInstanceOfSatisfying(MalformedReviewException.class,
+                e -> assertThat(e.kind()).isEqualTo(json.contains("MAYBE") || json.contains("\"pass\"") || json.contains("SKIPPED")
+                        ? InvalidReviewKind.UNKNOWN_VERDICT : InvalidReviewKind.MALFORMED));
     }
 }

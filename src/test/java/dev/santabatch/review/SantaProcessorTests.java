@@ -204,6 +204,33 @@ class SantaProcessorTests {
     }
 
     @Test
+    void aFixThatDiffersFromItsInputOnlyInSurroundingWhitespaceIsUnchanged() {
+        // given content with leading and trailing whitespace, and a fixer that returns it stripped
+        // (as a model fixer's answer is), also on the fresh retry
+        String padded = "  " + ORIGINAL + "\n";
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, naughty(), pass()).reviewer("C", ALL, pass(), pass());
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed(ORIGINAL), new FixOutcome.Fixed(ORIGINAL + " "));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", padded, SOURCE);
+
+        // then it is no fix: not stored, not reviewed again, escalated as unchanged
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
+        assertThat(result.reason()).isEqualTo(SantaReason.FIX_UNCHANGED);
+        assertThat(fixer.calls).hasValue(2);
+        assertThat(result.revisions()).isEmpty();
+        assertThat(result.reviewsToNice()).isEqualTo(1);
+    }
+
+    @Test
+    void unchangedComparesTextWithoutSurroundingWhitespace() {
+        assertThat(FixOutcome.unchanged("A kettle.", " A kettle.\n")).isTrue();
+        assertThat(FixOutcome.unchanged("\tA kettle. ", "A kettle.")).isTrue();
+        assertThat(FixOutcome.unchanged("A kettle!", " A kettle.\n")).isFalse();
+        assertThat(FixOutcome.unchanged("A  kettle.", "A kettle.")).as("inner whitespace is text").isFalse();
+    }
+
+    @Test
     void anEmptyFixIsRetriedOnceAsAFreshCallThenSucceeds() {
         // given
         ScriptedPanel panel = new ScriptedPanel()

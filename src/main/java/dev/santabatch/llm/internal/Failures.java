@@ -25,7 +25,7 @@ public final class Failures {
         Set<Throwable> seen = new HashSet<>();
         for (Throwable t = thrown; t != null && seen.add(t); t = t.getCause()) {
             if (t instanceof HttpStatusException h) {
-                return new Failure(kindOf(h.statusCode()), h.retryAfter(), "HTTP " + h.statusCode() + ": " + brief(h.getMessage()));
+                return new Failure(kindOf(h), h.retryAfter(), "HTTP " + h.statusCode() + ": " + brief(h.getMessage()));
             }
             if (t instanceof HttpTransportException h) {
                 return new Failure(h.timedOut() ? ErrorKind.TIMEOUT : ErrorKind.CONNECTION, Optional.empty(), h.getMessage());
@@ -49,6 +49,22 @@ public final class Failures {
         }
         return new Failure(ErrorKind.UNEXPECTED, Optional.empty(), thrown.getClass().getName());
     }
+
+    /**
+     * The error kind of a non-2xx answer: by its status, except that a client error whose body
+     * carries the OpenAI error code {@code model_not_found} is an unknown model whatever its status
+     * (some servers and proxies answer it with 400, not 404).
+     */
+    public static ErrorKind kindOf(HttpStatusException h) {
+        ErrorKind byStatus = kindOf(h.statusCode());
+        if (byStatus == ErrorKind.BAD_REQUEST && h.errorCode().filter(MODEL_NOT_FOUND_CODE::equals).isPresent()) {
+            return ErrorKind.MODEL_NOT_FOUND;
+        }
+        return byStatus;
+    }
+
+    /** OpenAI's error code for a model the endpoint does not serve (or the key may not use). */
+    static final String MODEL_NOT_FOUND_CODE = "model_not_found";
 
     /** The error kind of a non-2xx status. */
     public static ErrorKind kindOf(int status) {
