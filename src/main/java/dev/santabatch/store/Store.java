@@ -574,6 +574,43 @@ public class Store {
         jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ?", rev, runPk, itemId);
     }
 
+    /**
+     * As {@link #addRevision}, only while the item is still ACTIVE at revision {@code baseRev}: a
+     * step that re-runs over items it already changed (a batch-fix re-run after it completed) then
+     * writes nothing for them. Returns whether the revision was stored.
+     */
+    public boolean addRevisionIfAt(long runPk, String itemId, int baseRev, int round, String cause, @Nullable String pattern,
+            String content) {
+        int n = jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
+                + " AND state = 'ACTIVE'", baseRev + 1, runPk, itemId, baseRev);
+        if (n == 0) {
+            return false;
+        }
+        jdbc.update(
+                "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, itemId, baseRev + 1, round, cause, pattern, content, Timestamp.from(Instant.now()));
+        return true;
+    }
+
+    /**
+     * As {@link #escalate(long, String, int, String, String, String, String, List)}, only while the
+     * item is still ACTIVE at revision {@code baseRev}. Returns whether the item was escalated.
+     */
+    public boolean escalateIfAt(long runPk, String itemId, int baseRev, int round, String cause, @Nullable String reason,
+            @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
+        int n = jdbc.update("UPDATE sb_item SET state = 'ESCALATED' WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
+                + " AND state = 'ACTIVE'", runPk, itemId, baseRev);
+        if (n == 0) {
+            return false;
+        }
+        jdbc.update(
+                "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, reason, pattern, last_attempt, issues)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, itemId, round, cause, reason, pattern, lastAttempt, String.join("\n", issues));
+        return true;
+    }
+
     /** Holds an item for a person: it leaves the sampling population and the shipped catalog. */
     public void escalate(long runPk, String itemId, int round, String cause, @Nullable String pattern,
             @Nullable String lastAttempt, List<String> issues) {
