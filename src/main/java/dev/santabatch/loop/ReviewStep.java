@@ -274,7 +274,7 @@ final class ReviewStep {
             switch (r.outcome()) {
                 case NICE -> store.setState(runPk, id, "NICE");
                 case ESCALATED -> store.escalate(runPk, id, round, CAUSE, r.reason() == null ? null : r.reason().name(),
-                        null, r.rejectedFix(),
+                        null, r.lastAttempt(),
                         r.openIssues().isEmpty()
                                 ? List.of(r.reasonDetail())
                                 : r.openIssues().stream().map(MergedIssue::text).toList());

@@ -520,6 +520,43 @@ class ScriptedLoopFunctionalTests {
         });
     }
 
+    @Test
+    void anItemStillNaughtyAfterItsLastFixIsHeldWithThatFixAsItsLastAttempt() throws Exception {
+        // given 20 items (all reviewed), every fifth carrying the marker, and a fixer whose fixes
+        // pass the rules but keep the marker: each marked item is still naughty after three fixes
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(20)) {
+            List<String> row = new ArrayList<>(r);
+            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
+                row.set(7, row.get(7) + MARKER);
+            }
+            rows.add(row);
+        }
+        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        Extensions ext = new Extensions(Map.of(
+                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
+                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
+                panels -> request -> new FixOutcome.Fixed(request.content() + " Revised."));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then each is held STILL_NAUGHTY, its last attempt the third fix (also its last passing revision)
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        List<CSVRecord> held = records(dir.resolve("out/loop/r1/escalations.csv"));
+        assertThat(held).hasSize(4).allSatisfy(r -> {
+            String original = rows.get(Integer.parseInt(r.get("item_id").substring(1)) - 1).get(7);
+            assertThat(r.get("reason")).isEqualTo("STILL_NAUGHTY");
+            assertThat(r.get("original")).isEqualTo(original);
+            assertThat(r.get("last_attempt")).isEqualTo(original + " Revised. Revised. Revised.");
+            assertThat(r.get("last_passing")).isEqualTo(r.get("last_attempt"));
+        });
+    }
+
     private Path markedCatalog(int maxRounds) throws Exception {
         List<List<String>> rows = new ArrayList<>();
         for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
