@@ -190,10 +190,6 @@ public final class RunReport {
         if (ctx.groundTruth() != null) {
             r.put("escape_rates_against_ground_truth", ctx.groundTruth());
         }
-        long[] audit = store.auditCounts(ctx.runPk());
-        if (audit[0] > 0) {
-            r.put("escape_rate_audit", audit(audit[0], audit[1]));
-        }
         r.put("warnings", ctx.warnings());
         return r;
     }
@@ -229,6 +225,21 @@ public final class RunReport {
         checks.put("note", "the offline job's batch-fix is a full scan: the panel's checks run on every eligible item,"
                 + " so its share is far above the seed's 15-20 % for model calls; checks cost no tokens");
         m.put("offline_checks", checks);
+        return m;
+    }
+
+    /**
+     * The human spot-check's escape rate from the stored verdicts of the current {@code audit.csv}'s
+     * items ({@code auditIds}), with {@code not_audited} the rest of them; {@code null} when none of
+     * them has a verdict. The export and the {@code audit} command both use it, so they agree.
+     */
+    public static @Nullable Map<String, Object> storedAudit(Store store, long runPk, List<String> auditIds) {
+        long[] c = store.auditCounts(runPk, auditIds);
+        if (c[0] == 0) {
+            return null;
+        }
+        Map<String, Object> m = audit(c[0], c[1]);
+        m.put("not_audited", new java.util.HashSet<>(auditIds).size() - c[0]);
         return m;
     }
 

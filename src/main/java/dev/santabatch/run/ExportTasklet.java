@@ -133,6 +133,11 @@ final class ExportTasklet implements Tasklet {
                         spend, modelMatcher ? 0 : batchFixChecks(jobInstanceId), snapshot, modelReviewers),
                 status, shipped[0], held[0], rejects);
         report.put("panel", SpendReport.panel(run.job()));
+        Map<String, Object> audited = RunReport.storedAudit(store, run.runPk(),
+                audit.sample().stream().map(AuditFile.ShippedItem::id).toList());
+        if (audited != null) {
+            report.put("escape_rate_audit", audited);
+        }
         if (RunReport.BUDGET_STOPPED.equals(status)) {
             report.put("budget_stop", budgetStop(spendStore));
         }

@@ -464,14 +464,23 @@ public class Store {
     }
 
     /** Audited and defective counts of the run's stored human audit. */
-    public long[] auditCounts(long runPk) {
+    /**
+     * Stored audit verdicts of the given items (the rows of the run's current {@code audit.csv}):
+     * {audited, defective}. Verdicts of items no longer in the audit sample are not counted.
+     */
+    public long[] auditCounts(long runPk, java.util.Collection<String> itemIds) {
         long[] c = new long[2];
-        jdbc.query("SELECT verdict, COUNT(*) FROM sb_audit WHERE run_pk = ? GROUP BY verdict", rs -> {
-            c[0] += rs.getLong(2);
-            if ("defective".equals(rs.getString(1))) {
-                c[1] += rs.getLong(2);
-            }
-        }, runPk);
+        if (itemIds.isEmpty()) {
+            return c;
+        }
+        named.query("SELECT verdict, COUNT(*) FROM sb_audit WHERE run_pk = :run AND item_id IN (:ids) GROUP BY verdict",
+                new MapSqlParameterSource().addValue("run", runPk).addValue("ids", new ArrayList<>(new java.util.LinkedHashSet<>(itemIds))),
+                rs -> {
+                    c[0] += rs.getLong(2);
+                    if ("defective".equals(rs.getString(1))) {
+                        c[1] += rs.getLong(2);
+                    }
+                });
         return c;
     }
 
