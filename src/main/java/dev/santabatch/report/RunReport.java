@@ -109,6 +109,7 @@ public final class RunReport {
         for (LoopStore.Round round : rounds) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("round", round.round());
+            m.put("seed", round.seed());
             m.put("eligible", round.eligible());
             m.put("sample_size", round.sampleSize());
             m.put("full_review", round.fullReview());
@@ -293,6 +294,9 @@ public final class RunReport {
         m.put("issues", a.issues());
         m.put("flagged_by_all", a.flaggedByAll());
         m.put("flagged_by_one", a.flaggedByOne());
+        if (a.panelSize() > 2) {
+            m.put("flagged_by_some", a.flaggedBySome()); // more than one reviewer, not all
+        }
         if (ratings.isEmpty()) {
             m.put("kappa", "undefined");
             m.put("kappa_why", "no item reviewed by the whole panel");
@@ -416,7 +420,12 @@ public final class RunReport {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> agreement = (Map<String, Object>) run.get("agreement");
-        lines.add("agreement: kappa " + num(agreement.get("kappa")) + ", issues flagged by all " + agreement.get("flagged_by_all")
+        lines.add("agreement: kappa " + num(agreement.get("kappa"))
+                + ("undefined".equals(agreement.get("kappa")) && agreement.get("raw_agreement") != null
+                        ? " (raw agreement " + pct(agreement.get("raw_agreement")) + ")"
+                        : agreement.get("kappa_why") != null ? " (" + agreement.get("kappa_why") + ")" : "")
+                + ", issues flagged by all " + agreement.get("flagged_by_all")
+                + (agreement.get("flagged_by_some") != null ? ", by some " + agreement.get("flagged_by_some") : "")
                 + ", by one " + agreement.get("flagged_by_one")
                 + (agreement.get("flag") != null ? "  <-- " + agreement.get("flag") : ""));
         @SuppressWarnings("unchecked")

@@ -63,9 +63,13 @@ class RunReportAgreementTests {
         loop.insertReviews(RUN, 1, rows);
     }
 
-    Map<String, Object> agreement(int panelSize) {
+    Map<String, Object> report(int panelSize) {
         var ctx = new RunReport.Context("job", "r1", RUN, panelSize, 0.4, List.of(), null, null, 0);
-        Map<String, Object> report = RunReport.build(store, loop, ctx, RunReport.FULLY_REVIEWED, 0, 0, 0);
+        return RunReport.build(store, loop, ctx, RunReport.FULLY_REVIEWED, 0, 0, 0);
+    }
+
+    Map<String, Object> agreement(int panelSize) {
+        Map<String, Object> report = report(panelSize);
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
         @SuppressWarnings("unchecked")
@@ -120,5 +124,50 @@ class RunReportAgreementTests {
         assertThat(a.get("items")).isEqualTo(3);
         assertThat((Double) a.get("raw_agreement")).isCloseTo(7.0 / 9, within(1e-12));
         assertThat((Double) a.get("kappa")).isCloseTo(0.55, within(1e-12));
+    }
+
+    @Test
+    void anUndefinedKappaIsPrintedWithTheRawAgreementAndEachRoundCarriesItsSeed() {
+        // given both reviewers passing every item on every criterion: p_e = 1, kappa undefined
+        Map<String, String[]> reviews = new java.util.LinkedHashMap<>();
+        reviews.put("i1", new String[] {review(P, P), review(P, P)});
+        reviews.put("i2", new String[] {review(P, P), review(P, P)});
+        round(reviews);
+
+        Map<String, Object> report = report(2);
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> run = (Map<String, Object>) report.get("run");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> a = (Map<String, Object>) run.get("agreement");
+        assertThat(a.get("kappa")).isEqualTo("undefined");
+        assertThat((Double) a.get("raw_agreement")).isEqualTo(1.0);
+        assertThat(RunReport.summary(report)).filteredOn(l -> l.startsWith("agreement:")).singleElement()
+                .satisfies(l -> assertThat(l).startsWith("agreement: kappa undefined (raw agreement 100.0 %), "));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
+        assertThat(rounds.get(0).get("seed")).isEqualTo(7L);
+    }
+
+    @Test
+    void issuesFlaggedBySomeButNotAllOfThreeReviewersAreInTheAgreementBlock() {
+        // given three reviewers and four merged issues: by all three, by two, by two, by one
+        Map<String, String[]> reviews = new java.util.LinkedHashMap<>();
+        reviews.put("i1", new String[] {review(F, P), review(F, P), review(F, P)});
+        round(reviews);
+        loop.insertIssues(RUN, 1, List.of(new LoopStore.IssueRow("i1", 1, "x", "a", "B,C,D"),
+                new LoopStore.IssueRow("i1", 2, "x", "b", "B,C"), new LoopStore.IssueRow("i1", 3, "x", "c", "C,D"),
+                new LoopStore.IssueRow("i1", 4, "x", "d", "D")));
+
+        Map<String, Object> report = report(3);
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> run = (Map<String, Object>) report.get("run");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> a = (Map<String, Object>) run.get("agreement");
+        assertThat(a).containsEntry("issues", 4L).containsEntry("flagged_by_all", 1L).containsEntry("flagged_by_some", 2L)
+                .containsEntry("flagged_by_one", 1L);
+        assertThat(RunReport.summary(report)).filteredOn(l -> l.startsWith("agreement:")).singleElement()
+                .satisfies(l -> assertThat(l).contains("issues flagged by all 1, by some 2, by one 1"));
     }
 }
