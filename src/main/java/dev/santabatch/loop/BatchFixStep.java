@@ -138,13 +138,16 @@ final class BatchFixStep {
                 return null;
             }
             while (page.isEmpty() && !exhausted) {
-                List<Store.EligibleItem> next = store.eligibleAfter(run.runPk(), fetched, 0, 500);
+                List<Store.EligibleItem> next = store.eligibleAfter(run.runPk(), fetched, patterns.round, 500);
                 if (next.isEmpty()) {
                     exhausted = true;
                 } else {
                     fetched = next.get(next.size() - 1).item().recordIndex();
                     for (Store.EligibleItem e : next) {
-                        if (!patterns.sampled.contains(e.item().id())) {
+                        // an item whose current revision is this round's batch fix was done by an
+                        // earlier execution of this step in the round (a re-run after it completed
+                        // starts with empty saved progress): not matched or fixed again
+                        if (!patterns.sampled.contains(e.item().id()) && !e.changedLastRound()) {
                             page.add(new Task(e.item(), patterns.round));
                         }
                     }
@@ -266,10 +269,15 @@ final class BatchFixStep {
             for (Outcome o : chunk) {
                 String id = o.task().item().id();
                 int round = o.task().round();
-                if (o.fixed() != null) {
-                    store.addRevision(run.runPk(), id, o.task().item().currentRev() + 1, round, CAUSE, o.label(), o.fixed());
-                } else {
-                    store.escalate(run.runPk(), id, round, CAUSE, o.reason(), o.label(), o.attempt(), o.issues());
+                int baseRev = o.task().item().currentRev();
+                // written only while the item is still as it was read: an outcome for an item
+                // changed or held since (by an earlier execution of the step) is dropped, counts too
+                boolean written = o.fixed() != null
+                        ? store.addRevisionIfAt(run.runPk(), id, baseRev, round, CAUSE, o.label(), o.fixed())
+                        : store.escalateIfAt(run.runPk(), id, baseRev, round, CAUSE, o.reason(), o.label(), o.attempt(),
+                                o.issues());
+                if (!written) {
+                    continue;
                 }
                 for (LoopStore.PatternRow p : o.patterns()) {
                     loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, o.fixed() != null ? 1 : 0, o.fixed() != null ? 0 : 1);

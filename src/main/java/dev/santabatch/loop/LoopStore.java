@@ -313,6 +313,18 @@ public final class LoopStore {
         return n == null ? 0 : n;
     }
 
+    /**
+     * Removes an item's reviews after a fix that was never kept, from any round: reviews of a
+     * revision above {@code baseRev}, the item's current revision (a kept fix would have made its
+     * revision current). Called when a new attempt on {@code baseRev} is written: an item left
+     * unreviewed after a fix and resampled later has that fix made and reviewed again, and its
+     * reviews are stored under the same revision and iteration numbers.
+     */
+    public void deleteUnkeptFixReviews(long runPk, String itemId, int baseRev) {
+        jdbc.update("DELETE FROM sb_review WHERE run_pk = ? AND item_id = ? AND rev > ? AND iteration > 0", runPk, itemId,
+                baseRev);
+    }
+
     public long countReviews(long runPk) {
         Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_review WHERE run_pk = ?", Long.class, runPk);
         return n == null ? 0 : n;

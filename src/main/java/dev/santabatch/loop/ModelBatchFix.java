@@ -300,15 +300,19 @@ final class ModelBatchFix {
                     log.warn("batch-fix: {} not matched (no usable answer on whether it shows the pattern; it stays"
                             + " eligible): {}", id, o.issues());
                 } else if (o.fixed() != null) {
-                    store.addRevision(runPk, id, o.task().item().currentRev() + 1, round, BatchFixStep.CAUSE,
-                            o.label(o.matched()), o.fixed());
-                    o.matched().forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 1, 0));
+                    // as in BatchFixStep: written only while the item is still as it was read
+                    if (store.addRevisionIfAt(runPk, id, o.task().item().currentRev(), round, BatchFixStep.CAUSE,
+                            o.label(o.matched()), o.fixed())) {
+                        o.matched().forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 1, 0));
+                    }
                     state = "fixed";
                 } else if (!o.failed().isEmpty() || !o.matched().isEmpty()) {
                     List<LoopStore.PatternRow> all = new ArrayList<>(o.matched());
                     all.addAll(o.failed());
-                    store.escalate(runPk, id, round, BatchFixStep.CAUSE, o.label(all), o.attempt(), o.issues());
-                    all.forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 0, 1));
+                    if (store.escalateIfAt(runPk, id, o.task().item().currentRev(), round, BatchFixStep.CAUSE, null,
+                            o.label(all), o.attempt(), o.issues())) {
+                        all.forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 0, 1));
+                    }
                     state = "escalated";
                 } else {
                     state = "no-match";

@@ -315,6 +315,9 @@ final class ReviewStep {
             // it reused (still stored once, where they were first stored)
             List<String> reused = r.reviews().stream().filter(ReviewRecord::reused).map(ReviewRecord::reviewerId).toList();
             loop.deleteSupersededReviews(runPk, round, id, baseRev, reused);
+            // and an earlier round's attempt left unreviewed after a fix: its fix was not kept, so
+            // this attempt's reviews after a fix take the same revision and iteration numbers
+            loop.deleteUnkeptFixReviews(runPk, id, baseRev);
             loop.jdbc().update("DELETE FROM sb_issue WHERE run_pk = ? AND round_no = ? AND item_id = ?", runPk, round, id);
             List<LoopStore.ReviewRow> reviews = new ArrayList<>();
             for (ReviewRecord rr : r.reviews()) {
@@ -344,7 +347,7 @@ final class ReviewStep {
             switch (r.outcome()) {
                 case NICE -> store.setState(runPk, id, "NICE");
                 case ESCALATED -> store.escalate(runPk, id, round, CAUSE, r.reason() == null ? null : r.reason().name(),
-                        null, r.rejectedFix(),
+                        null, r.lastAttempt(),
                         r.openIssues().isEmpty()
                                 ? List.of(r.reasonDetail())
                                 : r.openIssues().stream().map(MergedIssue::text).toList());

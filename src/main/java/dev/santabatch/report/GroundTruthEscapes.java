@@ -78,7 +78,12 @@ public final class GroundTruthEscapes {
         }
     }
 
-    static boolean present(CSVRecord t, String original, String shipped) {
+    /**
+     * Whether the planted defect of ground-truth row {@code t} is still in {@code shipped} (the
+     * item's {@code original} text unchanged, or the defect's own test: shingle containment for
+     * planted passages, word match for terms, the stated number, the missing phrase).
+     */
+    public static boolean present(CSVRecord t, String original, String shipped) {
         if (shipped.equals(original)) {
             return true;
         }

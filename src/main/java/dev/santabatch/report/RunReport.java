@@ -126,6 +126,7 @@ public final class RunReport {
         for (LoopStore.Round round : rounds) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("round", round.round());
+            m.put("seed", round.seed());
             m.put("eligible", round.eligible());
             m.put("sample_size", round.sampleSize());
             m.put("full_review", round.fullReview());
@@ -207,10 +208,6 @@ public final class RunReport {
         if (ctx.groundTruth() != null) {
             r.put("escape_rates_against_ground_truth", ctx.groundTruth());
         }
-        long[] audit = store.auditCounts(ctx.runPk());
-        if (audit[0] > 0) {
-            r.put("escape_rate_audit", audit(audit[0], audit[1]));
-        }
         r.put("warnings", ctx.warnings());
         return r;
     }
@@ -259,6 +256,21 @@ public final class RunReport {
                 + "only the offline reviewers' reviews (and an offline fixer's fixes) count here, against baselines of"
                 + " N x offline reviewers; model calls are counted under model; checks cost no tokens");
         m.put("offline_checks", checks);
+        return m;
+    }
+
+    /**
+     * The human spot-check's escape rate from the stored verdicts of the current {@code audit.csv}'s
+     * items ({@code auditIds}), with {@code not_audited} the rest of them; {@code null} when none of
+     * them has a verdict. The export and the {@code audit} command both use it, so they agree.
+     */
+    public static @Nullable Map<String, Object> storedAudit(Store store, long runPk, List<String> auditIds) {
+        long[] c = store.auditCounts(runPk, auditIds);
+        if (c[0] == 0) {
+            return null;
+        }
+        Map<String, Object> m = audit(c[0], c[1]);
+        m.put("not_audited", new java.util.HashSet<>(auditIds).size() - c[0]);
         return m;
     }
 
@@ -312,6 +324,9 @@ public final class RunReport {
         m.put("issues", a.issues());
         m.put("flagged_by_all", a.flaggedByAll());
         m.put("flagged_by_one", a.flaggedByOne());
+        if (a.panelSize() > 2) {
+            m.put("flagged_by_some", a.flaggedBySome()); // more than one reviewer, not all
+        }
         if (ratings.isEmpty()) {
             m.put("kappa", "undefined");
             m.put("kappa_why", "no item reviewed by the whole panel");
@@ -435,7 +450,12 @@ public final class RunReport {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> agreement = (Map<String, Object>) run.get("agreement");
-        lines.add("agreement: kappa " + num(agreement.get("kappa")) + ", issues flagged by all " + agreement.get("flagged_by_all")
+        lines.add("agreement: kappa " + num(agreement.get("kappa"))
+                + ("undefined".equals(agreement.get("kappa")) && agreement.get("raw_agreement") != null
+                        ? " (raw agreement " + pct(agreement.get("raw_agreement")) + ")"
+                        : agreement.get("kappa_why") != null ? " (" + agreement.get("kappa_why") + ")" : "")
+                + ", issues flagged by all " + agreement.get("flagged_by_all")
+                + (agreement.get("flagged_by_some") != null ? ", by some " + agreement.get("flagged_by_some") : "")
                 + ", by one " + agreement.get("flagged_by_one")
                 + (agreement.get("flag") != null ? "  <-- " + agreement.get("flag") : ""));
         @SuppressWarnings("unchecked")

@@ -58,6 +58,22 @@ public record SantaResult(
         }
     }
 
+    /**
+     * The last fix the fixer gave, for {@code escalations.csv}: the rejected fix when the last one
+     * was not accepted; otherwise (the last fix was accepted and reviewed, e.g. still naughty after
+     * it) the last accepted fix; {@code null} when no fix text was given at all, or when the fixer's
+     * last answer was that it has no fix.
+     */
+    public @Nullable String lastAttempt() {
+        if (rejectedFix != null) {
+            return rejectedFix;
+        }
+        if (reason == SantaReason.NO_FIX || revisions.isEmpty()) {
+            return null;
+        }
+        return revisions.get(revisions.size() - 1).after();
+    }
+
     /** True when the item was NICE on its first review (the first-pass rate's numerator). */
     public boolean niceOnFirstReview() {
         return outcome == SantaOutcome.NICE && fixes == 0;

@@ -135,6 +135,11 @@ final class ExportTasklet implements Tasklet {
                         !"llm".equals(run.job().fixer().type())),
                 status, shipped[0], held[0], rejects);
         report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
+        Map<String, Object> audited = RunReport.storedAudit(store, run.runPk(),
+                audit.sample().stream().map(AuditFile.ShippedItem::id).toList());
+        if (audited != null) {
+            report.put("escape_rate_audit", audited);
+        }
         if (RunReport.BUDGET_STOPPED.equals(status)) {
             report.put("budget_stop", budgetStop(spendStore));
         }

@@ -198,6 +198,7 @@ public final class Launcher {
             }
             AuditFile.AuditResult result = AuditFile.read(filled, ids);
             Map<String, Object> report = RunReport.read(reportFile);
+            Map<String, Object> audit;
             String job = String.valueOf(report.get("job"));
             String runId = String.valueOf(report.get("run_id"));
             try (ConfigurableApplicationContext base = baseContext(props)) {
@@ -210,18 +211,23 @@ public final class Launcher {
                 store.saveAudit(row.runPk(), result.items().stream()
                         .map(i -> new Store.AuditRow(i.itemId(), i.verdict().name().toLowerCase(java.util.Locale.ROOT), i.note()))
                         .toList());
+                // from every stored verdict of the audit.csv's items (an earlier hand-back included),
+                // as the export computes it
+                audit = RunReport.storedAudit(store, row.runPk(), ids);
             }
-            Map<String, Object> audit = new java.util.LinkedHashMap<>(result.audited() == 0
-                    ? Map.of("audited", 0, "defective", 0)
-                    : RunReport.audit(result.audited(), result.defective()));
-            audit.put("not_audited", result.notAudited());
+            if (audit == null) {
+                audit = new java.util.LinkedHashMap<>(Map.of("audited", 0, "defective", 0));
+                audit.put("not_audited", new java.util.HashSet<>(ids).size());
+            }
             report.put("escape_rate_audit", audit);
             RunReport.write(reportFile, report);
-            out.printf("audit: %d audited, %d defective: escape rate %s%s; written to %s%n", result.audited(),
-                    result.defective(),
-                    result.escapeRate().isPresent() ? String.format("%.1f %%", result.escapeRate().getAsDouble() * 100) : "n/a",
-                    result.interval().map(ci -> String.format(" (95 %% CI %.1f-%.1f %%)", ci.lower() * 100, ci.upper() * 100))
-                            .orElse(""),
+            long audited = ((Number) audit.get("audited")).longValue();
+            @SuppressWarnings("unchecked")
+            List<Double> ci = (List<Double>) audit.get("interval_95");
+            out.printf("audit: %d audited, %d defective: escape rate %s%s; written to %s%n", audited,
+                    ((Number) audit.get("defective")).longValue(),
+                    audited == 0 ? "n/a" : String.format("%.1f %%", ((Number) audit.get("escape_rate")).doubleValue() * 100),
+                    ci == null ? "" : String.format(" (95 %% CI %.1f-%.1f %%)", ci.get(0) * 100, ci.get(1) * 100),
                     reportFile);
             return ExitCodes.OK;
         } catch (AuditFileException e) {

@@ -464,14 +464,23 @@ public class Store {
     }
 
     /** Audited and defective counts of the run's stored human audit. */
-    public long[] auditCounts(long runPk) {
+    /**
+     * Stored audit verdicts of the given items (the rows of the run's current {@code audit.csv}):
+     * {audited, defective}. Verdicts of items no longer in the audit sample are not counted.
+     */
+    public long[] auditCounts(long runPk, java.util.Collection<String> itemIds) {
         long[] c = new long[2];
-        jdbc.query("SELECT verdict, COUNT(*) FROM sb_audit WHERE run_pk = ? GROUP BY verdict", rs -> {
-            c[0] += rs.getLong(2);
-            if ("defective".equals(rs.getString(1))) {
-                c[1] += rs.getLong(2);
-            }
-        }, runPk);
+        if (itemIds.isEmpty()) {
+            return c;
+        }
+        named.query("SELECT verdict, COUNT(*) FROM sb_audit WHERE run_pk = :run AND item_id IN (:ids) GROUP BY verdict",
+                new MapSqlParameterSource().addValue("run", runPk).addValue("ids", new ArrayList<>(new java.util.LinkedHashSet<>(itemIds))),
+                rs -> {
+                    c[0] += rs.getLong(2);
+                    if ("defective".equals(rs.getString(1))) {
+                        c[1] += rs.getLong(2);
+                    }
+                });
         return c;
     }
 
@@ -572,6 +581,43 @@ public class Store {
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 runPk, itemId, rev, round, cause, pattern, content, Timestamp.from(Instant.now()));
         jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ?", rev, runPk, itemId);
+    }
+
+    /**
+     * As {@link #addRevision}, only while the item is still ACTIVE at revision {@code baseRev}: a
+     * step that re-runs over items it already changed (a batch-fix re-run after it completed) then
+     * writes nothing for them. Returns whether the revision was stored.
+     */
+    public boolean addRevisionIfAt(long runPk, String itemId, int baseRev, int round, String cause, @Nullable String pattern,
+            String content) {
+        int n = jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
+                + " AND state = 'ACTIVE'", baseRev + 1, runPk, itemId, baseRev);
+        if (n == 0) {
+            return false;
+        }
+        jdbc.update(
+                "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, itemId, baseRev + 1, round, cause, pattern, content, Timestamp.from(Instant.now()));
+        return true;
+    }
+
+    /**
+     * As {@link #escalate(long, String, int, String, String, String, String, List)}, only while the
+     * item is still ACTIVE at revision {@code baseRev}. Returns whether the item was escalated.
+     */
+    public boolean escalateIfAt(long runPk, String itemId, int baseRev, int round, String cause, @Nullable String reason,
+            @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
+        int n = jdbc.update("UPDATE sb_item SET state = 'ESCALATED' WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
+                + " AND state = 'ACTIVE'", runPk, itemId, baseRev);
+        if (n == 0) {
+            return false;
+        }
+        jdbc.update(
+                "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, reason, pattern, last_attempt, issues)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, itemId, round, cause, reason, pattern, lastAttempt, String.join("\n", issues));
+        return true;
     }
 
     /** Holds an item for a person: it leaves the sampling population and the shipped catalog. */

@@ -133,11 +133,11 @@ class HeldOutFunctionalTests {
         Set<String> stillDefective = new HashSet<>();
         for (CSVRecord t : records(dir.resolve("held-out.truth.csv"))) {
             String id = t.get("id");
-            if (REVIEWER_KINDS.contains(t.get("kind")) && eligible.contains(id) && shipped.containsKey(id)) {
-                String text = shipped.get(id);
-                if (text.equals(original.get(id)) || (!t.get("wrong").isBlank() && text.contains(t.get("wrong").strip()))) {
-                    stillDefective.add(id);
-                }
+            // still defective by the report's own test (shingle containment for planted passages), not
+            // only when the passage survives verbatim: the bound check must not under-count
+            if (REVIEWER_KINDS.contains(t.get("kind")) && eligible.contains(id) && shipped.containsKey(id)
+                    && dev.santabatch.report.GroundTruthEscapes.present(t, original.get(id), shipped.get(id))) {
+                stillDefective.add(id);
             }
         }
         double share = stillDefective.size() / (double) bigN;

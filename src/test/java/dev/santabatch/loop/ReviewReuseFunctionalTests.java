@@ -172,6 +172,43 @@ class ReviewReuseFunctionalTests {
     }
 
     @Test
+    void anItemLeftUnreviewedAfterAFixAndResampledStoresItsRemadeFixsReviewsOnce() throws Exception {
+        // given 60 items (every eligible item is reviewed each round), every fifth carrying the
+        // marker; reviewer C fails to review T0005's fixed text the first time only: T0005 is left
+        // unreviewed in round 1 after its fix (the fix is not kept) with B's review of the fix stored
+        List<List<String>> rows = markedRows(60);
+        Path catalog = TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = TestJobsAccess.writeJob(dir, "loop", catalog, 10);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        AtomicInteger cOnFix = new AtomicInteger();
+        String wording = "carries the shop-now boilerplate sentence";
+        ReviewerType b = counting(wording, r -> false);
+        ReviewerType c = counting(wording, r -> r.itemId().equals("T0005") && !r.content().contains(MARKER.strip())
+                && cOnFix.incrementAndGet() == 1);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when the job runs: round 2 resamples T0005, reuses both first reviews and makes the fix again
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions(b, c));
+
+        // then the remade fix's reviews replace the unkept fix's: no item has two stored reviews by
+        // one reviewer for the same revision and iteration
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        String text = rows.get(4).get(7);
+        assertThat(rows.get(4).get(0)).isEqualTo("T0005");
+        String fixed = text.replace(MARKER, "");
+        assertThat(callsOf("B", "T0005", text)).as("B's first review reused in round 2").isEqualTo(1);
+        assertThat(callsOf("B", "T0005", fixed)).as("the fix reviewed afresh in each round").isEqualTo(2);
+        assertThat(query("SELECT COUNT(*) FROM sb_sample WHERE item_id = 'T0005' AND round_no = 1 AND outcome = 'UNREVIEWED'"))
+                .isEqualTo(1);
+        assertThat(query("SELECT COUNT(*) FROM sb_review WHERE item_id = 'T0005' AND iteration = 1 AND reviewer = 'B'"
+                + " AND round_no = 2 AND outcome = 'REVIEWED'")).isEqualTo(1);
+        assertThat(query("SELECT COUNT(*) FROM (SELECT item_id, rev, iteration, reviewer FROM sb_review"
+                + " GROUP BY item_id, rev, iteration, reviewer HAVING COUNT(*) > 1) d")).isZero();
+        assertThat(query("SELECT COUNT(*) FROM sb_revision WHERE item_id = 'T0005'")).isEqualTo(1);
+    }
+
+    @Test
     void aRestartedReviewStepReusesTheReviewsItsFailedAttemptsStored() throws Exception {
         // given 400 items (sampled), and reviewer C down for a third of the items: too many fail
         // to review, the step fails

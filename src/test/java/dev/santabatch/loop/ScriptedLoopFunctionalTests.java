@@ -323,6 +323,86 @@ class ScriptedLoopFunctionalTests {
     }
 
     @Test
+    void theAuditEscapeRateCountsTheStoredVerdictsOfTheCurrentAuditSampleInTheAuditCommandAndTheExport()
+            throws Exception {
+        // given a not-clean run (max rounds 1) and its audit.csv handed back in full: one defective
+        Path job = markedCatalog(1);
+        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                        dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
+                        scripted(new AtomicInteger())))
+                .isEqualTo(3);
+        Path run = dir.resolve("out/loop/r1");
+        List<String> first = records(run.resolve("audit.csv")).stream().map(r -> r.get("item_id")).toList();
+        assertThat(first).hasSize(20);
+        Map<String, String> verdicts = new java.util.HashMap<>();
+        StringBuilder full = new StringBuilder("item_id,content,verdict,note\n");
+        for (int i = 0; i < first.size(); i++) {
+            full.append(first.get(i)).append(",x,").append(i == 0 ? "defective" : "ok").append(",\n");
+            verdicts.put(first.get(i), i == 0 ? "defective" : "ok");
+        }
+        Path back = dir.resolve("filled.csv");
+        Files.writeString(back, full);
+        assertThat(audit(run, back)).isZero();
+        // and a stale stored verdict of an item not in audit.csv (an earlier audit sample's)
+        try (var c = java.sql.DriverManager.getConnection(
+                "jdbc:h2:file:" + dir.toAbsolutePath().resolve("db/santa") + ";AUTO_SERVER=TRUE", "sa", "")) {
+            c.createStatement().executeUpdate("INSERT INTO sb_audit (run_pk, item_id, verdict, note, audited_at)"
+                    + " SELECT run_pk, 'T0999', 'defective', NULL, CURRENT_TIMESTAMP FROM sb_run WHERE run_id = 'r1'");
+        }
+
+        // when a second hand-back fills in only two rows, both defective
+        StringBuilder partial = new StringBuilder("item_id,content,verdict,note\n");
+        for (int i = 0; i < first.size(); i++) {
+            partial.append(first.get(i)).append(",x,").append(i == 1 || i == 2 ? "defective" : "").append(",\n");
+        }
+        Files.writeString(back, partial);
+        assertThat(audit(run, back)).isZero();
+
+        // then the report counts every stored verdict of audit.csv's 20 items: 3 defective of 20,
+        // not the two rows of the file, nor the stale verdict
+        verdicts.put(first.get(1), "defective");
+        verdicts.put(first.get(2), "defective");
+        assertAudit(run, 20, 3, 0);
+
+        // and when the run is resumed (max rounds raised) and exported again, the report counts the
+        // stored verdicts of the new audit.csv's items, as the audit command does
+        Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 4"));
+        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                        dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
+                        scripted(new AtomicInteger())))
+                .isZero();
+        List<String> second = records(run.resolve("audit.csv")).stream().map(r -> r.get("item_id")).toList();
+        long audited = second.stream().filter(verdicts::containsKey).count();
+        long defective = second.stream().filter(id -> "defective".equals(verdicts.get(id))).count();
+        if (audited == 0) {
+            assertThat(dev.santabatch.report.RunReport.read(run.resolve("report.json"))).doesNotContainKey("escape_rate_audit");
+        } else {
+            assertAudit(run, audited, defective, second.size() - audited);
+        }
+        Files.writeString(back, "item_id,content,verdict,note\n" + second.get(0) + ",x,ok,\n");
+        assertThat(audit(run, back)).isZero();
+        verdicts.put(second.get(0), "ok");
+        assertAudit(run, second.stream().filter(verdicts::containsKey).count(),
+                second.stream().filter(id -> "defective".equals(verdicts.get(id))).count(),
+                second.stream().filter(id -> !verdicts.containsKey(id)).count());
+    }
+
+    int audit(Path run, Path back) {
+        return dev.santabatch.cli.Cli.run(new String[] {"audit", run.toString(), back.toString()},
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err);
+    }
+
+    static void assertAudit(Path run, long audited, long defective, long notAudited) throws Exception {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> audit = (Map<String, Object>) dev.santabatch.report.RunReport.read(run.resolve("report.json"))
+                .get("escape_rate_audit");
+        assertThat(((Number) audit.get("audited")).longValue()).as("audited").isEqualTo(audited);
+        assertThat(((Number) audit.get("defective")).longValue()).as("defective").isEqualTo(defective);
+        assertThat(((Number) audit.get("not_audited")).longValue()).as("not audited").isEqualTo(notAudited);
+        assertThat(((Number) audit.get("escape_rate")).doubleValue()).isEqualTo(defective / (double) audited);
+    }
+
+    @Test
     void itemsTheFixerCannotFixAreHeldWithReasonNoFixInTheSampleAndInTheBatchFix() throws Exception {
         // given the marked catalog and a fixer with no fix for the marker
         Path job = markedCatalog(5);
@@ -517,6 +597,43 @@ class ScriptedLoopFunctionalTests {
         assertThat(records(run.resolve("changes.csv"))).isNotEmpty().allSatisfy(r -> {
             assertThat(r.get("before")).startsWith("- ");
             assertThat(r.get("after")).startsWith("- ");
+        });
+    }
+
+    @Test
+    void anItemStillNaughtyAfterItsLastFixIsHeldWithThatFixAsItsLastAttempt() throws Exception {
+        // given 20 items (all reviewed), every fifth carrying the marker, and a fixer whose fixes
+        // pass the rules but keep the marker: each marked item is still naughty after three fixes
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(20)) {
+            List<String> row = new ArrayList<>(r);
+            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
+                row.set(7, row.get(7) + MARKER);
+            }
+            rows.add(row);
+        }
+        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        Extensions ext = new Extensions(Map.of(
+                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
+                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
+                panels -> request -> new FixOutcome.Fixed(request.content() + " Revised."));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then each is held STILL_NAUGHTY, its last attempt the third fix (also its last passing revision)
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        List<CSVRecord> held = records(dir.resolve("out/loop/r1/escalations.csv"));
+        assertThat(held).hasSize(4).allSatisfy(r -> {
+            String original = rows.get(Integer.parseInt(r.get("item_id").substring(1)) - 1).get(7);
+            assertThat(r.get("reason")).isEqualTo("STILL_NAUGHTY");
+            assertThat(r.get("original")).isEqualTo(original);
+            assertThat(r.get("last_attempt")).isEqualTo(original + " Revised. Revised. Revised.");
+            assertThat(r.get("last_passing")).isEqualTo(r.get("last_attempt"));
         });
     }
 

@@ -161,6 +161,8 @@ class SantaProcessorTests {
         assertThat(result.reviewsToNice()).isEqualTo(4);
         assertThat(fixer.calls).hasValue(3);
         assertThat(result.finalText()).isEqualTo("fix 3");
+        assertThat(result.rejectedFix()).isNull();
+        assertThat(result.lastAttempt()).as("the last attempted fix, for escalations.csv").isEqualTo("fix 3");
         assertThat(result.openIssues()).singleElement()
                 .satisfies(i -> assertThat(i.flaggedBy()).containsExactly("B"));
         assertThat(result.reviews()).extracting(ReviewRecord::iteration).containsExactly(0, 0, 1, 1, 2, 2, 3, 3);
