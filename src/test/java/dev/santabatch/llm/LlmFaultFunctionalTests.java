@@ -165,7 +165,10 @@ class LlmFaultFunctionalTests {
 
     void answerFault(Fault fault, String label) throws Exception {
         try (CatalogModelServer server = server()) {
-            server.inject(c -> c.kind() == Kind.REVIEW, 3, fault);
+            // three first requests get the fault, never a retry of one (calls arrive concurrently, so
+            // "the next three review calls" could include the fresh retry of a faulted one)
+            java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            server.inject(c -> c.kind() == Kind.REVIEW && seen.add(c.body()), 3, fault);
 
             LlmJobs.Result r = LlmJobs.run(dir, job(server, ""), "r1");
 
