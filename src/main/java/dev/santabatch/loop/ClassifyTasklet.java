@@ -1,7 +1,6 @@
 package dev.santabatch.loop;
 
 import dev.santabatch.run.RunContext;
-import dev.santabatch.run.StopSignal;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,10 +34,6 @@ final class ClassifyTasklet implements Tasklet {
 
     @Override
     public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
-        if (StopSignal.requested()) {
-            contribution.getStepExecution().setTerminateOnly();
-            return RepeatStatus.FINISHED;
-        }
         Optional<LoopStore.Round> current = loop.currentRound(run.runPk());
         if (current.isEmpty()) {
             return RepeatStatus.FINISHED;

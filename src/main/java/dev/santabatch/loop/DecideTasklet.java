@@ -1,7 +1,6 @@
 package dev.santabatch.loop;
 
 import dev.santabatch.run.RunContext;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.store.Store;
 import java.util.List;
 import java.util.Optional;
@@ -33,10 +32,6 @@ final class DecideTasklet implements Tasklet {
 
     @Override
     public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
-        if (StopSignal.requested()) {
-            contribution.getStepExecution().setTerminateOnly();
-            return RepeatStatus.FINISHED;
-        }
         Optional<LoopStore.Round> current = loop.currentRound(run.runPk());
         if (current.isEmpty()) {
             return RepeatStatus.FINISHED;

@@ -1,5 +1,7 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.run.StopAwareTasklet;
+
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.review.IssueSimilarity;
 import dev.santabatch.run.RunContext;
@@ -44,7 +46,7 @@ public final class LoopSteps {
         this.panels = panels;
         this.source = new SourceFields(run.job(), run.header());
         this.sample = new StepBuilder(SAMPLE, repo)
-                .tasklet(new SampleTasklet(store, loop, run), tm)
+                .tasklet(StopAwareTasklet.of(new SampleTasklet(store, loop, run)), tm)
                 .allowStartIfComplete(true)
                 .build();
         this.decider = new LoopDecider(loop, run);
@@ -81,7 +83,7 @@ public final class LoopSteps {
 
     public Step classifyStep() {
         return new StepBuilder(CLASSIFY, repo)
-                .tasklet(new ClassifyTasklet(loop, run, classifier()), tm)
+                .tasklet(StopAwareTasklet.of(new ClassifyTasklet(loop, run, classifier())), tm)
                 .allowStartIfComplete(true)
                 .build();
     }
@@ -129,7 +131,7 @@ public final class LoopSteps {
 
     public Step decideStep() {
         return new StepBuilder(DECIDE, repo)
-                .tasklet(new DecideTasklet(store, loop, run), tm)
+                .tasklet(StopAwareTasklet.of(new DecideTasklet(store, loop, run)), tm)
                 .allowStartIfComplete(true)
                 .build();
     }

@@ -1,7 +1,6 @@
 package dev.santabatch.loop;
 
 import dev.santabatch.run.RunContext;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.sampling.SamplingSettings;
 import dev.santabatch.sampling.StratifiedSampler;
 import dev.santabatch.sampling.StratumKey;
@@ -40,10 +39,6 @@ final class SampleTasklet implements Tasklet {
 
     @Override
     public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
-        if (StopSignal.requested()) {
-            contribution.getStepExecution().setTerminateOnly();
-            return RepeatStatus.FINISHED;
-        }
         Optional<LoopStore.Round> last = loop.lastRound(run.runPk());
         if (last.isPresent() && last.get().decision() == null) {
             log.info("sample: round {} was drawn before ({} of {} eligible); reusing it", last.get().round(),

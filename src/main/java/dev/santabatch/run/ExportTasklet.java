@@ -51,10 +51,6 @@ final class ExportTasklet implements Tasklet {
 
     @Override
     public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) throws Exception {
-        if (StopSignal.requested()) {
-            contribution.getStepExecution().setTerminateOnly();
-            return RepeatStatus.FINISHED;
-        }
         String decision = export(contribution.getStepExecution().getJobExecution().getJobInstance().getInstanceId(), null);
         if (Decision.NOT_CLEAN.equals(decision)) {
             contribution.setExitStatus(new ExitStatus(NOT_CLEAN, "no clean sample within santa.max-rounds"));

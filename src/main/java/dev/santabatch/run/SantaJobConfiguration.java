@@ -106,7 +106,7 @@ public class SantaJobConfiguration {
     Step exportStep(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
             LoopSteps loop) {
         return new StepBuilder(EXPORT, jobRepository)
-                .tasklet(new ExportTasklet(store, loop.loopStore(), run), tm)
+                .tasklet(StopAwareTasklet.of(new ExportTasklet(store, loop.loopStore(), run)), tm)
                 .allowStartIfComplete(true)
                 .build();
     }

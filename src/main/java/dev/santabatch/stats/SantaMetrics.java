@@ -95,40 +95,9 @@ public record SantaMetrics(
         escalationsByReason = Map.copyOf(new TreeMap<>(escalationsByReason));
     }
 
-    /** The metrics of one round's sampled items. */
+    /** The metrics of one round's sampled items: each item's history is that round alone. */
     public static SantaMetrics of(Collection<ItemOutcome> items) {
-        long reviewed = 0;
-        long first = 0;
-        long nice = 0;
-        long reviewsOfNice = 0;
-        long reviews = 0;
-        long fixes = 0;
-        long escalated = 0;
-        long unreviewed = 0;
-        TreeMap<String, Long> byReason = new TreeMap<>();
-        for (ItemOutcome i : items) {
-            if (i.firstReviewCompleted()) {
-                reviewed++;
-                reviews += i.reviews();
-                fixes += i.fixes();
-            }
-            switch (i.outcome()) {
-                case NICE -> {
-                    nice++;
-                    reviewsOfNice += i.reviews();
-                    if (i.fixes() == 0) {
-                        first++;
-                    }
-                }
-                case ESCALATED -> {
-                    escalated++;
-                    byReason.merge(i.reason() == null ? "UNKNOWN" : i.reason().name(), 1L, Long::sum);
-                }
-                case UNREVIEWED -> unreviewed++;
-            }
-        }
-        return new SantaMetrics(items.size(), reviewed, first, nice, reviewsOfNice, reviews, fixes, escalated,
-                unreviewed, byReason);
+        return ofRun(items.stream().map(List::of).toList());
     }
 
     /**
