@@ -194,7 +194,7 @@ final class BatchFixStep {
             List<String> fields = FieldsCodec.decode(task.item().fields());
             String content = task.item().content() != null ? task.item().content() : source.content(fields);
             Map<String, String> facts = source.of(fields);
-            SantaSettings settings = SantaSettings.of(panels.job());
+            SantaSettings settings = panels.settings();
             ReviewRequest request = new ReviewRequest(settings.taskSpec(), task.item().id(), facts, content,
                     settings.santaCriteria());
             List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);

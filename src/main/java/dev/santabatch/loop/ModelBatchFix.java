@@ -224,7 +224,7 @@ final class ModelBatchFix {
             List<String> fields = FieldsCodec.decode(task.item().fields());
             String original = task.item().content() != null ? task.item().content() : source.content(fields);
             Map<String, String> facts = source.of(fields);
-            SantaSettings settings = SantaSettings.of(panels.job());
+            SantaSettings settings = panels.settings();
             String text = original;
             List<LoopStore.PatternRow> matched = new ArrayList<>();
             List<LoopStore.PatternRow> failed = new ArrayList<>();

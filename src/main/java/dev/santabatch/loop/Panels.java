@@ -39,6 +39,7 @@ public final class Panels implements AutoCloseable {
     private final IssueSimilarity similarity;
     private final FailureClassifier classifier;
     private final ModelCalls modelCalls;
+    private final SantaSettings settings;
 
     public Panels(JobDefinition job, Map<String, ReviewerType> types, RevisionCheck revisionCheck,
             IssueSimilarity similarity, FailureClassifier classifier, Function<Panels, Fixer> fixerFactory,
@@ -65,7 +66,8 @@ public final class Panels implements AutoCloseable {
         this.panel = new Panel(executor, new ReviewValidator());
         this.revisionCheck = revisionCheck;
         this.fixer = fixerFactory.apply(this);
-        this.processor = new SantaProcessor(SantaSettings.of(job), this::newPanel, fixer, revisionCheck, panel, gate);
+        this.settings = SantaSettings.of(job);
+        this.processor = new SantaProcessor(settings, this::newPanel, fixer, revisionCheck, panel, gate);
     }
 
     /** Prepares every reviewer type the panel uses for a round (idempotent). */
@@ -90,6 +92,11 @@ public final class Panels implements AutoCloseable {
 
     public JobDefinition job() {
         return job;
+    }
+
+    /** The job's Santa settings (built once: the batch-fix steps read them for every item). */
+    public SantaSettings settings() {
+        return settings;
     }
 
     public Gate gate() {
