@@ -30,8 +30,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <h2>In the store ({@link LexicalSchema})</h2>
  * MinHash signature and LSH buckets per item revision (computed once per revision: a restart or a
- * later round skips revisions already sketched), the round's snapshot revisions, and an inverted
- * index of source tokens. Near-duplicate candidates come from one SQL lookup of the query's 42
+ * later round skips revisions already sketched, and takes their buckets from the stored signature),
+ * the round's snapshot revisions, and an inverted index of source tokens. A round's rows are written
+ * once ({@code lx_prepared} marks them complete): a second prepare of the round (the batch-fix step
+ * after the review step, a restart) only builds the heap state again. Near-duplicate candidates come from one SQL lookup of the query's 42
  * bucket keys joined with the round's revisions; only those candidates are compared.
  *
  * <h2>Bounded work per query (near-linear catalog-wide search)</h2>
@@ -120,6 +122,18 @@ public final class LexicalIndex implements OfflineMethod {
         long run = snapshot.runPk();
         long[] stop = stopList(snapshot);
         Builder b = new Builder(snapshot, stop);
+        Integer done = jdbc.queryForObject("SELECT COUNT(*) FROM lx_prepared WHERE run_pk = ? AND round = ?", Integer.class,
+                run, snapshot.round());
+        if (done != null && done > 0) {
+            // the round's rows are complete (a second prepare of the round: the batch-fix step after the
+            // review step, or a restart): only the heap state is built again, from the snapshot and the
+            // round's dense buckets (each dense bucket has at least one row in lx_dense)
+            snapshot.forEach(b::learn);
+            long[] dense = jdbc.queryForList("SELECT DISTINCT bucket FROM lx_dense WHERE run_pk = ? AND round = ?", Long.class,
+                    run, snapshot.round()).stream().mapToLong(Long::longValue).sorted().toArray();
+            state = b.build(dense);
+            return;
+        }
         jdbc.update("DELETE FROM lx_round WHERE run_pk = ? AND round = ?", run, snapshot.round());
         jdbc.update("DELETE FROM lx_dense WHERE run_pk = ? AND round = ?", run, snapshot.round());
         BucketSizes sizes = new BucketSizes(bucketCap);
@@ -137,6 +151,7 @@ public final class LexicalIndex implements OfflineMethod {
         }
         long[] dense = sizes.dense();
         storeDense(snapshot, dense);
+        jdbc.update("INSERT INTO lx_prepared (run_pk, round) VALUES (?, ?)", run, snapshot.round());
         state = b.build(dense);
     }
 
@@ -195,9 +210,10 @@ public final class LexicalIndex implements OfflineMethod {
         for (int i = 0; i < chunk.size(); i++) {
             args[i + 1] = chunk.get(i).id();
         }
-        Set<String> sketched = new HashSet<>(jdbc.query(
-                "SELECT item_id, rev FROM lx_sketch WHERE run_pk = ? AND item_id IN (" + in + ")",
-                (rs, i) -> rs.getString(1) + '\u0000' + rs.getInt(2), args));
+        Map<String, String> sketched = new HashMap<>();
+        jdbc.query("SELECT item_id, rev, sig FROM lx_sketch WHERE run_pk = ? AND item_id IN (" + in + ")",
+                (org.springframework.jdbc.core.RowCallbackHandler) rs -> sketched.put(rs.getString(1) + '\u0000' + rs.getInt(2), rs.getString(3)),
+                args);
         Set<String> termed = new HashSet<>(jdbc.queryForList(
                 "SELECT DISTINCT item_id FROM lx_term WHERE run_pk = ? AND item_id IN (" + in + ")", String.class, args));
         List<Object[]> sketches = new ArrayList<>();
@@ -207,11 +223,16 @@ public final class LexicalIndex implements OfflineMethod {
         for (SnapshotItem item : chunk) {
             round.add(new Object[] {run, snapshot.round(), item.id(), item.rev()});
             // the round's bucket sizes count every revision of the snapshot, sketched before or now
-            long[] sh = informative(item.content(), stop);
-            int[] sig = sh.length == 0 ? null : MinHasher.signature(sh);
-            long[] buckets = sig == null ? new long[0] : MinHasher.buckets(sig);
-            sizes.addAll(buckets);
-            if (!sketched.contains(item.id() + '\u0000' + item.rev())) {
+            String stored = sketched.get(item.id() + '\u0000' + item.rev());
+            if (stored != null) {
+                // sketched before (an earlier round or a restart): its buckets from the stored signature,
+                // the text is not shingled and hashed again (the stop list is frozen, so they are the same)
+                sizes.addAll(stored.isEmpty() ? new long[0] : MinHasher.buckets(MinHasher.decode(stored)));
+            } else {
+                long[] sh = informative(item.content(), stop);
+                int[] sig = sh.length == 0 ? null : MinHasher.signature(sh);
+                long[] buckets = sig == null ? new long[0] : MinHasher.buckets(sig);
+                sizes.addAll(buckets);
                 if (sig == null) {
                     sketches.add(new Object[] {run, item.id(), item.rev(), 0, ""});
                 } else {

@@ -20,6 +20,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *   <li>{@code lx_dense(run_pk, round, bucket, item_id, rev)}: for each bucket of the round with more
  *       members than the index's bucket cap, its first {@code cap} members (by item id): what a query
  *       reads instead of the whole bucket, so a query's work is bounded;
+ *   <li>{@code lx_prepared(run_pk, round)}: the marker that a round's {@code lx_round} and
+ *       {@code lx_dense} rows are complete: a second prepare of the round (the batch-fix step after the
+ *       review step, a restart) only builds the heap state again;
  *   <li>{@code lx_term(run_pk, term, item_id)}: inverted index of source-field tokens (source
  *       facts do not change between revisions); indexed on {@code (run_pk, term, item_id)}, so the
  *       first postings of a term in item-id order are an index range read, however common the term.
@@ -43,6 +46,7 @@ public final class LexicalSchema {
         jdbc.execute("CREATE INDEX IF NOT EXISTS lx_term_postings ON lx_term (run_pk, term, item_id)");
         jdbc.execute("CREATE TABLE IF NOT EXISTS lx_dense (run_pk BIGINT NOT NULL, round INT NOT NULL, bucket BIGINT NOT NULL,"
                 + " item_id VARCHAR(200) NOT NULL, rev INT NOT NULL)");
+        jdbc.execute("CREATE TABLE IF NOT EXISTS lx_prepared (run_pk BIGINT NOT NULL, round INT NOT NULL, PRIMARY KEY (run_pk, round))");
         jdbc.execute("CREATE INDEX IF NOT EXISTS lx_dense_bucket ON lx_dense (bucket, run_pk, round)");
         jdbc.execute("CREATE INDEX IF NOT EXISTS lx_term_item ON lx_term (item_id, run_pk)");
         jdbc.execute("CREATE INDEX IF NOT EXISTS lx_sketch_item ON lx_sketch (item_id, run_pk)");
