@@ -37,13 +37,27 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       its source facts once per item); a restart finds the vectors in the store;
  *   <li>per category, a bounded uniform sample of sentence vectors (reservoir): the reference for how
  *       typical a sentence is of a description of that category (its density, see {@link Reference});
- *   <li>per item, its passage: the mean of its atypical sentences (what is not a usual sentence of its
+ *   <li>per item revision, its passage: the mean of its atypical sentences (what is not a usual sentence of its
  *       category: shop boilerplate, drift), when it has at least {@code paraphrase-min-sentences};
  *   <li>random-hyperplane LSH bands over content vectors (near-copies), passages (shared passages,
  *       paraphrased or not) and source vectors ("closer to another item's source"):
  *       every comparison with the rest of the catalog is a bucket lookup and an exact cosine on the
  *       candidates, never a scan.
  * </ul>
+ *
+ * <h2>Incremental rounds: what is frozen, and why that is sound</h2>
+ * The references and the centring means (content, source, passage) are computed once, at the run's
+ * first prepared round, and frozen for the run (as the lexical index freezes its stop-shingle list).
+ * A reference says what a typical sentence of a category looks like, and a mean is the common
+ * component of the catalog's vectors that centring removes before hashing; between rounds only the
+ * few items changed by the last batch fix differ, which does not change either in any way that
+ * matters (a reference is a 2,000-sentence sample, a mean an average over the whole catalog), and a
+ * frozen reference makes typicality comparable between rounds instead of depending on each round's
+ * sample. Everything derived from a revision and the frozen state (typicality, passage, bands) is
+ * therefore keyed by item revision ({@code sm_indexed} marks a revision done), and a round's prepare
+ * records only its membership ({@code sm_member}: which revision of each item) and indexes the
+ * revisions not indexed before. Every query joins the round's membership, so a check still judges
+ * against the round's snapshot, never against a revision written since.
  */
 public final class SemanticIndex implements OfflineMethod {
 
@@ -76,7 +90,11 @@ public final class SemanticIndex implements OfflineMethod {
      */
     public record Stored(String itemId, int rev, String category, String contentHash, List<float[]> sentences, float[] content, double[] typical) {}
 
-    private record RoundState(long runPk, int round, Map<String, Reference> references, Map<String, float[]> means) {}
+    /**
+     * The prepared round: its run and number, the round at which the run's references and centring
+     * means were frozen, and those (read-only).
+     */
+    private record RoundState(long runPk, int round, int frozenRound, Map<String, Reference> references, Map<String, float[]> means) {}
 
     /**
      * A bounded uniform sample of a category's sentences (at most {@value #REFERENCE_SAMPLE}): what
@@ -191,9 +209,9 @@ public final class SemanticIndex implements OfflineMethod {
         int round = snapshot.round();
         Integer done = jdbc.queryForObject("SELECT COUNT(*) FROM sm_round WHERE run_pk = ? AND round = ?", Integer.class, run, round);
         if (done == null || done == 0) {
-            for (String t : List.of("sm_member", "sm_reference", "sm_mean", "sm_passage", "sm_band", "sm_typical")) {
-                jdbc.update("DELETE FROM " + t + " WHERE run_pk = ? AND round = ?", run, round);
-            }
+            // the round's membership is recorded again (a crashed round left part of it); what is
+            // keyed by revision (vectors, typicality, passages, bands) is kept and only completed
+            jdbc.update("DELETE FROM sm_member WHERE run_pk = ? AND round = ?", run, round);
             List<SnapshotItem> buffer = new ArrayList<>(FLUSH);
             snapshot.forEach(item -> {
                 buffer.add(item);
@@ -203,12 +221,46 @@ public final class SemanticIndex implements OfflineMethod {
                 }
             });
             embedAndRecord(run, round, buffer);
-            computeReferences(run, round);
-            computeMeans(run, round);
-            indexBands(run, round, loadReferences(run, round), loadMeans(run, round));
+            int frozen = frozenRound(run).orElseGet(() -> freeze(run, round));
+            Map<String, Reference> references = references(run, frozen);
+            Map<String, float[]> means = loadMeans(run, frozen);
+            indexNewRevisions(run, round, references, means);
+            bandPassages(run, round, frozen, means);
             jdbc.update("INSERT INTO sm_round (run_pk, round, items) VALUES (?, ?, ?)", run, round, snapshot.size());
         }
-        state = new RoundState(run, round, loadReferences(run, round), loadMeans(run, round));
+        int frozen = frozenRound(run).orElseThrow(() -> new IllegalStateException("semantic index of run " + run + " has no frozen reference"));
+        state = new RoundState(run, round, frozen, references(run, frozen), loadMeans(run, frozen));
+    }
+
+    /** The round at which the run's references and centring means were frozen, if any. */
+    private Optional<Integer> frozenRound(long run) {
+        List<Integer> r = jdbc.queryForList("SELECT round FROM sm_frozen WHERE run_pk = ?", Integer.class, run);
+        return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+    }
+
+    /**
+     * Freezes the run's references and content/source centring means at its first prepared round
+     * (from that round's members), with the marker in the same transaction: a crash before it leaves
+     * no frozen state, and the next prepare computes it again.
+     */
+    private int freeze(long run, int round) {
+        tx.executeWithoutResult(status -> {
+            jdbc.update("DELETE FROM sm_reference WHERE run_pk = ? AND round = ?", run, round);
+            jdbc.update("DELETE FROM sm_mean WHERE run_pk = ? AND round = ?", run, round);
+            computeReferences(run, round);
+            computeMeans(run, round);
+            jdbc.update("INSERT INTO sm_frozen (run_pk, round) VALUES (?, ?)", run, round);
+        });
+        return round;
+    }
+
+    /** The run's frozen references: kept from the last prepare of the same run (they never change), else loaded. */
+    private Map<String, Reference> references(long run, int frozen) {
+        RoundState s = state;
+        if (s != null && s.runPk() == run && s.frozenRound() == frozen) {
+            return s.references();
+        }
+        return loadReferences(run, frozen);
     }
 
     private void embedAndRecord(long run, int round, List<SnapshotItem> items) {
@@ -262,6 +314,13 @@ public final class SemanticIndex implements OfflineMethod {
                 if (t.hash() != null) {
                     jdbc.update("DELETE FROM sm_vector WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), it.rev());
                     jdbc.update("DELETE FROM sm_item WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), it.rev());
+                    if (have.containsKey(it.id() + "#" + it.rev())) {
+                        // a revision whose text differs from what was embedded for it (not written by the
+                        // loop, whose revisions never change): what was derived from it is indexed again
+                        for (String table : List.of("sm_indexed", "sm_rev_passage", "sm_rev_typical", "sm_rev_band")) {
+                            jdbc.update("DELETE FROM " + table + " WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), it.rev());
+                        }
+                    }
                     List<float[]> sv = vectors.subList(t.from(), t.from() + t.sentences().size());
                     for (int i = 0; i < sv.size(); i++) {
                         vecRows.add(new Object[] {run, it.id(), it.rev(), SENTENCE, i, Vectors.encode(sv.get(i))});
@@ -337,11 +396,14 @@ public final class SemanticIndex implements OfflineMethod {
         return out;
     }
 
-    /** One member of the round as read back for indexing: its vectors in the order stored. */
-    private record Member(String id, int rev, String category, float[] source, List<float[]> sentences, List<float[]> contents) {}
+    /**
+     * One member revision of the round not indexed yet, as read back for indexing: its vectors in the
+     * order stored, and whether its item's source vector still needs its bands.
+     */
+    private record Member(String id, int rev, String category, float[] source, boolean sourceNew, List<float[]> sentences, List<float[]> contents) {}
 
-    /** What indexing one member produces: its band rows, its passage row (or null) and its typicality row (or null). */
-    private record Indexed(List<Object[]> bands, Object[] passage, Object[] typical) {}
+    /** What indexing one member produces: its band rows, passage row (or null), typicality row (or null) and index markers. */
+    private record Indexed(List<Object[]> bands, Object[] passage, Object[] typical, List<Object[]> markers) {}
 
     /** Members handed to the executor per task while indexing. */
     private static final int INDEX_TASK = 64;
@@ -349,30 +411,38 @@ public final class SemanticIndex implements OfflineMethod {
     private static final int INDEX_BATCH = 1024;
 
     /**
-     * Bands, typicality and passages of every member of the round. One ordered scan of the round's
-     * vectors; the per-member work (LSH hashing, and the typicality of each sentence: its density among
-     * up to {@value #REFERENCE_SAMPLE} reference sentences, the heaviest part) runs on the executor in
-     * tasks of {@value #INDEX_TASK} members, written in scan order, so the result does not depend on the
-     * number of threads.
+     * Bands, typicality and passage of every member revision of the round not indexed before (all of
+     * them at the run's first round, only the revisions changed since at a later one), keyed by
+     * revision: with the references and means frozen, they depend on nothing else. One ordered scan of
+     * those revisions' vectors; the per-member work (LSH hashing, and the typicality of each sentence:
+     * its density among up to {@value #REFERENCE_SAMPLE} reference sentences, the heaviest part) runs
+     * on the executor in tasks of {@value #INDEX_TASK} members, written in scan order with their
+     * {@code sm_indexed} markers in one transaction per batch (a restart indexes only what is unmarked),
+     * so the result does not depend on the number of threads. Passage bands: {@link #bandPassages}.
      */
-    private void indexBands(long run, int round, Map<String, Reference> references, Map<String, float[]> means) {
+    private void indexNewRevisions(long run, int round, Map<String, Reference> references, Map<String, float[]> means) {
         List<Member> batch = new ArrayList<>(INDEX_BATCH);
         Member[] current = {null};
-        jdbc.query("SELECT m.item_id, m.category, v.kind, v.seq, v.vec, s.vec, m.rev FROM sm_member m"
+        jdbc.query("SELECT m.item_id, m.category, v.kind, v.seq, v.vec, s.vec, m.rev,"
+                        + " (SELECT COUNT(*) FROM sm_indexed j WHERE j.run_pk = m.run_pk AND j.item_id = m.item_id AND j.rev = " + SemanticSchema.SOURCE_REV + ")"
+                        + " FROM sm_member m"
                         + " JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id AND v.rev = m.rev"
                         + " JOIN sm_vector s ON s.run_pk = m.run_pk AND s.item_id = m.item_id AND s.rev = " + SemanticSchema.SOURCE_REV
-                        + " AND s.kind = 'source' WHERE m.run_pk = ? AND m.round = ? ORDER BY m.item_id, v.kind, v.seq",
+                        + " AND s.kind = 'source' WHERE m.run_pk = ? AND m.round = ?"
+                        + " AND NOT EXISTS (SELECT 1 FROM sm_indexed i WHERE i.run_pk = m.run_pk AND i.item_id = m.item_id AND i.rev = m.rev)"
+                        + " ORDER BY m.item_id, v.kind, v.seq",
                 rs -> {
                     String id = rs.getString(1);
                     if (current[0] == null || !id.equals(current[0].id())) {
                         if (current[0] != null) {
                             batch.add(current[0]);
                             if (batch.size() >= INDEX_BATCH) {
-                                indexMembers(run, round, batch, references, means);
+                                indexMembers(run, batch, references, means);
                                 batch.clear();
                             }
                         }
-                        current[0] = new Member(id, rs.getInt(7), rs.getString(2), Vectors.decode(rs.getString(6)), new ArrayList<>(), new ArrayList<>());
+                        current[0] = new Member(id, rs.getInt(7), rs.getString(2), Vectors.decode(rs.getString(6)), rs.getLong(8) == 0,
+                                new ArrayList<>(), new ArrayList<>());
                     }
                     float[] v = Vectors.decode(rs.getString(5));
                     (rs.getString(3).equals(CONTENT) ? current[0].contents() : current[0].sentences()).add(v);
@@ -381,55 +451,76 @@ public final class SemanticIndex implements OfflineMethod {
         if (current[0] != null) {
             batch.add(current[0]);
         }
-        indexMembers(run, round, batch, references, means);
-        List<Object[]> rows = new ArrayList<>();
-        Runnable flush = () -> {
-            jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
-            rows.clear();
-        };
-        // passages of at least paraphrase-min-sentences sentences, hashed after centring on their mean
+        indexMembers(run, batch, references, means);
+    }
+
+    /**
+     * LSH bands of the passages not banded yet (of at least {@code paraphrase-min-sentences}
+     * sentences), hashed after centring on the run's passage mean: frozen, like the other means, at
+     * the first round that has such passages (the round's members' passages), so a passage's bands
+     * are computed once per revision.
+     */
+    private void bandPassages(long run, int round, int frozen, Map<String, float[]> means) {
         int min = settings.paraphraseMinSentences();
-        double[] sum = new double[Embedder.DIMENSION];
-        long[] count = {0};
-        jdbc.query("SELECT vec FROM sm_passage WHERE run_pk = ? AND round = ? AND n >= ?",
-                rs -> {
-                    float[] v = Vectors.decode(rs.getString(1));
-                    for (int i = 0; i < v.length; i++) {
-                        sum[i] += v[i];
-                    }
-                    count[0]++;
-                },
-                run, round, min);
-        if (count[0] > 0) {
+        if (!means.containsKey(PASSAGE)) {
+            double[] sum = new double[Embedder.DIMENSION];
+            long[] count = {0};
+            jdbc.query("SELECT p.vec FROM sm_member m JOIN sm_rev_passage p ON p.run_pk = m.run_pk AND p.item_id = m.item_id AND p.rev = m.rev"
+                            + " WHERE m.run_pk = ? AND m.round = ? AND p.n >= ?",
+                    rs -> {
+                        float[] v = Vectors.decode(rs.getString(1));
+                        for (int i = 0; i < v.length; i++) {
+                            sum[i] += v[i];
+                        }
+                        count[0]++;
+                    },
+                    run, round, min);
+            if (count[0] == 0) {
+                return; // no passage to compare yet: none is banded
+            }
             float[] mean = new float[Embedder.DIMENSION];
             for (int i = 0; i < mean.length; i++) {
                 mean[i] = (float) (sum[i] / count[0]);
             }
-            jdbc.update("INSERT INTO sm_mean (run_pk, round, kind, vec) VALUES (?, ?, ?, ?)", run, round, PASSAGE, Vectors.encode(mean));
-            jdbc.query("SELECT item_id, n, vec FROM sm_passage WHERE run_pk = ? AND round = ? AND n >= ?",
-                    rs -> {
-                        addBands(rows, run, round, PASSAGE, rs.getString(1), 0, rs.getInt(2), centre(Vectors.decode(rs.getString(3)), mean));
-                        if (rows.size() >= 5000) {
-                            flush.run();
-                        }
-                    },
-                    run, round, min);
+            jdbc.update("INSERT INTO sm_mean (run_pk, round, kind, vec) VALUES (?, ?, ?, ?)", run, frozen, PASSAGE, Vectors.encode(mean));
+            means.put(PASSAGE, mean);
         }
+        float[] mean = means.get(PASSAGE);
+        List<Object[]> rows = new ArrayList<>();
+        List<Object[]> marks = new ArrayList<>();
+        Runnable flush = () -> {
+            tx.executeWithoutResult(status -> {
+                jdbc.batchUpdate("INSERT INTO sm_rev_band (run_pk, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?)", rows);
+                jdbc.batchUpdate("UPDATE sm_rev_passage SET banded = TRUE WHERE run_pk = ? AND item_id = ? AND rev = ?", marks);
+            });
+            rows.clear();
+            marks.clear();
+        };
+        jdbc.query("SELECT item_id, rev, n, vec FROM sm_rev_passage WHERE run_pk = ? AND banded = FALSE AND n >= ? ORDER BY item_id, rev",
+                rs -> {
+                    addBands(rows, run, PASSAGE, rs.getString(1), rs.getInt(2), rs.getInt(3), centre(Vectors.decode(rs.getString(4)), mean));
+                    marks.add(new Object[] {run, rs.getString(1), rs.getInt(2)});
+                    if (marks.size() >= 500) {
+                        flush.run();
+                    }
+                },
+                run, min);
         flush.run();
     }
 
-    private void indexMembers(long run, int round, List<Member> members, Map<String, Reference> references, Map<String, float[]> means) {
+    private void indexMembers(long run, List<Member> members, Map<String, Reference> references, Map<String, float[]> means) {
         if (members.isEmpty()) {
             return;
         }
         List<CompletableFuture<List<Indexed>>> parts = new ArrayList<>();
         for (int from = 0; from < members.size(); from += INDEX_TASK) {
             List<Member> part = List.copyOf(members.subList(from, Math.min(members.size(), from + INDEX_TASK)));
-            parts.add(CompletableFuture.supplyAsync(() -> part.stream().map(m -> index(run, round, m, references, means)).toList(), executor));
+            parts.add(CompletableFuture.supplyAsync(() -> part.stream().map(m -> index(run, m, references, means)).toList(), executor));
         }
         List<Object[]> bands = new ArrayList<>();
         List<Object[]> passages = new ArrayList<>();
         List<Object[]> typical = new ArrayList<>();
+        List<Object[]> markers = new ArrayList<>();
         for (CompletableFuture<List<Indexed>> p : parts) {
             for (Indexed x : p.join()) {
                 bands.addAll(x.bands());
@@ -439,20 +530,27 @@ public final class SemanticIndex implements OfflineMethod {
                 if (x.typical() != null) {
                     typical.add(x.typical());
                 }
+                markers.addAll(x.markers());
             }
         }
         tx.executeWithoutResult(status -> {
-            jdbc.batchUpdate("INSERT INTO sm_band (run_pk, round, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", bands);
-            jdbc.batchUpdate("INSERT INTO sm_passage (run_pk, round, item_id, n, vec) VALUES (?, ?, ?, ?, ?)", passages);
-            jdbc.batchUpdate("INSERT INTO sm_typical (run_pk, round, item_id, vals) VALUES (?, ?, ?, ?)", typical);
+            jdbc.batchUpdate("INSERT INTO sm_rev_band (run_pk, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?)", bands);
+            jdbc.batchUpdate("INSERT INTO sm_rev_passage (run_pk, item_id, rev, n, vec, banded) VALUES (?, ?, ?, ?, ?, ?)", passages);
+            jdbc.batchUpdate("INSERT INTO sm_rev_typical (run_pk, item_id, rev, vals) VALUES (?, ?, ?, ?)", typical);
+            jdbc.batchUpdate("INSERT INTO sm_indexed (run_pk, item_id, rev) VALUES (?, ?, ?)", markers);
         });
     }
 
-    private Indexed index(long run, int round, Member m, Map<String, Reference> references, Map<String, float[]> means) {
+    private Indexed index(long run, Member m, Map<String, Reference> references, Map<String, float[]> means) {
         List<Object[]> rows = new ArrayList<>();
+        List<Object[]> markers = new ArrayList<>();
         for (float[] c : m.contents()) {
-            addBands(rows, run, round, CONTENT, m.id(), m.rev(), 0, centre(c, means.get(CONTENT)));
-            addBands(rows, run, round, SOURCE, m.id(), SemanticSchema.SOURCE_REV, 0, centre(m.source(), means.get(SOURCE)));
+            addBands(rows, run, CONTENT, m.id(), m.rev(), 0, centre(c, means.get(CONTENT)));
+        }
+        markers.add(new Object[] {run, m.id(), m.rev()});
+        if (m.sourceNew()) { // source facts do not change between revisions: banded once per item
+            addBands(rows, run, SOURCE, m.id(), SemanticSchema.SOURCE_REV, 0, centre(m.source(), means.get(SOURCE)));
+            markers.add(new Object[] {run, m.id(), SemanticSchema.SOURCE_REV});
         }
         Reference reference = references.get(m.category());
         double[] typical = new double[m.sentences().size()];
@@ -464,11 +562,13 @@ public final class SemanticIndex implements OfflineMethod {
                 atypical.add(v);
             }
         }
+        // a passage too short to compare is never banded: marked as banded from the start
         Object[] passage = atypical.isEmpty() ? null
-                : new Object[] {run, round, m.id(), atypical.size(), Vectors.encode(Vectors.mean(atypical, Embedder.DIMENSION))};
+                : new Object[] {run, m.id(), m.rev(), atypical.size(), Vectors.encode(Vectors.mean(atypical, Embedder.DIMENSION)),
+                        atypical.size() < settings.paraphraseMinSentences()};
         String vals = Vectors.encodeDoubles(typical);
-        Object[] typicalRow = vals.length() <= SemanticSchema.TYPICAL_CHARS ? new Object[] {run, round, m.id(), vals} : null;
-        return new Indexed(rows, passage, typicalRow);
+        Object[] typicalRow = vals.length() <= SemanticSchema.TYPICAL_CHARS ? new Object[] {run, m.id(), m.rev(), vals} : null;
+        return new Indexed(rows, passage, typicalRow, markers);
     }
 
     /**
@@ -522,10 +622,10 @@ public final class SemanticIndex implements OfflineMethod {
         return out;
     }
 
-    private void addBands(List<Object[]> rows, long run, int round, String kind, String id, int rev, int seq, float[] v) {
+    private void addBands(List<Object[]> rows, long run, String kind, String id, int rev, int seq, float[] v) {
         long[] buckets = lsh.get(kind).buckets(v);
         for (int b = 0; b < buckets.length; b++) {
-            rows.add(new Object[] {run, round, kind, b, buckets[b], id, rev, seq});
+            rows.add(new Object[] {run, kind, b, buckets[b], id, rev, seq});
         }
     }
 
@@ -571,9 +671,11 @@ public final class SemanticIndex implements OfflineMethod {
     /** The item's round revision as stored, with its vectors. */
     public Optional<Stored> stored(String itemId) {
         RoundState s = state();
-        List<Object[]> head = jdbc.query("SELECT m.rev, m.category, i.chash FROM sm_member m JOIN sm_item i ON i.run_pk = m.run_pk"
-                        + " AND i.item_id = m.item_id AND i.rev = m.rev WHERE m.run_pk = ? AND m.round = ? AND m.item_id = ?",
-                (rs, n) -> new Object[] {rs.getInt(1), rs.getString(2), rs.getString(3)},
+        List<Object[]> head = jdbc.query("SELECT m.rev, m.category, i.chash, t.vals FROM sm_member m JOIN sm_item i ON i.run_pk = m.run_pk"
+                        + " AND i.item_id = m.item_id AND i.rev = m.rev"
+                        + " LEFT JOIN sm_rev_typical t ON t.run_pk = m.run_pk AND t.item_id = m.item_id AND t.rev = m.rev"
+                        + " WHERE m.run_pk = ? AND m.round = ? AND m.item_id = ?",
+                (rs, n) -> new Object[] {rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4)},
                 s.runPk(), s.round(), itemId);
         if (head.isEmpty()) {
             return Optional.empty();
@@ -590,10 +692,9 @@ public final class SemanticIndex implements OfflineMethod {
                     }
                 },
                 s.runPk(), itemId, rev);
-        List<String> typical = jdbc.queryForList("SELECT vals FROM sm_typical WHERE run_pk = ? AND round = ? AND item_id = ?", String.class,
-                s.runPk(), s.round(), itemId);
+        String typical = (String) head.get(0)[3];
         return Optional.of(new Stored(itemId, rev, (String) head.get(0)[1], (String) head.get(0)[2], sentences, content[0],
-                typical.isEmpty() ? null : Vectors.decodeDoubles(typical.get(0))));
+                typical == null ? null : Vectors.decodeDoubles(typical)));
     }
 
     /** A stored passage: the mean of an item's atypical sentences, and how many there are. */
@@ -609,7 +710,8 @@ public final class SemanticIndex implements OfflineMethod {
             a.add(state().runPk());
             a.add(state().round());
             a.addAll(part);
-            jdbc.query("SELECT item_id, n, vec FROM sm_passage WHERE run_pk = ? AND round = ? AND item_id IN (" + placeholders(part.size()) + ")",
+            jdbc.query("SELECT p.item_id, p.n, p.vec FROM sm_member m JOIN sm_rev_passage p ON p.run_pk = m.run_pk AND p.item_id = m.item_id"
+                            + " AND p.rev = m.rev WHERE m.run_pk = ? AND m.round = ? AND m.item_id IN (" + placeholders(part.size()) + ")",
                     rs -> {
                         out.put(rs.getString(1), new Passage(rs.getInt(2), Vectors.decode(rs.getString(3))));
                     },
@@ -648,27 +750,28 @@ public final class SemanticIndex implements OfflineMethod {
     private List<Neighbour> near0(String kind, float[] v, double minCosine, String excludeItem) {
         RoundState s = state();
         long[] buckets = lsh.get(kind).buckets(centre(v, s.means().get(kind)));
-        List<Object> args = new ArrayList<>();
-        args.add(s.runPk());
-        args.add(s.round());
-        args.add(kind);
+        // candidates are the round's members only: a band row joins the member's revision (its item for
+        // source bands, which are kept per item), so a revision changed since the round began is never seen
+        List<Object> all = new ArrayList<>();
+        all.add(s.round());
         for (long b : buckets) {
-            args.add(b);
+            all.add(b);
+        }
+        all.add(s.runPk());
+        all.add(kind);
+        all.add(s.runPk());
+        String member = kind.equals(SOURCE) ? "" : " AND m.rev = b.rev";
+        String join = kind.equals(PASSAGE)
+                ? "sm_rev_passage v ON v.run_pk = ? AND v.item_id = c.item_id AND v.rev = c.rev"
+                : "sm_vector v ON v.run_pk = ? AND v.item_id = c.item_id AND v.rev = c.rev AND v.kind = ? AND v.seq = c.seq";
+        if (!kind.equals(PASSAGE)) {
+            all.add(kind);
         }
         List<Neighbour> out = new ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
-        String join = kind.equals(PASSAGE)
-                ? "sm_passage v ON v.run_pk = ? AND v.round = ? AND v.item_id = c.item_id"
-                : "sm_vector v ON v.run_pk = ? AND v.item_id = c.item_id AND v.rev = c.rev AND v.kind = ? AND v.seq = c.seq";
-        List<Object> all = new ArrayList<>(args);
-        all.add(s.runPk());
-        if (kind.equals(PASSAGE)) {
-            all.add(s.round());
-        } else {
-            all.add(kind);
-        }
-        jdbc.query("SELECT c.item_id, c.seq, v.vec FROM (SELECT DISTINCT item_id, rev, seq FROM sm_band"
-                        + " WHERE run_pk = ? AND round = ? AND kind = ? AND bucket IN (" + placeholders(buckets.length) + ")"
+        jdbc.query("SELECT c.item_id, c.seq, v.vec FROM (SELECT DISTINCT b.item_id, b.rev, b.seq FROM sm_rev_band b"
+                        + " JOIN sm_member m ON m.run_pk = b.run_pk AND m.round = ? AND m.item_id = b.item_id" + member
+                        + " WHERE b.bucket IN (" + placeholders(buckets.length) + ") AND b.run_pk = ? AND b.kind = ?"
                         + " FETCH FIRST " + MAX_CANDIDATE_ROWS + " ROWS ONLY) c JOIN " + join,
                 rs -> {
                     String id = rs.getString(1);

@@ -12,16 +12,26 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *   <li>{@code sm_vector}: the vectors: kind {@code sentence} (seq = sentence index),
  *       {@code content} (the mean of the sentence vectors, seq 0), {@code source} (the item's source
  *       facts, rev {@value #SOURCE_REV}: source facts do not change between revisions);
- *   <li>{@code sm_member}: the round's snapshot: which revision of which item, and its category;
- *   <li>{@code sm_reference}: per round and category, a bounded uniform sample of sentence vectors;
- *   <li>{@code sm_mean}: per round, the mean content and source vectors (LSH hashes vectors minus the mean);
- *   <li>{@code sm_passage}: per round and item, the mean of its atypical sentences (a shared passage's vector);
- *   <li>{@code sm_band}: random-hyperplane LSH buckets per round ({@code bucket} already folds in
- *       the band number), indexed on (bucket, run_pk, round, kind): bucket first, so an IN list of buckets is an index lookup (H2 uses an index for IN only on its leading column);
- *   <li>{@code sm_typical}: per round and item, the typicality of each sentence of its round revision
- *       without the task specification (the best of its cosine to its source and its density among its
- *       category's reference sentences), computed once at prepare so a review does not scan the
- *       reference again (items with more sentences than fit in {@value #TYPICAL_CHARS} characters have none);
+ *   <li>{@code sm_member}: the round's snapshot: which revision of which item, and its category; every
+ *       query of a round joins it, so a check judges against the round's revisions only;
+ *   <li>{@code sm_frozen}: the round at which the run's references and centring means were frozen (its
+ *       first prepared round), written with them in one transaction;
+ *   <li>{@code sm_reference}: per category, a bounded uniform sample of sentence vectors, stored under
+ *       the frozen round;
+ *   <li>{@code sm_mean}: the mean content, source and passage vectors (LSH hashes vectors minus the
+ *       mean), stored under the frozen round;
+ *   <li>{@code sm_rev_passage}: per item revision, the mean of its atypical sentences (a shared
+ *       passage's vector) and whether its bands are stored;
+ *   <li>{@code sm_rev_band}: random-hyperplane LSH buckets per item revision (source bands per item,
+ *       rev {@value #SOURCE_REV}; {@code bucket} already folds in the band number), indexed on
+ *       (bucket, run_pk, kind): bucket first, so an IN list of buckets is an index lookup (H2 uses an
+ *       index for IN only on its leading column);
+ *   <li>{@code sm_rev_typical}: per item revision, the typicality of each sentence without the task
+ *       specification (the best of its cosine to its source and its density among its category's
+ *       reference sentences), computed once so a review does not scan the reference again (items with
+ *       more sentences than fit in {@value #TYPICAL_CHARS} characters have none);
+ *   <li>{@code sm_indexed}: the marker that a revision's typicality, passage and content bands are
+ *       stored (rev {@value #SOURCE_REV}: the item's source bands), so each revision is indexed once;
  *   <li>{@code sm_round}: the marker that a round's index is complete.
  * </ul>
  */
@@ -45,13 +55,16 @@ public final class SemanticSchema {
                 + " seq INT NOT NULL, item_id VARCHAR(200) NOT NULL, vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, category, seq))",
         "CREATE TABLE IF NOT EXISTS sm_mean (run_pk BIGINT NOT NULL, round INT NOT NULL, kind VARCHAR(16) NOT NULL,"
                 + " vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, kind))",
-        "CREATE TABLE IF NOT EXISTS sm_passage (run_pk BIGINT NOT NULL, round INT NOT NULL, item_id VARCHAR(200) NOT NULL,"
-                + " n INT NOT NULL, vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, item_id))",
-        "CREATE TABLE IF NOT EXISTS sm_band (run_pk BIGINT NOT NULL, round INT NOT NULL, kind VARCHAR(16) NOT NULL,"
+        "CREATE TABLE IF NOT EXISTS sm_frozen (run_pk BIGINT NOT NULL PRIMARY KEY, round INT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS sm_rev_passage (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
+                + " n INT NOT NULL, vec VARCHAR(2100) NOT NULL, banded BOOLEAN NOT NULL, PRIMARY KEY (run_pk, item_id, rev))",
+        "CREATE TABLE IF NOT EXISTS sm_rev_band (run_pk BIGINT NOT NULL, kind VARCHAR(16) NOT NULL,"
                 + " band INT NOT NULL, bucket BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL, seq INT NOT NULL)",
-        "CREATE INDEX IF NOT EXISTS sm_band_lookup ON sm_band (bucket, run_pk, round, kind)",
-        "CREATE TABLE IF NOT EXISTS sm_typical (run_pk BIGINT NOT NULL, round INT NOT NULL, item_id VARCHAR(200) NOT NULL,"
-                + " vals VARCHAR(" + TYPICAL_CHARS + ") NOT NULL, PRIMARY KEY (run_pk, round, item_id))",
+        "CREATE INDEX IF NOT EXISTS sm_rev_band_lookup ON sm_rev_band (bucket, run_pk, kind)",
+        "CREATE TABLE IF NOT EXISTS sm_rev_typical (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
+                + " vals VARCHAR(" + TYPICAL_CHARS + ") NOT NULL, PRIMARY KEY (run_pk, item_id, rev))",
+        "CREATE TABLE IF NOT EXISTS sm_indexed (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
+                + " PRIMARY KEY (run_pk, item_id, rev))",
         "CREATE TABLE IF NOT EXISTS sm_round (run_pk BIGINT NOT NULL, round INT NOT NULL, items BIGINT NOT NULL,"
                 + " PRIMARY KEY (run_pk, round))",
     };

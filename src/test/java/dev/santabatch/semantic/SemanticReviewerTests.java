@@ -237,10 +237,11 @@ class SemanticReviewerTests {
             String kind = e.getKey();
             double t = e.getValue();
             String join = kind.equals(SemanticIndex.PASSAGE)
-                    ? "sm_passage v ON v.run_pk = b.run_pk AND v.round = b.round AND v.item_id = b.item_id"
+                    ? "sm_rev_passage v ON v.run_pk = b.run_pk AND v.item_id = b.item_id AND v.rev = b.rev"
                     : "sm_vector v ON v.run_pk = b.run_pk AND v.item_id = b.item_id AND v.rev = b.rev AND v.kind = b.kind AND v.seq = b.seq";
-            List<V> vs = jdbc.query("SELECT DISTINCT b.item_id, b.seq, v.vec FROM sm_band b JOIN " + join
-                            + " WHERE b.run_pk = 7 AND b.round = 1 AND b.kind = ?",
+            List<V> vs = jdbc.query("SELECT DISTINCT b.item_id, b.seq, v.vec FROM sm_rev_band b JOIN sm_member m ON m.run_pk = b.run_pk"
+                            + " AND m.round = 1 AND m.item_id = b.item_id AND (m.rev = b.rev OR b.rev = -1) JOIN " + join
+                            + " WHERE b.run_pk = 7 AND b.kind = ?",
                     (rs, n) -> new V(rs.getString(1), rs.getInt(2), Vectors.decode(rs.getString(3))), kind);
             Set<String> exact = new HashSet<>();
             for (int i = 0; i < vs.size(); i++) {
@@ -302,7 +303,7 @@ class SemanticReviewerTests {
         assertThat(Embedder.loadCount()).isEqualTo(1);
         JdbcTemplate jdbc = new JdbcTemplate(ds);
         long items = jdbc.queryForObject("SELECT COUNT(*) FROM sm_item WHERE run_pk = 7", Long.class);
-        long bands = jdbc.queryForObject("SELECT COUNT(*) FROM sm_band WHERE run_pk = 7 AND round = 1", Long.class);
+        long bands = jdbc.queryForObject("SELECT COUNT(*) FROM sm_rev_band WHERE run_pk = 7", Long.class);
         assertThat(items).isEqualTo(catalog.size());
         // a restart after a crash mid-round: the round is rebuilt from stored vectors, nothing is embedded again
         jdbc.update("DELETE FROM sm_round WHERE run_pk = 7 AND round = 1");
@@ -312,7 +313,7 @@ class SemanticReviewerTests {
         again.prepare(catalog);
         again.prepare(catalog); // idempotent
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sm_item WHERE run_pk = 7", Long.class)).isEqualTo(items);
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sm_band WHERE run_pk = 7 AND round = 1", Long.class)).isEqualTo(bands);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sm_rev_band WHERE run_pk = 7", Long.class)).isEqualTo(bands);
         assertThat(Embedder.loadCount()).isEqualTo(1);
     }
 }

@@ -1,0 +1,206 @@
+package dev.santabatch.semantic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.output.Response;
+import dev.santabatch.offline.MemorySnapshot;
+import dev.santabatch.offline.SnapshotItem;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The semantic index across rounds: a later round embeds and indexes only the revisions changed since
+ * the last one (typicality, passages and bands are kept per revision; references and centring means are
+ * frozen at the run's first round), while every query still sees only the round's own revisions. A
+ * stand-in model (a vector per sentence template plus noise, as in {@link SemanticBenchmark}) counts
+ * the texts embedded.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SemanticIncrementalTests {
+
+    private static final long RUN = 3;
+
+    private final AtomicLong embedded = new AtomicLong();
+    private ExecutorService pool;
+    private JdbcDataSource ds;
+    private JdbcTemplate jdbc;
+    private MemorySnapshot round1;
+    private MemorySnapshot round2;
+    private SemanticIndex index1;
+    private SemanticIndex index2;
+    private String copier;
+    private String original;
+    private final List<String> changed = new ArrayList<>();
+    private long embeddedRound1;
+    private long embeddedRound2;
+
+    @BeforeAll
+    void prepare() throws Exception {
+        pool = Executors.newFixedThreadPool(2);
+        ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:sm-inc-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        jdbc = new JdbcTemplate(ds);
+        TestCatalog generated = TestCatalog.generated(RUN, 21L, 300, true);
+        round1 = new MemorySnapshot(RUN, 1, items(generated));
+        List<SnapshotItem> all = new ArrayList<>(round1.items());
+        // round 2: three items get a new revision; one of them becomes a copy of another item's text
+        original = all.get(10).id();
+        copier = all.get(20).id();
+        Map<String, SnapshotItem> next = new LinkedHashMap<>();
+        all.forEach(i -> next.put(i.id(), i));
+        SnapshotItem c = next.get(copier);
+        next.put(copier, new SnapshotItem(c.id(), 1, next.get(original).content(), c.source(), c.category()));
+        for (SnapshotItem i : List.of(all.get(30), all.get(40))) {
+            next.put(i.id(), new SnapshotItem(i.id(), 1, i.content() + " It ships in a recycled cardboard box.", i.source(), i.category()));
+        }
+        changed.addAll(List.of(copier, all.get(30).id(), all.get(40).id()));
+        round2 = new MemorySnapshot(RUN, 2, next);
+
+        index1 = new SemanticIndex(ds, () -> Embedder.of("stand-in", new StandIn(embedded)), pool, SemanticSettings.defaults());
+        index1.prepare(round1);
+        embeddedRound1 = embedded.get();
+        index2 = new SemanticIndex(ds, () -> Embedder.of("stand-in", new StandIn(embedded)), pool, SemanticSettings.defaults());
+        index2.prepare(round2);
+        embeddedRound2 = embedded.get() - embeddedRound1;
+    }
+
+    private static Map<String, SnapshotItem> items(MemorySnapshot s) {
+        Map<String, SnapshotItem> out = new LinkedHashMap<>();
+        s.items().forEach(i -> out.put(i.id(), i));
+        return out;
+    }
+
+    @AfterAll
+    void close() throws InterruptedException {
+        pool.shutdown();
+        assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+    }
+
+    @Test
+    void aLaterRoundEmbedsAndIndexesOnlyTheChangedRevisions() {
+        long sentences = changed.stream().mapToLong(id -> SemanticIndex.sentencesOf(round2.get(id).orElseThrow().content()).size()).sum();
+        assertThat(embeddedRound2).as("texts embedded in round 2").isEqualTo(sentences);
+        assertThat(count("SELECT COUNT(*) FROM sm_indexed WHERE run_pk = ? AND rev = 0")).isEqualTo(round1.size());
+        assertThat(count("SELECT COUNT(*) FROM sm_indexed WHERE run_pk = ? AND rev = 1")).isEqualTo(3);
+        assertThat(count("SELECT COUNT(*) FROM sm_indexed WHERE run_pk = ? AND rev = -1")).as("source bands once per item").isEqualTo(round1.size());
+        // content bands: 20 per revision; round 2 added those of the three new revisions only
+        assertThat(count("SELECT COUNT(*) FROM sm_rev_band WHERE run_pk = ? AND kind = 'content'")).isEqualTo(20L * (round1.size() + 3));
+        assertThat(count("SELECT COUNT(*) FROM sm_rev_typical WHERE run_pk = ?")).isEqualTo(round1.size() + 3);
+        assertThat(count("SELECT COUNT(*) FROM sm_member WHERE run_pk = ? AND round = 2")).isEqualTo(round2.size());
+        assertThat(count("SELECT COUNT(*) FROM sm_reference WHERE run_pk = ? AND round = 2")).as("references frozen at round 1").isZero();
+    }
+
+    @Test
+    void referencesAndMeansAreFrozenAtTheFirstRound() {
+        String category = round1.get(original).orElseThrow().category();
+        SemanticIndex.Reference r1 = index1.reference(category);
+        SemanticIndex.Reference r2 = index2.reference(category);
+        assertThat(r2.itemIds()).containsExactly(r1.itemIds());
+        for (int i = 0; i < r1.vectors().length; i++) {
+            assertThat(r2.vectors()[i]).isEqualTo(r1.vectors()[i]);
+        }
+    }
+
+    @Test
+    void theRoundsQueriesSeeOnlyItsOwnRevisions() {
+        SemanticIndex.Stored orig = index1.stored(original).orElseThrow();
+        // round 2: the copier's new revision is the original's text, so a near-copy of it
+        assertThat(index2.near(SemanticIndex.CONTENT, orig.content(), 0.999, original)).extracting(SemanticIndex.Neighbour::itemId).contains(copier);
+        // round 1 (prepared again: nothing is rebuilt) does not see that revision, though its bands are in the store
+        SemanticIndex again = new SemanticIndex(ds, () -> {
+            throw new AssertionError("nothing may be embedded again");
+        }, pool, SemanticSettings.defaults());
+        again.prepare(round1);
+        assertThat(again.near(SemanticIndex.CONTENT, orig.content(), 0.999, original)).extracting(SemanticIndex.Neighbour::itemId).doesNotContain(copier);
+        assertThat(again.stored(copier).orElseThrow().rev()).isZero();
+        assertThat(index2.stored(copier).orElseThrow().rev()).isEqualTo(1);
+        // the copier's old revision is not a member of round 2: not found by its own old content vector
+        float[] old = again.stored(copier).orElseThrow().content();
+        assertThat(index2.near(SemanticIndex.CONTENT, old, 0.999, null)).extracting(SemanticIndex.Neighbour::itemId).doesNotContain(copier);
+        assertThat(again.near(SemanticIndex.CONTENT, old, 0.999, null)).extracting(SemanticIndex.Neighbour::itemId).contains(copier);
+        // passages are the round revision's
+        for (String id : changed) {
+            SemanticIndex.Passage p2 = index2.passages(List.of(id)).get(id);
+            List<String> expected = jdbc.queryForList("SELECT vec FROM sm_rev_passage WHERE run_pk = ? AND item_id = ? AND rev = 1", String.class, RUN, id);
+            assertThat(p2 == null ? List.of() : List.of(Vectors.encode(p2.vector()))).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aCrashedRoundIsCompletedFromTheStore() {
+        // a crash after some revisions were indexed and before the round's marker: the rest is indexed, nothing twice
+        long bands = count("SELECT COUNT(*) FROM sm_rev_band WHERE run_pk = ?");
+        jdbc.update("DELETE FROM sm_round WHERE run_pk = ? AND round = 2", RUN);
+        for (String table : List.of("sm_indexed", "sm_rev_band", "sm_rev_typical", "sm_rev_passage")) {
+            jdbc.update("DELETE FROM " + table + " WHERE run_pk = ? AND item_id = ? AND rev = 1", RUN, copier);
+        }
+        SemanticIndex again = new SemanticIndex(ds, () -> {
+            throw new AssertionError("nothing may be embedded again");
+        }, pool, SemanticSettings.defaults());
+        again.prepare(round2);
+        assertThat(count("SELECT COUNT(*) FROM sm_rev_band WHERE run_pk = ?")).isEqualTo(bands);
+        assertThat(count("SELECT COUNT(*) FROM sm_member WHERE run_pk = ? AND round = 2")).isEqualTo(round2.size());
+        assertThat(again.stored(copier).orElseThrow().typical()).isEqualTo(index2.stored(copier).orElseThrow().typical());
+    }
+
+    private long count(String sql) {
+        return jdbc.queryForObject(sql, Long.class, RUN);
+    }
+
+    /** A vector per sentence template (capitalised words and numbers masked) plus noise; counts the texts embedded. */
+    static final class StandIn implements EmbeddingModel {
+        private static final List<float[]> BASE = new ArrayList<>();
+
+        static {
+            Random r = new Random(5);
+            for (int b = 0; b < 64; b++) {
+                float[] v = new float[Embedder.DIMENSION];
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = (float) r.nextGaussian();
+                }
+                BASE.add(Vectors.normalise(v));
+            }
+        }
+
+        private final AtomicLong count;
+
+        StandIn(AtomicLong count) {
+            this.count = count;
+        }
+
+        @Override
+        public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
+            List<Embedding> out = new ArrayList<>();
+            for (TextSegment s : segments) {
+                count.incrementAndGet();
+                String text = s.text();
+                String template = text.replaceAll("\\b[A-Z][a-z]+\\b|\\d+(?:\\.\\d+)?", "_");
+                float[] base = BASE.get(Math.floorMod(template.hashCode(), BASE.size()));
+                Random r = new Random(text.hashCode());
+                float[] v = new float[base.length];
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = base[i] + (float) (r.nextGaussian() * 0.05);
+                }
+                out.add(Embedding.from(Vectors.normalise(v)));
+            }
+            return Response.from(out);
+        }
+    }
+}
