@@ -753,12 +753,12 @@ public final class SemanticIndex implements OfflineMethod {
         // candidates are the round's members only: a band row joins the member's revision (its item for
         // source bands, which are kept per item), so a revision changed since the round began is never seen
         List<Object> all = new ArrayList<>();
-        all.add(s.round());
         for (long b : buckets) {
             all.add(b);
         }
         all.add(s.runPk());
         all.add(kind);
+        all.add(s.round());
         all.add(s.runPk());
         String member = kind.equals(SOURCE) ? "" : " AND m.rev = b.rev";
         String join = kind.equals(PASSAGE)
@@ -769,9 +769,11 @@ public final class SemanticIndex implements OfflineMethod {
         }
         List<Neighbour> out = new ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
+        // the membership test is a correlated EXISTS (a primary-key lookup per band row), so the bucket
+        // index always drives the query, whatever the size of the round
         jdbc.query("SELECT c.item_id, c.seq, v.vec FROM (SELECT DISTINCT b.item_id, b.rev, b.seq FROM sm_rev_band b"
-                        + " JOIN sm_member m ON m.run_pk = b.run_pk AND m.round = ? AND m.item_id = b.item_id" + member
                         + " WHERE b.bucket IN (" + placeholders(buckets.length) + ") AND b.run_pk = ? AND b.kind = ?"
+                        + " AND EXISTS (SELECT 1 FROM sm_member m WHERE m.run_pk = b.run_pk AND m.round = ? AND m.item_id = b.item_id" + member + ")"
                         + " FETCH FIRST " + MAX_CANDIDATE_ROWS + " ROWS ONLY) c JOIN " + join,
                 rs -> {
                     String id = rs.getString(1);
