@@ -25,9 +25,11 @@ public final class LoopStore {
               sample_size INT NOT NULL,
               full_review BOOLEAN NOT NULL,
               strata VARCHAR NOT NULL,
-              decision VARCHAR(16),
+              decision VARCHAR(64),
               created_at TIMESTAMP NOT NULL,
               PRIMARY KEY (run_pk, round_no))""",
+            // wider than first released (continue-after-max-rounds-raised), so stores created before get it here
+            "ALTER TABLE sb_round ALTER COLUMN decision SET DATA TYPE VARCHAR(64)",
             """
             CREATE TABLE IF NOT EXISTS sb_sample (
               run_pk BIGINT NOT NULL,

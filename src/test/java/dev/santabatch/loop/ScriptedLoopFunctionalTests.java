@@ -167,6 +167,9 @@ class ScriptedLoopFunctionalTests {
         assertThat(first).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(3);
         Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
         assertThat(report.get("status")).isEqualTo("not-clean");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> stopped = (List<Map<String, Object>>) report.get("rounds");
+        assertThat(stopped).extracting(r -> r.get("decision")).containsExactly("not-clean");
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("raise santa.max-rounds");
 
         Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 4"));
@@ -181,7 +184,8 @@ class ScriptedLoopFunctionalTests {
         report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
-        assertThat(rounds).extracting(r -> r.get("decision")).containsExactly("not-clean", "clean");
+        // round 1's decision reads what happened next: the loop went on once max rounds were raised
+        assertThat(rounds).extracting(r -> r.get("decision")).containsExactly("continue-after-max-rounds-raised", "clean");
     }
 
     @Test
