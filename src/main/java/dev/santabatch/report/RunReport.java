@@ -173,7 +173,8 @@ public final class RunReport {
             m.put("agreement", agreement(agreement, List.copyOf(ratings.values()), ctx.lowAgreementKappa()));
             List<Map<String, Object>> patterns = new ArrayList<>();
             for (LoopStore.PatternRow p : loop.patterns(ctx.runPk(), round.round())) {
-                patterns.add(ordered("pattern", p.patternNo(), "criterion", p.criterion(), "label", p.label(),
+                patterns.add(ordered("id", p.id(round.round()), "pattern", p.patternNo(), "criterion", p.criterion(),
+                        "label", p.label(),
                         "sampled_items", p.items().size(), "sample_share", p.share(), "systematic", p.systematic(),
                         "matched", p.matched(), "fixed", p.fixed(), "escalated", p.escalated()));
             }

@@ -127,9 +127,10 @@ class ScriptedLoopFunctionalTests {
         List<CSVRecord> santa = changes.stream().filter(c -> c.get("cause").equals("santa-fix")).toList();
         assertThat(santa).isNotEmpty();
         assertThat(batch).isNotEmpty();
+        // the pattern column names the pattern by its id in report.json, its criterion and its label
         assertThat(batch).allSatisfy(c -> {
             assertThat(c.get("round")).isEqualTo("1");
-            assertThat(c.get("pattern")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
+            assertThat(c.get("pattern")).isEqualTo("r1-p1 on-specification: carries the shop-now boilerplate sentence");
             assertThat(c.get("after")).doesNotContain(MARKER.strip());
         });
         assertThat(santa.size() + batch.size()).isEqualTo(80);
@@ -152,6 +153,14 @@ class ScriptedLoopFunctionalTests {
         assertThat(rounds.get(1).get("decision")).isEqualTo("clean");
         assertThat(rounds.get(1).get("first_pass_rate")).isEqualTo(1.0);
         assertThat(report.get("status")).isEqualTo("clean");
+        // the batch-fix rows join to the report's pattern by its id
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> patterns = (List<Map<String, Object>>) rounds.get(0).get("patterns");
+        assertThat(patterns).filteredOn(p -> "r1-p1".equals(p.get("id"))).singleElement().satisfies(p -> {
+            assertThat(p.get("criterion")).isEqualTo("on-specification");
+            assertThat(p.get("label")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
+            assertThat(((Number) p.get("fixed")).intValue()).isEqualTo(batch.size());
+        });
     }
 
     @Test
@@ -433,7 +442,7 @@ class ScriptedLoopFunctionalTests {
         List<CSVRecord> inBatch = held.stream().filter(r -> r.get("cause").equals("batch-fix")).toList();
         assertThat(inSample).isNotEmpty();
         assertThat(inBatch).isNotEmpty().allSatisfy(r -> {
-            assertThat(r.get("pattern")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
+            assertThat(r.get("pattern")).isEqualTo("r1-p1 on-specification: carries the shop-now boilerplate sentence");
             assertThat(r.get("open_issues")).contains("no offline fix: scripted");
         });
         assertThat(records(run.resolve("catalog.csv"))).hasSize(320);
