@@ -25,13 +25,19 @@ import org.jspecify.annotations.Nullable;
  * text is unchanged from the input, or by kind: at least half of the planted passage's word
  * 3-shingles are still there (drift sentence, drifted text, boilerplate), the forbidden term is
  * still there, the required phrase is still missing, or the wrong number is still stated with a
- * unit of its attribute (digits, words, or months for years). Also the false-hold rate: clean
- * items held.
+ * unit of its attribute (digits, words, or months for years). Two escape rates, each naming its
+ * denominator: escaped defects among the planted defects of shipped items ({@code escape_rate}),
+ * and shipped items still carrying a planted defect among all shipped items ({@code
+ * escape_rate_of_shipped}, what a human spot-check of shipped items measures). Also the
+ * false-hold rate: clean items held.
  */
 public final class GroundTruthEscapes {
 
     private final Map<String, List<CSVRecord>> byItem = new HashMap<>();
-    private final Map<String, long[]> perKind = new TreeMap<>(); // planted, shipped, escaped, held
+    // planted, shipped, escaped, held (defects of the kind); shipped items carrying an escaped one
+    private final Map<String, long[]> perKind = new TreeMap<>();
+    private long shippedItems;
+    private long escapedItems;
     private long cleanShipped;
     private long cleanHeld;
     private long cleanChanged;
@@ -47,6 +53,9 @@ public final class GroundTruthEscapes {
 
     /** Offers one accepted item: its input content, and its shipped content ({@code null} when held). */
     public void offer(String id, String original, @Nullable String shipped) {
+        if (shipped != null) {
+            shippedItems++;
+        }
         List<CSVRecord> planted = byItem.get(id);
         if (planted == null) {
             if (shipped == null) {
@@ -60,9 +69,10 @@ public final class GroundTruthEscapes {
             return;
         }
         Set<String> kinds = new HashSet<>();
+        Set<String> escapedKinds = new HashSet<>();
         for (CSVRecord t : planted) {
             String kind = t.get("kind");
-            long[] c = perKind.computeIfAbsent(kind, k -> new long[4]);
+            long[] c = perKind.computeIfAbsent(kind, k -> new long[5]);
             if (!kinds.add(kind + "|" + t.get("detail") + "|" + t.get("wrong"))) {
                 continue;
             }
@@ -74,7 +84,13 @@ public final class GroundTruthEscapes {
             c[1]++;
             if (present(t, original, shipped)) {
                 c[2]++;
+                if (escapedKinds.add(kind)) {
+                    c[4]++;
+                }
             }
+        }
+        if (!escapedKinds.isEmpty()) {
+            escapedItems++;
         }
     }
 
@@ -145,12 +161,22 @@ public final class GroundTruthEscapes {
             shippedWithDefect += c[1];
             escaped += c[2];
             kinds.put(e.getKey(), RunReport.ordered("planted", c[0], "shipped", c[1], "held", c[3], "escaped", c[2],
-                    "escape_rate", c[1] == 0 ? 0.0 : c[2] / (double) c[1], "fixed_or_held_share",
-                    c[0] == 0 ? 1.0 : (c[0] - c[2]) / (double) c[0]));
+                    "escape_rate", c[1] == 0 ? 0.0 : c[2] / (double) c[1], "escaped_items", c[4],
+                    "escape_rate_of_shipped", shippedItems == 0 ? 0.0 : c[4] / (double) shippedItems,
+                    "fixed_or_held_share", c[0] == 0 ? 1.0 : (c[0] - c[2]) / (double) c[0]));
         }
         long clean = cleanShipped + cleanHeld;
         m.put("escape_rate", shippedWithDefect == 0 ? 0.0 : escaped / (double) shippedWithDefect);
+        m.put("escape_rate_denominator", "planted defects in shipped items (escaped defects / every planted defect of"
+                + " a shipped item, fixed or not; an item planted with two counts twice); by_kind the same per kind");
+        m.put("shipped_planted_defects", shippedWithDefect);
         m.put("escaped_defects", escaped);
+        m.put("escape_rate_of_shipped", shippedItems == 0 ? 0.0 : escapedItems / (double) shippedItems);
+        m.put("escape_rate_of_shipped_denominator", "all shipped items (shipped items still carrying a planted defect"
+                + " / every shipped item, planted or not: the human spot-check's measure, defective among shipped);"
+                + " by_kind: items carrying an escaped defect of the kind / every shipped item");
+        m.put("shipped_items", shippedItems);
+        m.put("escaped_items", escapedItems);
         m.put("false_hold_rate", clean == 0 ? 0.0 : cleanHeld / (double) clean);
         m.put("clean_items", clean);
         m.put("clean_items_held", cleanHeld);

@@ -491,7 +491,9 @@ public final class RunReport {
         @SuppressWarnings("unchecked")
         Map<String, Object> gt = (Map<String, Object>) r.get("escape_rates_against_ground_truth");
         if (gt != null) {
-            lines.add("ground truth: escape rate " + pct(gt.get("escape_rate")) + ", false holds " + pct(gt.get("false_hold_rate")));
+            lines.add("ground truth: escape rate " + pct(gt.get("escape_rate")) + " of planted defects in shipped items, "
+                    + pct(gt.get("escape_rate_of_shipped")) + " of all shipped items; false holds "
+                    + pct(gt.get("false_hold_rate")) + " of items planted clean");
         }
         return lines;
     }
