@@ -28,8 +28,11 @@ import org.jspecify.annotations.Nullable;
  * unit of its attribute (digits, words, or months for years). Two escape rates, each naming its
  * denominator: escaped defects among the planted defects of shipped items ({@code escape_rate}),
  * and shipped items still carrying a planted defect among all shipped items ({@code
- * escape_rate_of_shipped}, what a human spot-check of shipped items measures). Also the
- * false-hold rate: clean items held.
+ * escape_rate_of_shipped}, what a human spot-check of shipped items measures). Two false-hold
+ * rates: held among the items planted with no defect ({@code false_hold_rate}), and held among the
+ * items with no planted defect left after the rules pre-pass ({@code false_hold_rate_after_prepass}:
+ * those and the items whose planted defects the pre-pass all fixed, which the first rate counts
+ * nowhere when they are held).
  */
 public final class GroundTruthEscapes {
 
@@ -38,6 +41,10 @@ public final class GroundTruthEscapes {
     private final Map<String, long[]> perKind = new TreeMap<>();
     private long shippedItems;
     private long escapedItems;
+    /** The pre-pass's revisions of planted items. */
+    private final Map<String, String> prePassed = new HashMap<>();
+    private long prePassFixedAll;
+    private long heldAfterPrePassFixedAll;
     private long cleanShipped;
     private long cleanHeld;
     private long cleanChanged;
@@ -48,6 +55,18 @@ public final class GroundTruthEscapes {
             for (CSVRecord r : parser) {
                 byItem.computeIfAbsent(r.get("id"), k -> new ArrayList<>()).add(r);
             }
+        }
+    }
+
+    /**
+     * Offers the rules pre-pass's revision of an item (call before {@link #offer}): an item whose
+     * planted defects the pre-pass all fixed is clean from then on, and if the reviewers hold it,
+     * that hold is a false hold as well ({@code false_hold_rate_after_prepass}). Kept for planted
+     * items only.
+     */
+    public void afterPrePass(String id, String content) {
+        if (byItem.containsKey(id)) {
+            prePassed.put(id, content);
         }
     }
 
@@ -70,12 +89,15 @@ public final class GroundTruthEscapes {
         }
         Set<String> kinds = new HashSet<>();
         Set<String> escapedKinds = new HashSet<>();
+        String prePass = prePassed.getOrDefault(id, original);
+        boolean leftAfterPrePass = false;
         for (CSVRecord t : planted) {
             String kind = t.get("kind");
             long[] c = perKind.computeIfAbsent(kind, k -> new long[5]);
             if (!kinds.add(kind + "|" + t.get("detail") + "|" + t.get("wrong"))) {
                 continue;
             }
+            leftAfterPrePass |= present(t, original, prePass);
             c[0]++;
             if (shipped == null) {
                 c[3]++;
@@ -91,6 +113,13 @@ public final class GroundTruthEscapes {
         }
         if (!escapedKinds.isEmpty()) {
             escapedItems++;
+        }
+        if (!leftAfterPrePass) {
+            // every planted defect fixed by the rules pre-pass: clean for the reviewers
+            prePassFixedAll++;
+            if (shipped == null) {
+                heldAfterPrePassFixedAll++;
+            }
         }
     }
 
@@ -178,9 +207,18 @@ public final class GroundTruthEscapes {
         m.put("shipped_items", shippedItems);
         m.put("escaped_items", escapedItems);
         m.put("false_hold_rate", clean == 0 ? 0.0 : cleanHeld / (double) clean);
+        m.put("false_hold_rate_denominator", "items planted with no defect (held / all of them)");
         m.put("clean_items", clean);
         m.put("clean_items_held", cleanHeld);
         m.put("clean_items_changed", cleanChanged);
+        long cleanAfterPrePass = clean + prePassFixedAll;
+        m.put("false_hold_rate_after_prepass",
+                cleanAfterPrePass == 0 ? 0.0 : (cleanHeld + heldAfterPrePassFixedAll) / (double) cleanAfterPrePass);
+        m.put("false_hold_rate_after_prepass_denominator", "items with no planted defect left after the pre-pass (held"
+                + " / all of them): items planted with no defect, and items whose planted defects the rules pre-pass"
+                + " all fixed (prepass_fixed_all_planted; held_after_prepass_fixed_all_planted of them held)");
+        m.put("prepass_fixed_all_planted", prePassFixedAll);
+        m.put("held_after_prepass_fixed_all_planted", heldAfterPrePassFixedAll);
         m.put("by_kind", kinds);
         m.put("method", "a planted defect escapes when its item ships still carrying it (unchanged text, or the planted"
                 + " passage, term or missing phrase still there)");

@@ -492,8 +492,10 @@ public final class RunReport {
         Map<String, Object> gt = (Map<String, Object>) r.get("escape_rates_against_ground_truth");
         if (gt != null) {
             lines.add("ground truth: escape rate " + pct(gt.get("escape_rate")) + " of planted defects in shipped items, "
-                    + pct(gt.get("escape_rate_of_shipped")) + " of all shipped items; false holds "
-                    + pct(gt.get("false_hold_rate")) + " of items planted clean");
+                    + pct(gt.get("escape_rate_of_shipped")) + " of all shipped items");
+            lines.add("              false holds " + pct(gt.get("false_hold_rate")) + " of items planted clean, "
+                    + pct(gt.get("false_hold_rate_after_prepass")) + " of items clean after the pre-pass ("
+                    + gt.get("held_after_prepass_fixed_all_planted") + " held whose planted defects the pre-pass fixed)");
         }
         return lines;
     }

@@ -73,6 +73,10 @@ final class ExportTasklet implements Tasklet {
         long[] shipped = {0};
         long[] held = {0};
         GroundTruthEscapes truth = run.groundTruth() == null ? null : new GroundTruthEscapes(run.groundTruth());
+        if (truth != null) {
+            // what the rules pre-pass left of each item: planted defects it fixed are not the reviewers'
+            store.forEachRevision(run.runPk(), dev.santabatch.prepass.PrePass.CAUSE, truth::afterPrePass);
+        }
         AuditFile.Reservoir audit = new AuditFile.Reservoir(run.job().santa().auditSize(), run.seed());
         try (CatalogCsvWriter out = CatalogCsvWriter.create(run.outDir().resolve("catalog.csv"), header)) {
             store.forEachItem(run.runPk(), item -> {

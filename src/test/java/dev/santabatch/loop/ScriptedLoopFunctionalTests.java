@@ -650,6 +650,71 @@ class ScriptedLoopFunctionalTests {
         });
     }
 
+    @Test
+    void aHeldItemWhosePlantedDefectsThePrePassFixedIsAFalseHoldAfterThePrePass() throws Exception {
+        // given the marked catalog with a forbidden term planted in ten items, five of them marked
+        // (the ground truth names the term only: the marker is no planted defect), a rule that
+        // substitutes the term, and a fixer with no fix for the marker: marked items are held
+        List<List<String>> rows = new ArrayList<>();
+        StringBuilder truth = new StringBuilder("id,kind,detail,wrong,truth,group\n");
+        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
+            List<String> row = new ArrayList<>(r);
+            int n = Integer.parseInt(row.get(0).substring(1));
+            if (n <= 25 && (n % 5 == 0 || n < 7)) {
+                row.set(7, "Totally risk-free. " + row.get(7));
+                truth.append(row.get(0)).append(",forbidden-term,risk-free,risk-free,low-risk,\n");
+            }
+            if (n % 5 == 0) {
+                row.set(7, row.get(7) + MARKER);
+            }
+            rows.add(row);
+        }
+        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path truthFile = dir.resolve("truth.csv");
+        Files.writeString(truthFile, truth);
+        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job)
+                .replace("  category-column: category\n", "  category-column: category\n  ground-truth: " + truthFile + "\n")
+                .replace("rubric:\n", """
+                        rubric:
+                          - id: compliance
+                            pass: No banned claims.
+                            fail-signal: A banned claim.
+                            rules:
+                              - id: forbidden-claims
+                                type: forbidden-terms
+                                terms: [risk-free]
+                                replacements:
+                                  risk-free: low-risk
+                                fix: substitute
+                        """)
+                + "sampling:\n  seed: 7\n");
+        Extensions ext = new Extensions(Map.of(
+                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
+                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
+                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when it runs
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then the five marked items whose only planted defect the pre-pass fixed are held: counted
+        // apart, and as false holds by the rate over items clean after the pre-pass
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> t = (Map<String, Object>) dev.santabatch.report.RunReport.read(
+                dir.resolve("out/loop/r1/report.json")).get("escape_rates_against_ground_truth");
+        assertThat(t.get("prepass_fixed_all_planted")).isEqualTo(10);
+        assertThat(t.get("held_after_prepass_fixed_all_planted")).isEqualTo(5);
+        // 75 planted-clean items held (the other marked ones) of 390; 80 of 400 counting the ten
+        assertThat(t.get("clean_items_held")).isEqualTo(75);
+        assertThat((Double) t.get("false_hold_rate")).isEqualTo(75 / 390.0);
+        assertThat((Double) t.get("false_hold_rate_after_prepass")).isEqualTo(80 / 400.0);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("false holds 19.2 % of items planted clean, 20.0 % of"
+                + " items clean after the pre-pass (5 held whose planted defects the pre-pass fixed)");
+    }
+
     private Path markedCatalog(int maxRounds) throws Exception {
         List<List<String>> rows = new ArrayList<>();
         for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {

@@ -40,6 +40,11 @@ class GroundTruthEscapesTests {
         String a2 = "The Kettle is Risk-Free and quick.";
         String a3 = "The Fan is quiet. " + DRIFT;
         String a4 = "The Drill has a 1-year warranty. " + DRIFT;
+        // the rules pre-pass's revisions
+        g.afterPrePass("A1", "The Lamp is low-risk and bright.");
+        g.afterPrePass("A2", "The Kettle is low-risk and quick.");
+        g.afterPrePass("A4", "The Drill has a 5-year warranty. " + DRIFT);
+        g.afterPrePass("C1", "a clean item's rules fix: not planted, ignored");
         g.offer("A1", a1, null);
         g.offer("A2", a2, "The Kettle is low-risk and quick.");
         g.offer("A3", a3, a3);
@@ -71,6 +76,27 @@ class GroundTruthEscapesTests {
         // and the summary says which rate is which
         assertThat(RunReport.summary(report(r))).anySatisfy(l -> assertThat(l).startsWith("ground truth:")
                 .contains("escape rate 25.0 % of planted defects in shipped items, 20.0 % of all shipped items"));
+    }
+
+    @Test
+    void itemsHeldAfterThePrePassFixedEveryPlantedDefectAreCountedAndASecondFalseHoldRateCountsThem()
+            throws Exception {
+        Map<String, Object> r = scenario().result();
+
+        // the original rate: planted-clean items held, 1 of 3
+        assertThat(r.get("false_hold_rate")).isEqualTo(1 / 3.0);
+        assertThat(r.get("false_hold_rate_denominator")).asString().contains("planted with no defect");
+        assertThat(r.get("clean_items")).isEqualTo(3L);
+        assertThat(r.get("clean_items_held")).isEqualTo(1L);
+        // A1 and A2 had no planted defect left after the pre-pass (A4 still had its drift); A1 was held
+        assertThat(r.get("prepass_fixed_all_planted")).isEqualTo(2L);
+        assertThat(r.get("held_after_prepass_fixed_all_planted")).isEqualTo(1L);
+        // counted as false holds: (1 + 1) of (3 + 2)
+        assertThat(r.get("false_hold_rate_after_prepass")).isEqualTo(0.4);
+        assertThat(r.get("false_hold_rate_after_prepass_denominator")).asString().contains("after the pre-pass");
+        assertThat(RunReport.summary(report(r))).anySatisfy(l -> assertThat(l)
+                .contains("false holds 33.3 % of items planted clean, 40.0 % of items clean after the pre-pass"
+                        + " (1 held whose planted defects the pre-pass fixed)"));
     }
 
     /** A report with the ground truth's figures and what the summary reads besides. */
