@@ -137,9 +137,7 @@ final class ExportTasklet implements Tasklet {
         report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
         Map<String, Object> audited = RunReport.storedAudit(store, run.runPk(),
                 audit.sample().stream().map(AuditFile.ShippedItem::id).toList());
-        if (audited != null) {
-            report.put("escape_rate_audit", audited);
-        }
+        RunReport.applyAudit(report, audited, run.outDir());
         if (RunReport.BUDGET_STOPPED.equals(status)) {
             report.put("budget_stop", budgetStop(spendStore));
         }

@@ -225,15 +225,17 @@ public final class Launcher {
                 audit = new java.util.LinkedHashMap<>(Map.of("audited", 0, "defective", 0));
                 audit.put("not_audited", new java.util.HashSet<>(ids).size());
             }
-            report.put("escape_rate_audit", audit);
+            // the escape rate and the seed target's escape-rate row, as the export writes them
+            RunReport.applyAudit(report, audit, runDir);
             RunReport.write(reportFile, report);
             long audited = ((Number) audit.get("audited")).longValue();
             @SuppressWarnings("unchecked")
             List<Double> ci = (List<Double>) audit.get("interval_95");
-            out.printf("audit: %d audited, %d defective: escape rate %s%s; written to %s%n", audited,
+            out.printf("audit: %d audited, %d defective: escape rate %s%s%s; written to %s%n", audited,
                     ((Number) audit.get("defective")).longValue(),
                     audited == 0 ? "n/a" : String.format("%.1f %%", ((Number) audit.get("escape_rate")).doubleValue() * 100),
                     ci == null ? "" : String.format(" (95 %% CI %.1f-%.1f %%)", ci.get(0) * 100, ci.get(1) * 100),
+                    RunReport.escapeTarget(report).map(t -> "; seed target 0: " + t.get("status")).orElse(""),
                     reportFile);
             return ExitCodes.OK;
         } catch (StoreLockedException e) {

@@ -302,6 +302,10 @@ class ScriptedLoopFunctionalTests {
                         scripted(new AtomicInteger())))
                 .isZero();
         Path run = dir.resolve("out/loop/r1");
+        // before a hand-back the seed's escape-rate target is not measured, and says how to measure it
+        assertThat(escapeTarget(run)).containsEntry("status", "NOT_MEASURED").containsEntry("measured", null)
+                .hasEntrySatisfying("how_to_measure", h -> assertThat(h.toString())
+                        .contains("santa-batch audit " + run + " <filled-audit.csv>"));
         List<CSVRecord> sample = records(run.resolve("audit.csv"));
         assertThat(sample).hasSize(20).allSatisfy(r -> assertThat(r.get("verdict")).isEmpty());
         StringBuilder filled = new StringBuilder("item_id,content,verdict,note\n");
@@ -326,6 +330,13 @@ class ScriptedLoopFunctionalTests {
         List<Double> ci = (List<Double>) audit.get("interval_95");
         assertThat(ci.get(0)).isCloseTo(0.0013, org.assertj.core.data.Offset.offset(0.0001));
         assertThat(ci.get(1)).isCloseTo(0.2487, org.assertj.core.data.Offset.offset(0.0001));
+        // and the seed's escape-rate target is measured by it, with its interval
+        assertThat(escapeTarget(run)).containsEntry("measured", 0.05).containsEntry("status", "MISSED")
+                .containsEntry("audited", 20).containsEntry("defective", 1).containsEntry("interval_95", ci)
+                .doesNotContainKey("how_to_measure");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("seed target 0: MISSED");
+        assertThat(dev.santabatch.report.RunReport.summary(dev.santabatch.report.RunReport.read(run.resolve("report.json"))))
+                .contains("escape:   5.0 % of 20 audited shipped items defective (95 % CI 0.1-24.9 %); target 0: MISSED");
 
         Files.writeString(back, "item_id,content,verdict,note\n" + sample.get(0).get("item_id") + ",x,maybe,\n");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -413,6 +424,19 @@ class ScriptedLoopFunctionalTests {
         assertThat(((Number) audit.get("defective")).longValue()).as("defective").isEqualTo(defective);
         assertThat(((Number) audit.get("not_audited")).longValue()).as("not audited").isEqualTo(notAudited);
         assertThat(((Number) audit.get("escape_rate")).doubleValue()).isEqualTo(defective / (double) audited);
+        // the seed's escape-rate target is the spot-check's, in the audit command's report and the export's
+        assertThat(((Number) escapeTarget(run).get("measured")).doubleValue()).isEqualTo(defective / (double) audited);
+        assertThat(escapeTarget(run)).containsEntry("status", defective == 0 ? "MET" : "MISSED")
+                .containsEntry("interval_95", audit.get("interval_95"));
+    }
+
+    /** The seed targets' escape-rate row of the run's report.json. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> escapeTarget(Path run) throws Exception {
+        Map<String, Object> runLevel = (Map<String, Object>) dev.santabatch.report.RunReport.read(run.resolve("report.json"))
+                .get("run");
+        return ((List<Map<String, Object>>) runLevel.get("seed_targets")).stream()
+                .filter(t -> "escape-rate".equals(t.get("metric"))).findFirst().orElseThrow();
     }
 
     @Test
@@ -713,6 +737,12 @@ class ScriptedLoopFunctionalTests {
         assertThat((Double) t.get("false_hold_rate_after_prepass")).isEqualTo(80 / 400.0);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("false holds 19.2 % of items planted clean, 20.0 % of"
                 + " items clean after the pre-pass (5 held whose planted defects the pre-pass fixed)");
+        // and the seed's escape rate, the human spot-check's, is not measured by the ground truth:
+        // its figure stands beside it, named as such
+        assertThat(escapeTarget(dir.resolve("out/loop/r1"))).containsEntry("status", "NOT_MEASURED")
+                .containsEntry("measured", null)
+                .containsEntry("ground_truth_escape_rate_of_shipped", t.get("escape_rate_of_shipped"));
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("escape:   not measured yet (target 0)");
     }
 
     private Path markedCatalog(int maxRounds) throws Exception {
