@@ -94,6 +94,13 @@ class ScriptedLoopFunctionalTests {
         });
     }
 
+    /** The marker reviewers, and a fixer with no fix for the marker: marked items are held, NO_FIX. */
+    static Extensions cannotFix() {
+        ReviewerType marker = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
+        return new Extensions(Map.of("lexical", marker, "semantic", marker),
+                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+    }
+
     @Test
     void aSystematicPatternIsBatchFixedAndTheNextSampleIsClean() throws Exception {
         // given 400 items, every fifth carrying the marker
@@ -443,10 +450,7 @@ class ScriptedLoopFunctionalTests {
     void itemsTheFixerCannotFixAreHeldWithReasonNoFixInTheSampleAndInTheBatchFix() throws Exception {
         // given the marked catalog and a fixer with no fix for the marker
         Path job = markedCatalog(5);
-        Extensions ext = new Extensions(Map.of(
-                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
-                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
-                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+        Extensions ext = cannotFix();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when
@@ -713,10 +717,7 @@ class ScriptedLoopFunctionalTests {
                                 fix: substitute
                         """)
                 + "sampling:\n  seed: 7\n");
-        Extensions ext = new Extensions(Map.of(
-                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
-                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
-                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+        Extensions ext = cannotFix();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when it runs
