@@ -53,8 +53,9 @@ final class BatchFixStep {
     record Outcome(Task task, List<LoopStore.PatternRow> patterns, @Nullable String fixed, @Nullable String attempt,
             List<String> issues, @Nullable String reason) {
 
+        /** The patterns as {@code changes.csv} and {@code escalations.csv} name them. */
         String label() {
-            return String.join(" | ", patterns.stream().map(LoopStore.PatternRow::label).toList());
+            return LoopStore.PatternRow.describe(task.round(), patterns);
         }
     }
 

@@ -10,6 +10,12 @@ public final class Decision {
     public static final String CONTINUE = "continue";
     /** Not clean and no rounds left. */
     public static final String NOT_CLEAN = "not-clean";
+    /**
+     * A round decided {@link #NOT_CLEAN} whose run was resumed after {@code santa.max-rounds} was
+     * raised: the next round was drawn after all. The round's decision is rewritten to this when
+     * that round is drawn, so that it reads what happened next.
+     */
+    public static final String CONTINUE_AFTER_MAX_ROUNDS_RAISED = "continue-after-max-rounds-raised";
 
     private Decision() {}
 }

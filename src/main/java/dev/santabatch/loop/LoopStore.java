@@ -25,9 +25,11 @@ public final class LoopStore {
               sample_size INT NOT NULL,
               full_review BOOLEAN NOT NULL,
               strata VARCHAR NOT NULL,
-              decision VARCHAR(16),
+              decision VARCHAR(64),
               created_at TIMESTAMP NOT NULL,
               PRIMARY KEY (run_pk, round_no))""",
+            // wider than first released (continue-after-max-rounds-raised), so stores created before get it here
+            "ALTER TABLE sb_round ALTER COLUMN decision SET DATA TYPE VARCHAR(64)",
             """
             CREATE TABLE IF NOT EXISTS sb_sample (
               run_pk BIGINT NOT NULL,
@@ -333,7 +335,32 @@ public final class LoopStore {
     // ---------------------------------------------------------------- patterns
 
     public record PatternRow(int patternNo, String criterion, String label, List<String> items, double share,
-            boolean systematic, long matched, long fixed, long escalated) {}
+            boolean systematic, long matched, long fixed, long escalated) {
+
+        /** The pattern's id, {@code r<round>-p<n>}: {@code report.json}'s {@code rounds[].patterns[].id}. */
+        public String id(int round) {
+            return id(round, patternNo);
+        }
+
+        /** The id of pattern {@code patternNo} of {@code round}. */
+        public static String id(int round, int patternNo) {
+            return "r" + round + "-p" + patternNo;
+        }
+
+        /**
+         * How {@code changes.csv} and {@code escalations.csv} name the patterns of a batch-fix
+         * revision or escalation: each as its id, criterion and label ({@code r1-p2 original: <label>},
+         * the label without its own criterion prefix), several joined by {@code " | "}.
+         */
+        public static String describe(int round, List<PatternRow> patterns) {
+            return String.join(" | ", patterns.stream()
+                    .map(p -> p.id(round) + " " + p.criterion() + ": "
+                            + (dev.santabatch.patterns.IssueText.criterion(p.label()).filter(p.criterion()::equals).isPresent()
+                                    ? dev.santabatch.patterns.IssueText.body(p.label())
+                                    : p.label()))
+                    .toList());
+        }
+    }
 
     public void replacePatterns(long runPk, int round, List<PatternRow> rows) {
         jdbc.update("DELETE FROM sb_pattern WHERE run_pk = ? AND round_no = ?", runPk, round);

@@ -57,8 +57,9 @@ final class ModelBatchFix {
             @Nullable String fixed, @Nullable String attempt, List<String> issues, Map<Integer, Integer> calls,
             MatchOutcome.@Nullable Kind undecided) {
 
+        /** The patterns as {@code changes.csv} and {@code escalations.csv} name them. */
         String label(List<LoopStore.PatternRow> ps) {
-            return String.join(" | ", ps.stream().map(LoopStore.PatternRow::label).toList());
+            return LoopStore.PatternRow.describe(task.round(), ps);
         }
     }
 

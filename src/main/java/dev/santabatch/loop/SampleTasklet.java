@@ -50,6 +50,11 @@ final class SampleTasklet implements Tasklet {
             log.info("sample: round {} was decided '{}'; nothing to draw", last.get().round(), last.get().decision());
             return RepeatStatus.FINISHED;
         }
+        if (last.isPresent() && Decision.NOT_CLEAN.equals(last.get().decision())) {
+            // a run stopped not clean, resumed after santa.max-rounds was raised: that round did
+            // not end the loop after all (rewritten in this step's transaction, with the new round)
+            loop.decide(run.runPk(), last.get().round(), Decision.CONTINUE_AFTER_MAX_ROUNDS_RAISED);
+        }
         int round = last.map(r -> r.round() + 1).orElse(1);
         Map<StratumKey, Integer> counts = new TreeMap<>();
         Eligible.forEach(store, run.runPk(), round - 1, (item, key) -> counts.merge(key, 1, Integer::sum));

@@ -25,13 +25,26 @@ import org.jspecify.annotations.Nullable;
  * text is unchanged from the input, or by kind: at least half of the planted passage's word
  * 3-shingles are still there (drift sentence, drifted text, boilerplate), the forbidden term is
  * still there, the required phrase is still missing, or the wrong number is still stated with a
- * unit of its attribute (digits, words, or months for years). Also the false-hold rate: clean
- * items held.
+ * unit of its attribute (digits, words, or months for years). Two escape rates, each naming its
+ * denominator: escaped defects among the planted defects of shipped items ({@code escape_rate}),
+ * and shipped items still carrying a planted defect among all shipped items ({@code
+ * escape_rate_of_shipped}, what a human spot-check of shipped items measures). Two false-hold
+ * rates: held among the items planted with no defect ({@code false_hold_rate}), and held among the
+ * items with no planted defect left after the rules pre-pass ({@code false_hold_rate_after_prepass}:
+ * those and the items whose planted defects the pre-pass all fixed, which the first rate counts
+ * nowhere when they are held).
  */
 public final class GroundTruthEscapes {
 
     private final Map<String, List<CSVRecord>> byItem = new HashMap<>();
-    private final Map<String, long[]> perKind = new TreeMap<>(); // planted, shipped, escaped, held
+    // planted, shipped, escaped, held (defects of the kind); shipped items carrying an escaped one
+    private final Map<String, long[]> perKind = new TreeMap<>();
+    private long shippedItems;
+    private long escapedItems;
+    /** The pre-pass's revisions of planted items. */
+    private final Map<String, String> prePassed = new HashMap<>();
+    private long prePassFixedAll;
+    private long heldAfterPrePassFixedAll;
     private long cleanShipped;
     private long cleanHeld;
     private long cleanChanged;
@@ -45,8 +58,23 @@ public final class GroundTruthEscapes {
         }
     }
 
+    /**
+     * Offers the rules pre-pass's revision of an item (call before {@link #offer}): an item whose
+     * planted defects the pre-pass all fixed is clean from then on, and if the reviewers hold it,
+     * that hold is a false hold as well ({@code false_hold_rate_after_prepass}). Kept for planted
+     * items only.
+     */
+    public void afterPrePass(String id, String content) {
+        if (byItem.containsKey(id)) {
+            prePassed.put(id, content);
+        }
+    }
+
     /** Offers one accepted item: its input content, and its shipped content ({@code null} when held). */
     public void offer(String id, String original, @Nullable String shipped) {
+        if (shipped != null) {
+            shippedItems++;
+        }
         List<CSVRecord> planted = byItem.get(id);
         if (planted == null) {
             if (shipped == null) {
@@ -60,12 +88,16 @@ public final class GroundTruthEscapes {
             return;
         }
         Set<String> kinds = new HashSet<>();
+        Set<String> escapedKinds = new HashSet<>();
+        String prePass = prePassed.getOrDefault(id, original);
+        boolean leftAfterPrePass = false;
         for (CSVRecord t : planted) {
             String kind = t.get("kind");
-            long[] c = perKind.computeIfAbsent(kind, k -> new long[4]);
+            long[] c = perKind.computeIfAbsent(kind, k -> new long[5]);
             if (!kinds.add(kind + "|" + t.get("detail") + "|" + t.get("wrong"))) {
                 continue;
             }
+            leftAfterPrePass |= present(t, original, prePass);
             c[0]++;
             if (shipped == null) {
                 c[3]++;
@@ -74,6 +106,19 @@ public final class GroundTruthEscapes {
             c[1]++;
             if (present(t, original, shipped)) {
                 c[2]++;
+                if (escapedKinds.add(kind)) {
+                    c[4]++;
+                }
+            }
+        }
+        if (!escapedKinds.isEmpty()) {
+            escapedItems++;
+        }
+        if (!leftAfterPrePass) {
+            // every planted defect fixed by the rules pre-pass: clean for the reviewers
+            prePassFixedAll++;
+            if (shipped == null) {
+                heldAfterPrePassFixedAll++;
             }
         }
     }
@@ -145,16 +190,35 @@ public final class GroundTruthEscapes {
             shippedWithDefect += c[1];
             escaped += c[2];
             kinds.put(e.getKey(), RunReport.ordered("planted", c[0], "shipped", c[1], "held", c[3], "escaped", c[2],
-                    "escape_rate", c[1] == 0 ? 0.0 : c[2] / (double) c[1], "fixed_or_held_share",
-                    c[0] == 0 ? 1.0 : (c[0] - c[2]) / (double) c[0]));
+                    "escape_rate", c[1] == 0 ? 0.0 : c[2] / (double) c[1], "escaped_items", c[4],
+                    "escape_rate_of_shipped", shippedItems == 0 ? 0.0 : c[4] / (double) shippedItems,
+                    "fixed_or_held_share", c[0] == 0 ? 1.0 : (c[0] - c[2]) / (double) c[0]));
         }
         long clean = cleanShipped + cleanHeld;
         m.put("escape_rate", shippedWithDefect == 0 ? 0.0 : escaped / (double) shippedWithDefect);
+        m.put("escape_rate_denominator", "planted defects in shipped items (escaped defects / every planted defect of"
+                + " a shipped item, fixed or not; an item planted with two counts twice); by_kind the same per kind");
+        m.put("shipped_planted_defects", shippedWithDefect);
         m.put("escaped_defects", escaped);
+        m.put("escape_rate_of_shipped", shippedItems == 0 ? 0.0 : escapedItems / (double) shippedItems);
+        m.put("escape_rate_of_shipped_denominator", "all shipped items (shipped items still carrying a planted defect"
+                + " / every shipped item, planted or not: the human spot-check's measure, defective among shipped);"
+                + " by_kind: items carrying an escaped defect of the kind / every shipped item");
+        m.put("shipped_items", shippedItems);
+        m.put("escaped_items", escapedItems);
         m.put("false_hold_rate", clean == 0 ? 0.0 : cleanHeld / (double) clean);
+        m.put("false_hold_rate_denominator", "items planted with no defect (held / all of them)");
         m.put("clean_items", clean);
         m.put("clean_items_held", cleanHeld);
         m.put("clean_items_changed", cleanChanged);
+        long cleanAfterPrePass = clean + prePassFixedAll;
+        m.put("false_hold_rate_after_prepass",
+                cleanAfterPrePass == 0 ? 0.0 : (cleanHeld + heldAfterPrePassFixedAll) / (double) cleanAfterPrePass);
+        m.put("false_hold_rate_after_prepass_denominator", "items with no planted defect left after the pre-pass (held"
+                + " / all of them): items planted with no defect, and items whose planted defects the rules pre-pass"
+                + " all fixed (prepass_fixed_all_planted; held_after_prepass_fixed_all_planted of them held)");
+        m.put("prepass_fixed_all_planted", prePassFixedAll);
+        m.put("held_after_prepass_fixed_all_planted", heldAfterPrePassFixedAll);
         m.put("by_kind", kinds);
         m.put("method", "a planted defect escapes when its item ships still carrying it (unchanged text, or the planted"
                 + " passage, term or missing phrase still there)");

@@ -173,7 +173,8 @@ public final class RunReport {
             m.put("agreement", agreement(agreement, List.copyOf(ratings.values()), ctx.lowAgreementKappa()));
             List<Map<String, Object>> patterns = new ArrayList<>();
             for (LoopStore.PatternRow p : loop.patterns(ctx.runPk(), round.round())) {
-                patterns.add(ordered("pattern", p.patternNo(), "criterion", p.criterion(), "label", p.label(),
+                patterns.add(ordered("id", p.id(round.round()), "pattern", p.patternNo(), "criterion", p.criterion(),
+                        "label", p.label(),
                         "sampled_items", p.items().size(), "sample_share", p.share(), "systematic", p.systematic(),
                         "matched", p.matched(), "fixed", p.fixed(), "escalated", p.escalated()));
             }
@@ -306,17 +307,70 @@ public final class RunReport {
         return m;
     }
 
+    /** The seed's targets; the escape rate not measured yet (the export and the audit command put the spot-check's in). */
     private static List<Map<String, Object>> targets(SantaMetrics metrics, @Nullable Map<String, Object> groundTruth) {
-        OptionalDouble escape = OptionalDouble.empty();
-        if (groundTruth != null && groundTruth.get("escape_rate") instanceof Double d) {
-            escape = OptionalDouble.of(d);
-        }
         List<Map<String, Object>> out = new ArrayList<>();
-        for (SeedTargets.Target t : SeedTargets.of(metrics, escape)) {
-            out.add(ordered("metric", t.metric(), "target", t.target(), "measured", value(t.measured()), "status",
-                    t.status().name()));
+        for (SeedTargets.Target t : SeedTargets.of(metrics, OptionalDouble.empty())) {
+            out.add(ESCAPE_RATE.equals(t.metric()) ? escapeTarget(null, groundTruth, null) : target(t));
         }
         return out;
+    }
+
+    private static final String ESCAPE_RATE = "escape-rate";
+
+    private static Map<String, Object> target(SeedTargets.Target t) {
+        return ordered("metric", t.metric(), "target", t.target(), "measured", value(t.measured()), "status",
+                t.status().name());
+    }
+
+    /**
+     * The seed's escape-rate target: the human spot-check's rate (defective among the audited
+     * shipped items, with its 95 % interval) once a filled {@code audit.csv} was handed back
+     * ({@code audit} with at least one verdict), else NOT_MEASURED with how to measure it. A ground
+     * truth's escape rate is not that measure: it stands beside it, named as such.
+     */
+    static Map<String, Object> escapeTarget(@Nullable Map<String, Object> audit, @Nullable Map<String, Object> groundTruth,
+            @Nullable Path runDir) {
+        boolean measured = audit != null && audit.get("audited") instanceof Number n && n.longValue() > 0;
+        Map<String, Object> m = target(SeedTargets.escapeRate(measured
+                ? OptionalDouble.of(((Number) audit.get("escape_rate")).doubleValue()) : OptionalDouble.empty()));
+        m.put("source", "human spot-check: defective among the audited shipped items of audit.csv (escape_rate_audit)");
+        if (measured) {
+            m.put("audited", audit.get("audited"));
+            m.put("defective", audit.get("defective"));
+            m.put("interval_95", audit.get("interval_95"));
+        } else {
+            String dir = runDir == null ? "<run-output-dir>" : runDir.toString();
+            m.put("how_to_measure", "fill the verdict column of " + dir + "/audit.csv (ok or defective), then: santa-batch"
+                    + " audit " + dir + " <filled-audit.csv>");
+        }
+        if (groundTruth != null) {
+            m.put("ground_truth_escape_rate_of_shipped", groundTruth.get("escape_rate_of_shipped"));
+            m.put("ground_truth_note", "shipped items still carrying a planted defect, against the generator's ground"
+                    + " truth (escape_rates_against_ground_truth): not the seed's measure");
+        }
+        return m;
+    }
+
+    /**
+     * Puts the human spot-check into a report: {@code escape_rate_audit} (when there is one) and the
+     * seed targets' escape-rate row ({@link #escapeTarget}). The export and the {@code audit}
+     * command both use it, so the row always reads the report's own spot-check.
+     */
+    @SuppressWarnings("unchecked")
+    public static void applyAudit(Map<String, Object> report, @Nullable Map<String, Object> audit, Path runDir) {
+        if (audit != null) {
+            report.put("escape_rate_audit", audit);
+        }
+        if (report.get("run") instanceof Map<?, ?> run && run.get("seed_targets") instanceof List<?> targets) {
+            List<Object> rows = (List<Object>) targets;
+            for (int i = 0; i < rows.size(); i++) {
+                if (rows.get(i) instanceof Map<?, ?> row && ESCAPE_RATE.equals(row.get("metric"))) {
+                    rows.set(i, escapeTarget(audit, (Map<String, Object>) report.get("escape_rates_against_ground_truth"),
+                            runDir));
+                }
+            }
+        }
     }
 
     private static Map<String, Object> agreement(Agreement a, List<List<Verdict>> ratings, double low) {
@@ -442,6 +496,7 @@ public final class RunReport {
         lines.add("shipped:  " + outputs.get("shipped") + " items; held for a person: " + outputs.get("held"));
         lines.add("rounds:   " + run.get("rounds") + "; first-pass rate " + pct(run.get("first_pass_rate"))
                 + " (target > 70 %); mean reviews to NICE " + num(run.get("mean_reviews_to_nice")) + " (target < 1.5)");
+        escapeLine(r).ifPresent(lines::add);
         @SuppressWarnings("unchecked")
         Map<String, Object> bound = (Map<String, Object>) run.get("bound");
         lines.add("bound:    " + (Boolean.TRUE.equals(bound.get("stated")) ? bound.get("sentence") : bound.get("why")));
@@ -490,9 +545,41 @@ public final class RunReport {
         @SuppressWarnings("unchecked")
         Map<String, Object> gt = (Map<String, Object>) r.get("escape_rates_against_ground_truth");
         if (gt != null) {
-            lines.add("ground truth: escape rate " + pct(gt.get("escape_rate")) + ", false holds " + pct(gt.get("false_hold_rate")));
+            lines.add("ground truth: escape rate " + pct(gt.get("escape_rate")) + " of planted defects in shipped items, "
+                    + pct(gt.get("escape_rate_of_shipped")) + " of all shipped items");
+            lines.add("              false holds " + pct(gt.get("false_hold_rate")) + " of items planted clean, "
+                    + pct(gt.get("false_hold_rate_after_prepass")) + " of items clean after the pre-pass ("
+                    + gt.get("held_after_prepass_fixed_all_planted") + " held whose planted defects the pre-pass fixed)");
         }
         return lines;
+    }
+
+    /** The seed targets' escape-rate row of a report ({@link #escapeTarget}), if it has one. */
+    public static java.util.Optional<Map<?, ?>> escapeTarget(Map<String, Object> report) {
+        if (!(report.get("run") instanceof Map<?, ?> run) || !(run.get("seed_targets") instanceof List<?> targets)) {
+            return java.util.Optional.empty();
+        }
+        return targets.stream()
+                .filter(t -> t instanceof Map<?, ?> row && ESCAPE_RATE.equals(row.get("metric")))
+                .<Map<?, ?>>map(t -> (Map<?, ?>) t)
+                .findFirst();
+    }
+
+    /** The seed's escape rate, the human spot-check's: measured, or how to measure it. */
+    private static java.util.Optional<String> escapeLine(Map<String, Object> report) {
+        return escapeTarget(report)
+                .map(t -> {
+                    if (!(t.get("measured") instanceof Number)) {
+                        return "escape:   not measured yet (target 0): " + t.get("how_to_measure");
+                    }
+                    List<?> ci = t.get("interval_95") instanceof List<?> l ? l : List.of();
+                    return "escape:   " + pct(t.get("measured")) + " of " + t.get("audited")
+                            + " audited shipped items defective" + (ci.size() == 2
+                                    ? String.format(" (95 %% CI %.1f-%.1f %%)", ((Number) ci.get(0)).doubleValue() * 100,
+                                            ((Number) ci.get(1)).doubleValue() * 100)
+                                    : "")
+                            + "; target 0: " + t.get("status");
+                });
     }
 
     private static String pct(@Nullable Object v) {

@@ -21,10 +21,21 @@ import org.slf4j.Marker;
  * {@link ConfigurationException} in its cause chain. Every other error, an unexpected one
  * included, is logged as before; the {@link Launcher} logs the configuration error itself as one
  * ERROR line without a trace.
+ *
+ * <p>It also drops Spring's start-up failure events for a store whose H2 file is locked by another
+ * process ({@link StoreLockedException}): Spring Boot's "Application run failed" with the whole
+ * trace, and the context's warning before it that a JDBC connection could not be obtained (its
+ * message only; for any other cause Boot's report with the trace follows it). The {@link Launcher}
+ * says what happened in one line instead. Installed before the base context is refreshed, so that
+ * it sees those events.
  */
 final class ConfigurationErrorLogFilter extends TurboFilter {
 
     private static final String SPRING_BATCH = "org.springframework.batch";
+    private static final String SPRING = "org.springframework";
+    /** The context's own one-line warning before Spring Boot's failure report (the same exception, again). */
+    private static final String CONTEXT_FAILED = "Exception encountered during context initialization";
+    private static final String NO_CONNECTION = "Failed to obtain JDBC Connection";
 
     private ConfigurationErrorLogFilter() {}
 
@@ -49,8 +60,16 @@ final class ConfigurationErrorLogFilter extends TurboFilter {
 
     @Override
     public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
-        if (t == null || level == null || !level.isGreaterOrEqual(Level.WARN) || logger == null
-                || !logger.getName().startsWith(SPRING_BATCH)) {
+        if (level == null || !level.isGreaterOrEqual(Level.WARN) || logger == null
+                || !logger.getName().startsWith(SPRING)) {
+            return FilterReply.NEUTRAL;
+        }
+        if (StoreLockedException.locked(t)
+                || t == null && format != null && format.startsWith(CONTEXT_FAILED) && format.contains(NO_CONNECTION)) {
+            // a store locked by another process: the Launcher says so in one line
+            return FilterReply.DENY;
+        }
+        if (t == null || !logger.getName().startsWith(SPRING_BATCH)) {
             return FilterReply.NEUTRAL;
         }
         return configurationError(t) ? FilterReply.DENY : FilterReply.NEUTRAL;

@@ -73,6 +73,10 @@ final class ExportTasklet implements Tasklet {
         long[] shipped = {0};
         long[] held = {0};
         GroundTruthEscapes truth = run.groundTruth() == null ? null : new GroundTruthEscapes(run.groundTruth());
+        if (truth != null) {
+            // what the rules pre-pass left of each item: planted defects it fixed are not the reviewers'
+            store.forEachRevision(run.runPk(), dev.santabatch.prepass.PrePass.CAUSE, truth::afterPrePass);
+        }
         AuditFile.Reservoir audit = new AuditFile.Reservoir(run.job().santa().auditSize(), run.seed());
         try (CatalogCsvWriter out = CatalogCsvWriter.create(run.outDir().resolve("catalog.csv"), header)) {
             store.forEachItem(run.runPk(), item -> {
@@ -133,9 +137,7 @@ final class ExportTasklet implements Tasklet {
         report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
         Map<String, Object> audited = RunReport.storedAudit(store, run.runPk(),
                 audit.sample().stream().map(AuditFile.ShippedItem::id).toList());
-        if (audited != null) {
-            report.put("escape_rate_audit", audited);
-        }
+        RunReport.applyAudit(report, audited, run.outDir());
         if (RunReport.BUDGET_STOPPED.equals(status)) {
             report.put("budget_stop", budgetStop(spendStore));
         }

@@ -104,6 +104,8 @@ public final class Launcher {
         }
         try (ConfigurableApplicationContext base = baseContext(props)) {
             return launch(base, job, warnings, request, out, err, env);
+        } catch (StoreLockedException e) {
+            return storeLocked(e, err);
         }
     }
 
@@ -138,6 +140,8 @@ public final class Launcher {
                     p.getLong(RunParameters.SEED));
             out.println("restart: execution " + executionId + " of job '" + execution.getJobInstance().getJobName()
                     + "', run id '" + runId + "' (" + execution.getStatus() + ")");
+        } catch (StoreLockedException e) {
+            return storeLocked(e, err);
         }
         return run(request, props, out, err);
     }
@@ -171,6 +175,8 @@ public final class Launcher {
                 out.println("(no executions yet)");
             }
             return ExitCodes.OK;
+        } catch (StoreLockedException e) {
+            return storeLocked(e, err);
         }
     }
 
@@ -219,17 +225,21 @@ public final class Launcher {
                 audit = new java.util.LinkedHashMap<>(Map.of("audited", 0, "defective", 0));
                 audit.put("not_audited", new java.util.HashSet<>(ids).size());
             }
-            report.put("escape_rate_audit", audit);
+            // the escape rate and the seed target's escape-rate row, as the export writes them
+            RunReport.applyAudit(report, audit, runDir);
             RunReport.write(reportFile, report);
             long audited = ((Number) audit.get("audited")).longValue();
             @SuppressWarnings("unchecked")
             List<Double> ci = (List<Double>) audit.get("interval_95");
-            out.printf("audit: %d audited, %d defective: escape rate %s%s; written to %s%n", audited,
+            out.printf("audit: %d audited, %d defective: escape rate %s%s%s; written to %s%n", audited,
                     ((Number) audit.get("defective")).longValue(),
                     audited == 0 ? "n/a" : String.format("%.1f %%", ((Number) audit.get("escape_rate")).doubleValue() * 100),
                     ci == null ? "" : String.format(" (95 %% CI %.1f-%.1f %%)", ci.get(0) * 100, ci.get(1) * 100),
+                    RunReport.escapeTarget(report).map(t -> "; seed target 0: " + t.get("status")).orElse(""),
                     reportFile);
             return ExitCodes.OK;
+        } catch (StoreLockedException e) {
+            return storeLocked(e, err);
         } catch (AuditFileException e) {
             err.println("santa-batch: " + e.getMessage());
             return ExitCodes.USAGE;
@@ -257,18 +267,35 @@ public final class Launcher {
             System.setProperty("h2.bindAddress", "127.0.0.1");
         }
         Map<String, Object> overrides = new HashMap<>(props);
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(SantaBatchApplication.class)
-                .web(WebApplicationType.NONE)
-                // highest precedence: the caller's properties win over application.properties
-                .initializers(ctx -> ctx.getEnvironment()
-                        .getPropertySources()
-                        .addFirst(new MapPropertySource("santa-batch-overrides", overrides)))
-                .logStartupInfo(false)
-                .registerShutdownHook(false)
-                .run();
-        // after the start: Spring Boot resets logback's context when it starts
-        ConfigurationErrorLogFilter.install();
+        java.util.concurrent.atomic.AtomicReference<@Nullable String> url = new java.util.concurrent.atomic.AtomicReference<>();
+        ConfigurableApplicationContext context;
+        try {
+            context = new SpringApplicationBuilder(SantaBatchApplication.class)
+                    .web(WebApplicationType.NONE)
+                    .initializers(ctx -> {
+                        // highest precedence: the caller's properties win over application.properties
+                        ctx.getEnvironment().getPropertySources().addFirst(new MapPropertySource("santa-batch-overrides", overrides));
+                        url.set(ctx.getEnvironment().getProperty("spring.datasource.url"));
+                        // after Spring Boot has set logback up (it resets its context), before the
+                        // store is opened: a locked store's start-up failure is filtered out
+                        ConfigurationErrorLogFilter.install();
+                    })
+                    .logStartupInfo(false)
+                    .registerShutdownHook(false)
+                    .run();
+        } catch (RuntimeException e) {
+            if (StoreLockedException.locked(e)) {
+                throw new StoreLockedException(url.get(), e);
+            }
+            throw e;
+        }
         return context;
+    }
+
+    /** A store locked by another process: one line, exit 2 (nothing was run). */
+    private static int storeLocked(StoreLockedException e, PrintStream err) {
+        err.println("santa-batch: ERROR: " + e.getMessage());
+        return ExitCodes.USAGE;
     }
 
     private static int launch(ConfigurableApplicationContext base, JobDefinition job, List<String> warnings,

@@ -31,7 +31,11 @@ public final class SeedTargets {
 
     private SeedTargets() {}
 
-    /** The three targets; {@code escapeRate} is empty until a human audit (or ground truth) gives one. */
+    /**
+     * The three targets; {@code escapeRate} is empty until the human spot-check (the filled
+     * {@code audit.csv} handed back) gives one: the seed's escape rate is defective among the
+     * audited shipped items, never a ground truth's figure.
+     */
     public static List<Target> of(SantaMetrics metrics, OptionalDouble escapeRate) {
         OptionalDouble fp = metrics.firstPassRate();
         OptionalDouble mr = metrics.meanReviewsToNice();
@@ -40,8 +44,12 @@ public final class SeedTargets {
                         status(fp, fp.isPresent() && fp.getAsDouble() > FIRST_PASS_RATE_ABOVE)),
                 new Target("mean-reviews-to-nice", "< 1.5", mr,
                         status(mr, mr.isPresent() && mr.getAsDouble() < MEAN_REVIEWS_TO_NICE_BELOW)),
-                new Target("escape-rate", "0", escapeRate,
-                        status(escapeRate, escapeRate.isPresent() && escapeRate.getAsDouble() == 0)));
+                escapeRate(escapeRate));
+    }
+
+    /** The escape-rate target: met when the spot-check found no defective item; empty: not measured. */
+    public static Target escapeRate(OptionalDouble measured) {
+        return new Target("escape-rate", "0", measured, status(measured, measured.isPresent() && measured.getAsDouble() == 0));
     }
 
     private static Status status(OptionalDouble measured, boolean met) {

@@ -682,6 +682,15 @@ public class Store {
                 runPk);
     }
 
+    /** The content of every revision made by {@code cause}, by item id, in revision order. */
+    public void forEachRevision(long runPk, String cause, java.util.function.BiConsumer<String, String> action) {
+        jdbc.query("SELECT item_id, content FROM sb_revision WHERE run_pk = ? AND cause = ? ORDER BY item_id, rev",
+                rs -> {
+                    action.accept(rs.getString(1), rs.getString(2));
+                },
+                runPk, cause);
+    }
+
     public void forEachEscalation(long runPk, Consumer<Escalation> action) {
         jdbc.query(
                 "SELECT e.item_id, e.round_no, e.cause, e.pattern, e.last_attempt, e.issues, i.fields, r.content, e.reason"

@@ -70,7 +70,7 @@ class LlmJobFunctionalTests {
                 // the rounds that found a systematic pattern (the model matcher's narrowing may leave
                 // some of a pattern's items to a later round's sample)
                 assertThat(Integer.parseInt(c.get("round"))).isBetween(1, rounds.size() - 1);
-                assertThat(c.get("pattern")).matches("(on-specification|original): .+");
+                assertThat(c.get("pattern")).matches("r" + c.get("round") + "-p\\d+ (on-specification|original): .+");
             });
             // every item is shipped (the scripted fixes pass the rules): nothing lost, nothing held
             Map<String, String> shipped = LlmJobs.contents(run.resolve("catalog.csv"), "id", "description");

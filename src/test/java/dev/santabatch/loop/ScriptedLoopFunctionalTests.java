@@ -94,6 +94,13 @@ class ScriptedLoopFunctionalTests {
         });
     }
 
+    /** The marker reviewers, and a fixer with no fix for the marker: marked items are held, NO_FIX. */
+    static Extensions cannotFix() {
+        ReviewerType marker = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
+        return new Extensions(Map.of("lexical", marker, "semantic", marker),
+                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+    }
+
     @Test
     void aSystematicPatternIsBatchFixedAndTheNextSampleIsClean() throws Exception {
         // given 400 items, every fifth carrying the marker
@@ -127,9 +134,10 @@ class ScriptedLoopFunctionalTests {
         List<CSVRecord> santa = changes.stream().filter(c -> c.get("cause").equals("santa-fix")).toList();
         assertThat(santa).isNotEmpty();
         assertThat(batch).isNotEmpty();
+        // the pattern column names the pattern by its id in report.json, its criterion and its label
         assertThat(batch).allSatisfy(c -> {
             assertThat(c.get("round")).isEqualTo("1");
-            assertThat(c.get("pattern")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
+            assertThat(c.get("pattern")).isEqualTo("r1-p1 on-specification: carries the shop-now boilerplate sentence");
             assertThat(c.get("after")).doesNotContain(MARKER.strip());
         });
         assertThat(santa.size() + batch.size()).isEqualTo(80);
@@ -152,6 +160,14 @@ class ScriptedLoopFunctionalTests {
         assertThat(rounds.get(1).get("decision")).isEqualTo("clean");
         assertThat(rounds.get(1).get("first_pass_rate")).isEqualTo(1.0);
         assertThat(report.get("status")).isEqualTo("clean");
+        // the batch-fix rows join to the report's pattern by its id
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> patterns = (List<Map<String, Object>>) rounds.get(0).get("patterns");
+        assertThat(patterns).filteredOn(p -> "r1-p1".equals(p.get("id"))).singleElement().satisfies(p -> {
+            assertThat(p.get("criterion")).isEqualTo("on-specification");
+            assertThat(p.get("label")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
+            assertThat(((Number) p.get("fixed")).intValue()).isEqualTo(batch.size());
+        });
     }
 
     @Test
@@ -167,6 +183,9 @@ class ScriptedLoopFunctionalTests {
         assertThat(first).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(3);
         Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
         assertThat(report.get("status")).isEqualTo("not-clean");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> stopped = (List<Map<String, Object>>) report.get("rounds");
+        assertThat(stopped).extracting(r -> r.get("decision")).containsExactly("not-clean");
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("raise santa.max-rounds");
 
         Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 4"));
@@ -181,7 +200,8 @@ class ScriptedLoopFunctionalTests {
         report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
-        assertThat(rounds).extracting(r -> r.get("decision")).containsExactly("not-clean", "clean");
+        // round 1's decision reads what happened next: the loop went on once max rounds were raised
+        assertThat(rounds).extracting(r -> r.get("decision")).containsExactly("continue-after-max-rounds-raised", "clean");
     }
 
     @Test
@@ -289,6 +309,10 @@ class ScriptedLoopFunctionalTests {
                         scripted(new AtomicInteger())))
                 .isZero();
         Path run = dir.resolve("out/loop/r1");
+        // before a hand-back the seed's escape-rate target is not measured, and says how to measure it
+        assertThat(escapeTarget(run)).containsEntry("status", "NOT_MEASURED").containsEntry("measured", null)
+                .hasEntrySatisfying("how_to_measure", h -> assertThat(h.toString())
+                        .contains("santa-batch audit " + run + " <filled-audit.csv>"));
         List<CSVRecord> sample = records(run.resolve("audit.csv"));
         assertThat(sample).hasSize(20).allSatisfy(r -> assertThat(r.get("verdict")).isEmpty());
         StringBuilder filled = new StringBuilder("item_id,content,verdict,note\n");
@@ -313,6 +337,13 @@ class ScriptedLoopFunctionalTests {
         List<Double> ci = (List<Double>) audit.get("interval_95");
         assertThat(ci.get(0)).isCloseTo(0.0013, org.assertj.core.data.Offset.offset(0.0001));
         assertThat(ci.get(1)).isCloseTo(0.2487, org.assertj.core.data.Offset.offset(0.0001));
+        // and the seed's escape-rate target is measured by it, with its interval
+        assertThat(escapeTarget(run)).containsEntry("measured", 0.05).containsEntry("status", "MISSED")
+                .containsEntry("audited", 20).containsEntry("defective", 1).containsEntry("interval_95", ci)
+                .doesNotContainKey("how_to_measure");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("seed target 0: MISSED");
+        assertThat(dev.santabatch.report.RunReport.summary(dev.santabatch.report.RunReport.read(run.resolve("report.json"))))
+                .contains("escape:   5.0 % of 20 audited shipped items defective (95 % CI 0.1-24.9 %); target 0: MISSED");
 
         Files.writeString(back, "item_id,content,verdict,note\n" + sample.get(0).get("item_id") + ",x,maybe,\n");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -400,16 +431,26 @@ class ScriptedLoopFunctionalTests {
         assertThat(((Number) audit.get("defective")).longValue()).as("defective").isEqualTo(defective);
         assertThat(((Number) audit.get("not_audited")).longValue()).as("not audited").isEqualTo(notAudited);
         assertThat(((Number) audit.get("escape_rate")).doubleValue()).isEqualTo(defective / (double) audited);
+        // the seed's escape-rate target is the spot-check's, in the audit command's report and the export's
+        assertThat(((Number) escapeTarget(run).get("measured")).doubleValue()).isEqualTo(defective / (double) audited);
+        assertThat(escapeTarget(run)).containsEntry("status", defective == 0 ? "MET" : "MISSED")
+                .containsEntry("interval_95", audit.get("interval_95"));
+    }
+
+    /** The seed targets' escape-rate row of the run's report.json. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> escapeTarget(Path run) throws Exception {
+        Map<String, Object> runLevel = (Map<String, Object>) dev.santabatch.report.RunReport.read(run.resolve("report.json"))
+                .get("run");
+        return ((List<Map<String, Object>>) runLevel.get("seed_targets")).stream()
+                .filter(t -> "escape-rate".equals(t.get("metric"))).findFirst().orElseThrow();
     }
 
     @Test
     void itemsTheFixerCannotFixAreHeldWithReasonNoFixInTheSampleAndInTheBatchFix() throws Exception {
         // given the marked catalog and a fixer with no fix for the marker
         Path job = markedCatalog(5);
-        Extensions ext = new Extensions(Map.of(
-                        "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
-                        "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
-                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+        Extensions ext = cannotFix();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when
@@ -429,7 +470,7 @@ class ScriptedLoopFunctionalTests {
         List<CSVRecord> inBatch = held.stream().filter(r -> r.get("cause").equals("batch-fix")).toList();
         assertThat(inSample).isNotEmpty();
         assertThat(inBatch).isNotEmpty().allSatisfy(r -> {
-            assertThat(r.get("pattern")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
+            assertThat(r.get("pattern")).isEqualTo("r1-p1 on-specification: carries the shop-now boilerplate sentence");
             assertThat(r.get("open_issues")).contains("no offline fix: scripted");
         });
         assertThat(records(run.resolve("catalog.csv"))).hasSize(320);
@@ -635,6 +676,74 @@ class ScriptedLoopFunctionalTests {
             assertThat(r.get("last_attempt")).isEqualTo(original + " Revised. Revised. Revised.");
             assertThat(r.get("last_passing")).isEqualTo(r.get("last_attempt"));
         });
+    }
+
+    @Test
+    void aHeldItemWhosePlantedDefectsThePrePassFixedIsAFalseHoldAfterThePrePass() throws Exception {
+        // given the marked catalog with a forbidden term planted in ten items, five of them marked
+        // (the ground truth names the term only: the marker is no planted defect), a rule that
+        // substitutes the term, and a fixer with no fix for the marker: marked items are held
+        List<List<String>> rows = new ArrayList<>();
+        StringBuilder truth = new StringBuilder("id,kind,detail,wrong,truth,group\n");
+        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
+            List<String> row = new ArrayList<>(r);
+            int n = Integer.parseInt(row.get(0).substring(1));
+            if (n <= 25 && (n % 5 == 0 || n < 7)) {
+                row.set(7, "Totally risk-free. " + row.get(7));
+                truth.append(row.get(0)).append(",forbidden-term,risk-free,risk-free,low-risk,\n");
+            }
+            if (n % 5 == 0) {
+                row.set(7, row.get(7) + MARKER);
+            }
+            rows.add(row);
+        }
+        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path truthFile = dir.resolve("truth.csv");
+        Files.writeString(truthFile, truth);
+        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job)
+                .replace("  category-column: category\n", "  category-column: category\n  ground-truth: " + truthFile + "\n")
+                .replace("rubric:\n", """
+                        rubric:
+                          - id: compliance
+                            pass: No banned claims.
+                            fail-signal: A banned claim.
+                            rules:
+                              - id: forbidden-claims
+                                type: forbidden-terms
+                                terms: [risk-free]
+                                replacements:
+                                  risk-free: low-risk
+                                fix: substitute
+                        """)
+                + "sampling:\n  seed: 7\n");
+        Extensions ext = cannotFix();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when it runs
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then the five marked items whose only planted defect the pre-pass fixed are held: counted
+        // apart, and as false holds by the rate over items clean after the pre-pass
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> t = (Map<String, Object>) dev.santabatch.report.RunReport.read(
+                dir.resolve("out/loop/r1/report.json")).get("escape_rates_against_ground_truth");
+        assertThat(t.get("prepass_fixed_all_planted")).isEqualTo(10);
+        assertThat(t.get("held_after_prepass_fixed_all_planted")).isEqualTo(5);
+        // 75 planted-clean items held (the other marked ones) of 390; 80 of 400 counting the ten
+        assertThat(t.get("clean_items_held")).isEqualTo(75);
+        assertThat((Double) t.get("false_hold_rate")).isEqualTo(75 / 390.0);
+        assertThat((Double) t.get("false_hold_rate_after_prepass")).isEqualTo(80 / 400.0);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("false holds 19.2 % of items planted clean, 20.0 % of"
+                + " items clean after the pre-pass (5 held whose planted defects the pre-pass fixed)");
+        // and the seed's escape rate, the human spot-check's, is not measured by the ground truth:
+        // its figure stands beside it, named as such
+        assertThat(escapeTarget(dir.resolve("out/loop/r1"))).containsEntry("status", "NOT_MEASURED")
+                .containsEntry("measured", null)
+                .containsEntry("ground_truth_escape_rate_of_shipped", t.get("escape_rate_of_shipped"));
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("escape:   not measured yet (target 0)");
     }
 
     private Path markedCatalog(int maxRounds) throws Exception {

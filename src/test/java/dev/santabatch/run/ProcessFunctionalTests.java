@@ -90,6 +90,28 @@ class ProcessFunctionalTests {
         assertCatalogHasEveryRowOnce(dir.resolve("out/live/l1/catalog.csv"));
     }
 
+    @Test
+    void aStoreLockedByAnotherProcessIsOneErrorLineWithExit2() throws Exception {
+        // given the H2 file held open by another process that did not open it with AUTO_SERVER
+        // (here this test's JVM: an embedded connection takes the file lock for itself)
+        Path job = TestJobs.writeJob(dir, "locked", TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(5)), 10);
+        String db = dir.toAbsolutePath().resolve("db/santa").toString();
+        try (java.sql.Connection holder = java.sql.DriverManager.getConnection("jdbc:h2:file:" + db, "sa", "")) {
+            // when a run starts on it
+            ChildRun child = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "x1");
+            int exit = child.await(120);
+
+            // then one ERROR line names the database and the likely cause, without a stack trace
+            String output = child.output();
+            assertThat(exit).as(output).isEqualTo(2);
+            assertThat(output).as(output).doesNotContain("\tat ").doesNotContain("Exception in thread");
+            List<String> errors = output.lines().filter(l -> l.contains("ERROR") || l.startsWith("santa-batch:")).toList();
+            assertThat(errors).as(output).hasSize(1);
+            assertThat(errors.get(0)).contains(db).contains("in use by another process").contains("status");
+            assertThat(holder.isValid(5)).isTrue();
+        }
+    }
+
     private static void assertCatalogHasEveryRowOnce(Path catalog) throws Exception {
         List<List<String>> rows = TestJobs.readCsv(catalog);
         assertThat(rows).hasSize(ROWS + 1);
