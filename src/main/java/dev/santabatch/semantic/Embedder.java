@@ -45,6 +45,7 @@ public final class Embedder {
             synchronized (Embedder.class) {
                 e = shared;
                 if (e == null) {
+                    optOutOfDjlTelemetry();
                     // the model's static initialiser loads the ONNX session: exactly once per process
                     e = new Embedder("all-MiniLM-L6-v2-q", new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run));
                     LOADS.incrementAndGet();
@@ -53,6 +54,18 @@ public final class Embedder {
             }
         }
         return e;
+    }
+
+    /**
+     * DJL (under the model's tokenizer) calls home when it starts: it asks the EC2 metadata address
+     * (169.254.169.254) for the instance and, on EC2, fetches a telemetry URL. A batch job checking a
+     * catalog makes no network call it was not configured for, so the process opts out through DJL's
+     * own switch, {@code OPT_OUT_TRACKING}, unless the operator set it (environment or system property).
+     */
+    static void optOutOfDjlTelemetry() {
+        if (System.getenv("OPT_OUT_TRACKING") == null && System.getProperty("OPT_OUT_TRACKING") == null) {
+            System.setProperty("OPT_OUT_TRACKING", "true");
+        }
     }
 
     /** How many times this process loaded the shared model (0 before the first semantic check, then 1). */

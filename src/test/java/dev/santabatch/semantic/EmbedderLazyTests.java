@@ -39,6 +39,14 @@ class EmbedderLazyTests {
     }
 
     @Test
+    void loadingTheModelOptsOutOfDjlsCallHome() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("OPT_OUT_TRACKING") == null, "the environment decides");
+        Embedder.shared().embed("a sentence");
+        // what DJL's Ec2Utils.callHome reads before it calls 169.254.169.254
+        assertThat(ai.djl.util.Utils.getEnvOrSystemProperty("OPT_OUT_TRACKING")).isEqualTo("true");
+    }
+
+    @Test
     void vectorsRoundTripThroughTheStoreEncoding() {
         float[] v = Vectors.normalise(new float[] {1, -2, 3.5f, 0});
         assertThat(Vectors.decode(Vectors.encode(v))).containsExactly(v);
