@@ -58,6 +58,8 @@ class DefaultJobFunctionalTests {
         assertThat(report.get("status")).isEqualTo("clean");
         Map<String, Object> truth = (Map<String, Object>) report.get("escape_rates_against_ground_truth");
         assertThat(truth).containsKeys("escape_rate", "false_hold_rate", "by_kind");
+        // issue 4: on the generator's catalogs no clean item is altered (a false positive may only hold it)
+        assertThat(((Number) truth.get("clean_items_changed")).longValue()).as("clean items changed").isZero();
         Map<String, Object> byKind = (Map<String, Object>) truth.get("by_kind");
         assertThat(byKind.keySet()).containsAll(Set.of("forbidden-term", "missing-disclaimer", "wrong-number",
                 "drift-sentence", "drift-text", "boilerplate"));
