@@ -104,17 +104,7 @@ class ScriptedLoopFunctionalTests {
     @Test
     void aSystematicPatternIsBatchFixedAndTheNextSampleIsClean() throws Exception {
         // given 400 items, every fifth carrying the marker
-        List<List<String>> rows = new ArrayList<>();
-        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
-            List<String> row = new ArrayList<>(r);
-            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
-                row.set(7, row.get(7) + MARKER);
-            }
-            rows.add(row);
-        }
-        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
-        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
-        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        Path job = markedLoopJob(400);
         AtomicInteger fixes = new AtomicInteger();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         FIX_REQUESTS.clear();
@@ -645,17 +635,7 @@ class ScriptedLoopFunctionalTests {
     void anItemStillNaughtyAfterItsLastFixIsHeldWithThatFixAsItsLastAttempt() throws Exception {
         // given 20 items (all reviewed), every fifth carrying the marker, and a fixer whose fixes
         // pass the rules but keep the marker: each marked item is still naughty after three fixes
-        List<List<String>> rows = new ArrayList<>();
-        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(20)) {
-            List<String> row = new ArrayList<>(r);
-            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
-                row.set(7, row.get(7) + MARKER);
-            }
-            rows.add(row);
-        }
-        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
-        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
-        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        Path job = markedLoopJob(20);
         Extensions ext = new Extensions(Map.of(
                         "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
                         "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
@@ -670,7 +650,8 @@ class ScriptedLoopFunctionalTests {
         assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
         List<CSVRecord> held = records(dir.resolve("out/loop/r1/escalations.csv"));
         assertThat(held).hasSize(4).allSatisfy(r -> {
-            String original = rows.get(Integer.parseInt(r.get("item_id").substring(1)) - 1).get(7);
+            String original = dev.santabatch.run.TestJobsAccess.rows(20).get(Integer.parseInt(r.get("item_id").substring(1)) - 1).get(7)
+                    + MARKER;
             assertThat(r.get("reason")).isEqualTo("STILL_NAUGHTY");
             assertThat(r.get("original")).isEqualTo(original);
             assertThat(r.get("last_attempt")).isEqualTo(original + " Revised. Revised. Revised.");
@@ -747,17 +728,8 @@ class ScriptedLoopFunctionalTests {
     }
 
     private Path markedCatalog(int maxRounds) throws Exception {
-        List<List<String>> rows = new ArrayList<>();
-        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(400)) {
-            List<String> row = new ArrayList<>(r);
-            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
-                row.set(7, row.get(7) + MARKER);
-            }
-            rows.add(row);
-        }
-        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
-        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
-        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\nsanta:\n  max-rounds: " + maxRounds + "\n");
+        Path job = markedLoopJob(400);
+        Files.writeString(job, Files.readString(job) + "santa:\n  max-rounds: " + maxRounds + "\n");
         return job;
     }
 
@@ -767,4 +739,21 @@ class ScriptedLoopFunctionalTests {
             return p.getRecords();
         }
     }
+
+    /** A loop job (rate 50 %, seed 7) over {@code items} items, every fifth carrying the marker. */
+    private Path markedLoopJob(int items) throws Exception {
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(items)) {
+            List<String> row = new ArrayList<>(r);
+            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
+                row.set(7, row.get(7) + MARKER);
+            }
+            rows.add(row);
+        }
+        Path catalog = dev.santabatch.run.TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = dev.santabatch.run.TestJobsAccess.writeJob(dir, "loop", catalog, 50);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        return job;
+    }
+
 }

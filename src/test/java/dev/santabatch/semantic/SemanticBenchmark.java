@@ -1,15 +1,11 @@
 package dev.santabatch.semantic;
 
-import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.output.Response;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.review.ReviewRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -63,7 +59,7 @@ public final class SemanticBenchmark {
         System.out.printf(Locale.ROOT, "embeddings: %d sentences in %.1f s = %.0f embeddings/s (quantized all-MiniLM-L6-v2, %d threads); load %s%n",
                 timed.size(), secs, timed.size() / secs, threads, load());
 
-        EmbeddingModel standIn = new StandIn(pool0);
+        EmbeddingModel standIn = new TemplateStandInModel(pool0, 0.01, new AtomicLong());
         List<double[]> figures = new ArrayList<>();
         for (int n : sizes) {
             figures.add(run(n, standIn, pool));
@@ -156,29 +152,4 @@ public final class SemanticBenchmark {
         return new double[] {n, (t1 - t0) / 1e9, (t2 - t1) / 1e9, full};
     }
 
-    /** Maps a sentence to a real vector by its template (names, brands and numbers masked), plus noise. */
-    private static final class StandIn implements EmbeddingModel {
-        private final List<float[]> vectors;
-
-        StandIn(List<float[]> vectors) {
-            this.vectors = vectors;
-        }
-
-        @Override
-        public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
-            List<Embedding> out = new ArrayList<>();
-            for (TextSegment s : segments) {
-                String text = s.text();
-                String template = text.replaceAll("\\b[A-Z][a-z]+\\b|\\d+(?:\\.\\d+)?", "_");
-                float[] base = vectors.get(Math.floorMod(template.hashCode(), vectors.size()));
-                Random r = new Random(text.hashCode());
-                float[] v = new float[base.length];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = base[i] + (float) (r.nextGaussian() * 0.01);
-                }
-                out.add(Embedding.from(Vectors.normalise(v)));
-            }
-            return Response.from(out);
-        }
-    }
 }

@@ -2,10 +2,7 @@ package dev.santabatch.semantic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.output.Response;
 import dev.santabatch.offline.MemorySnapshot;
 import dev.santabatch.offline.SnapshotItem;
 import java.util.ArrayList;
@@ -73,10 +70,10 @@ class SemanticIncrementalTests {
         changed.addAll(List.of(copier, all.get(30).id(), all.get(40).id()));
         round2 = new MemorySnapshot(RUN, 2, next);
 
-        index1 = new SemanticIndex(ds, () -> Embedder.of("stand-in", new StandIn(embedded)), pool, SemanticSettings.defaults());
+        index1 = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn(embedded)), pool, SemanticSettings.defaults());
         index1.prepare(round1);
         embeddedRound1 = embedded.get();
-        index2 = new SemanticIndex(ds, () -> Embedder.of("stand-in", new StandIn(embedded)), pool, SemanticSettings.defaults());
+        index2 = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn(embedded)), pool, SemanticSettings.defaults());
         index2.prepare(round2);
         embeddedRound2 = embedded.get() - embeddedRound1;
     }
@@ -165,42 +162,22 @@ class SemanticIncrementalTests {
     }
 
     /** A vector per sentence template (capitalised words and numbers masked) plus noise; counts the texts embedded. */
-    static final class StandIn implements EmbeddingModel {
-        private static final List<float[]> BASE = new ArrayList<>();
+    /** 64 random unit vectors: the stand-in model's templates. */
+    private static final List<float[]> BASE = new ArrayList<>();
 
-        static {
-            Random r = new Random(5);
-            for (int b = 0; b < 64; b++) {
-                float[] v = new float[Embedder.DIMENSION];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = (float) r.nextGaussian();
-                }
-                BASE.add(Vectors.normalise(v));
+    static {
+        Random r = new Random(5);
+        for (int b = 0; b < 64; b++) {
+            float[] v = new float[Embedder.DIMENSION];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = (float) r.nextGaussian();
             }
-        }
-
-        private final AtomicLong count;
-
-        StandIn(AtomicLong count) {
-            this.count = count;
-        }
-
-        @Override
-        public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
-            List<Embedding> out = new ArrayList<>();
-            for (TextSegment s : segments) {
-                count.incrementAndGet();
-                String text = s.text();
-                String template = text.replaceAll("\\b[A-Z][a-z]+\\b|\\d+(?:\\.\\d+)?", "_");
-                float[] base = BASE.get(Math.floorMod(template.hashCode(), BASE.size()));
-                Random r = new Random(text.hashCode());
-                float[] v = new float[base.length];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = base[i] + (float) (r.nextGaussian() * 0.05);
-                }
-                out.add(Embedding.from(Vectors.normalise(v)));
-            }
-            return Response.from(out);
+            BASE.add(Vectors.normalise(v));
         }
     }
+
+    private static EmbeddingModel standIn(AtomicLong embedded) {
+        return new TemplateStandInModel(BASE, 0.05, embedded);
+    }
+
 }
