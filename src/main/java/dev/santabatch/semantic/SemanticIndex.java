@@ -94,7 +94,51 @@ public final class SemanticIndex implements OfflineMethod {
      * The prepared round: its run and number, the round at which the run's references and centring
      * means were frozen, and those (read-only).
      */
-    private record RoundState(long runPk, int round, int frozenRound, Map<String, Reference> references, Map<String, float[]> means) {}
+    private record RoundState(long runPk, int round, int frozenRound, Map<String, Reference> references, Map<String, float[]> means,
+            Map<String, SimHash> lsh) {}
+
+    /**
+     * Catalog size up to which the LSH bands keep their base rows ({@link #LSH_BASE}); the base
+     * configurations were chosen, and their recall against exact search measured, on catalogs up to
+     * this size. Beyond it every kind gets {@code ceil(log2(items / this))} more rows per band, frozen
+     * with the run's references: a bucket then holds about as many items at 100,000 as at 10,000,
+     * so a query's candidates do not grow with the catalog (with fixed rows they grow linearly and the
+     * whole search quadratically). More rows make a pair at the threshold less likely to share a
+     * bucket; SemanticBenchmark measures the recall against exact search at each size.
+     */
+    public static final int LSH_BASE_ITEMS = 10_000;
+
+    /** Bands, base rows per band and plane seed per kind: recall at least 0.95 at each kind's threshold up to {@link #LSH_BASE_ITEMS}. */
+    private static final Map<String, int[]> LSH_BASE = Map.of(
+            CONTENT, new int[] {20, 12, 11},
+            PASSAGE, new int[] {48, 6, 12},
+            SOURCE, new int[] {20, 10, 13});
+
+    /** The extra rows per band for a run whose references are frozen over this many items. */
+    public static int lshExtraRows(long items) {
+        return lshExtraRows(items, LSH_BASE_ITEMS);
+    }
+
+    static int lshExtraRows(long items, int baseItems) {
+        if (items <= baseItems) {
+            return 0;
+        }
+        return (int) Math.ceil(Math.log((double) items / baseItems) / Math.log(2));
+    }
+
+    /** {@link #LSH_BASE_ITEMS}, lowered by tests to exercise extra rows on a small catalog. */
+    int lshBaseItems = LSH_BASE_ITEMS;
+
+    private final Map<Integer, Map<String, SimHash>> lshByExtraRows = new ConcurrentHashMap<>();
+
+    /** The run's hashes: the base rows plus the extra rows (0 reproduces the base hashes exactly: same planes, same bits). */
+    private Map<String, SimHash> lsh(int extraRows) {
+        return lshByExtraRows.computeIfAbsent(extraRows, e -> {
+            Map<String, SimHash> m = new HashMap<>();
+            LSH_BASE.forEach((kind, c) -> m.put(kind, new SimHash(Embedder.DIMENSION, c[0], c[1] + e, c[2])));
+            return Map.copyOf(m);
+        });
+    }
 
     /**
      * A bounded uniform sample of a category's sentences (at most {@value #REFERENCE_SAMPLE}): what
@@ -144,7 +188,9 @@ public final class SemanticIndex implements OfflineMethod {
     private final Supplier<Embedder> embedder;
     private final Executor executor;
     private final SemanticSettings settings;
-    private final Map<String, SimHash> lsh = new HashMap<>();
+    /** The hashes of the run being prepared (set by prepare before any band is written). */
+    private volatile Map<String, SimHash> preparing;
+    private final Map<String, long[]> profile = new ConcurrentHashMap<>();
     private final Map<String, float[]> textCache = new ConcurrentHashMap<>();
     private final AtomicLong candidates = new AtomicLong();
     private final AtomicLong queries = new AtomicLong();
@@ -156,10 +202,6 @@ public final class SemanticIndex implements OfflineMethod {
         this.embedder = embedder;
         this.executor = executor;
         this.settings = settings;
-        // bands x rows chosen for recall >= 0.95 at each kind's threshold (see SimHash#candidateProbability)
-        lsh.put(CONTENT, new SimHash(Embedder.DIMENSION, 20, 12, 11));
-        lsh.put(PASSAGE, new SimHash(Embedder.DIMENSION, 48, 6, 12));
-        lsh.put(SOURCE, new SimHash(Embedder.DIMENSION, 20, 10, 13));
         SemanticSchema.create(jdbc);
     }
 
@@ -183,6 +225,23 @@ public final class SemanticIndex implements OfflineMethod {
     /** Near-neighbour queries answered, and candidates they verified (for the benchmark). */
     public long[] queryStats() {
         return new long[] {queries.get(), candidates.get()};
+    }
+
+    /**
+     * Per kind of near-neighbour query since the last call: queries, nanoseconds spent, candidates
+     * verified (for benchmarks); resets the figures.
+     */
+    public Map<String, long[]> takeQueryProfile() {
+        Map<String, long[]> out = new java.util.TreeMap<>();
+        for (String kind : List.copyOf(profile.keySet())) {
+            long[] p = profile.remove(kind);
+            if (p != null) {
+                synchronized (p) {
+                    out.put(kind, p.clone());
+                }
+            }
+        }
+        return out;
     }
 
     /** The text whose vector stands for an item's source facts: its non-numeric values. */
@@ -221,7 +280,8 @@ public final class SemanticIndex implements OfflineMethod {
                 }
             });
             embedAndRecord(run, round, buffer);
-            int frozen = frozenRound(run).orElseGet(() -> freeze(run, round));
+            int frozen = frozenRound(run).orElseGet(() -> freeze(run, round, snapshot.size()));
+            preparing = lsh(extraRows(run));
             Map<String, Reference> references = references(run, frozen);
             Map<String, float[]> means = loadMeans(run, frozen);
             indexNewRevisions(run, round, references, means);
@@ -229,7 +289,7 @@ public final class SemanticIndex implements OfflineMethod {
             jdbc.update("INSERT INTO sm_round (run_pk, round, items) VALUES (?, ?, ?)", run, round, snapshot.size());
         }
         int frozen = frozenRound(run).orElseThrow(() -> new IllegalStateException("semantic index of run " + run + " has no frozen reference"));
-        state = new RoundState(run, round, frozen, references(run, frozen), loadMeans(run, frozen));
+        state = new RoundState(run, round, frozen, references(run, frozen), loadMeans(run, frozen), lsh(extraRows(run)));
     }
 
     /** The round at which the run's references and centring means were frozen, if any. */
@@ -243,15 +303,21 @@ public final class SemanticIndex implements OfflineMethod {
      * (from that round's members), with the marker in the same transaction: a crash before it leaves
      * no frozen state, and the next prepare computes it again.
      */
-    private int freeze(long run, int round) {
+    private int freeze(long run, int round, long items) {
         tx.executeWithoutResult(status -> {
             jdbc.update("DELETE FROM sm_reference WHERE run_pk = ? AND round = ?", run, round);
             jdbc.update("DELETE FROM sm_mean WHERE run_pk = ? AND round = ?", run, round);
             computeReferences(run, round);
             computeMeans(run, round);
-            jdbc.update("INSERT INTO sm_frozen (run_pk, round) VALUES (?, ?)", run, round);
+            jdbc.update("INSERT INTO sm_frozen (run_pk, round, lsh_extra_rows) VALUES (?, ?, ?)", run, round, lshExtraRows(items, lshBaseItems));
         });
         return round;
+    }
+
+    /** The LSH rows added to every band for this run (frozen with its references; 0 for a store written before they existed). */
+    private int extraRows(long run) {
+        List<Integer> r = jdbc.queryForList("SELECT lsh_extra_rows FROM sm_frozen WHERE run_pk = ?", Integer.class, run);
+        return r.isEmpty() ? 0 : r.get(0);
     }
 
     /** The run's frozen references: kept from the last prepare of the same run (they never change), else loaded. */
@@ -623,7 +689,7 @@ public final class SemanticIndex implements OfflineMethod {
     }
 
     private void addBands(List<Object[]> rows, long run, String kind, String id, int rev, int seq, float[] v) {
-        long[] buckets = lsh.get(kind).buckets(v);
+        long[] buckets = preparing.get(kind).buckets(v);
         for (int b = 0; b < buckets.length; b++) {
             rows.add(new Object[] {run, kind, b, buckets[b], id, rev, seq});
         }
@@ -732,24 +798,24 @@ public final class SemanticIndex implements OfflineMethod {
      * passage's sentence count) of other items of the round whose
      * cosine to {@code v} is at least {@code minCosine}: LSH candidates verified by exact cosine.
      */
-    public static final Map<String, long[]> PROFILE = new ConcurrentHashMap<>();
-
     public List<Neighbour> near(String kind, float[] v, double minCosine, String excludeItem) {
         long t0 = System.nanoTime();
+        long[] verified = new long[1];
         try {
-            return near0(kind, v, minCosine, excludeItem);
+            return near0(kind, v, minCosine, excludeItem, verified);
         } finally {
-            long[] p = PROFILE.computeIfAbsent(kind, k -> new long[2]);
+            long[] p = profile.computeIfAbsent(kind, k -> new long[3]);
             synchronized (p) {
                 p[0]++;
                 p[1] += System.nanoTime() - t0;
+                p[2] += verified[0];
             }
         }
     }
 
-    private List<Neighbour> near0(String kind, float[] v, double minCosine, String excludeItem) {
+    private List<Neighbour> near0(String kind, float[] v, double minCosine, String excludeItem, long[] verified) {
         RoundState s = state();
-        long[] buckets = lsh.get(kind).buckets(centre(v, s.means().get(kind)));
+        long[] buckets = s.lsh().get(kind).buckets(centre(v, s.means().get(kind)));
         // candidates are the round's members only: a band row joins the member's revision (its item for
         // source bands, which are kept per item), so a revision changed since the round began is never seen
         List<Object> all = new ArrayList<>();
@@ -780,6 +846,7 @@ public final class SemanticIndex implements OfflineMethod {
                     int seq = rs.getInt(2);
                     if (!id.equals(excludeItem) && seen.add(id + "#" + seq)) {
                         candidates.incrementAndGet();
+                        verified[0]++;
                         double c = Vectors.dot(v, Vectors.decode(rs.getString(3)));
                         if (c >= minCosine) {
                             out.add(new Neighbour(id, seq, c));

@@ -15,7 +15,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *   <li>{@code sm_member}: the round's snapshot: which revision of which item, and its category; every
  *       query of a round joins it, so a check judges against the round's revisions only;
  *   <li>{@code sm_frozen}: the round at which the run's references and centring means were frozen (its
- *       first prepared round), written with them in one transaction;
+ *       first prepared round) and the LSH rows added to every band for the catalog's size
+ *       ({@code lsh_extra_rows}, see {@link SemanticIndex#LSH_BASE_ITEMS}), written with them in one
+ *       transaction;
  *   <li>{@code sm_reference}: per category, a bounded uniform sample of sentence vectors, stored under
  *       the frozen round;
  *   <li>{@code sm_mean}: the mean content, source and passage vectors (LSH hashes vectors minus the
@@ -24,8 +26,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       passage's vector) and whether its bands are stored;
  *   <li>{@code sm_rev_band}: random-hyperplane LSH buckets per item revision (source bands per item,
  *       rev {@value #SOURCE_REV}; {@code bucket} already folds in the band number), indexed on
- *       (bucket, run_pk, kind): bucket first, so an IN list of buckets is an index lookup (H2 uses an
- *       index for IN only on its leading column);
+ *       (bucket, run_pk, kind, item_id, rev, seq): bucket first, so an IN list of buckets is an index
+ *       lookup (H2 uses an index for IN only on its leading column), and covering, so the candidates
+ *       come from the index alone;
  *   <li>{@code sm_rev_typical}: per item revision, the typicality of each sentence without the task
  *       specification (the best of its cosine to its source and its density among its category's
  *       reference sentences), computed once so a review does not scan the reference again (items with
@@ -56,11 +59,16 @@ public final class SemanticSchema {
         "CREATE TABLE IF NOT EXISTS sm_mean (run_pk BIGINT NOT NULL, round INT NOT NULL, kind VARCHAR(16) NOT NULL,"
                 + " vec VARCHAR(2100) NOT NULL, PRIMARY KEY (run_pk, round, kind))",
         "CREATE TABLE IF NOT EXISTS sm_frozen (run_pk BIGINT NOT NULL PRIMARY KEY, round INT NOT NULL)",
+        // added after stores were written: a run frozen before has no extra rows (its bands were hashed with the base rows)
+        "ALTER TABLE sm_frozen ADD COLUMN IF NOT EXISTS lsh_extra_rows INT DEFAULT 0 NOT NULL",
         "CREATE TABLE IF NOT EXISTS sm_rev_passage (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
                 + " n INT NOT NULL, vec VARCHAR(2100) NOT NULL, banded BOOLEAN NOT NULL, PRIMARY KEY (run_pk, item_id, rev))",
         "CREATE TABLE IF NOT EXISTS sm_rev_band (run_pk BIGINT NOT NULL, kind VARCHAR(16) NOT NULL,"
                 + " band INT NOT NULL, bucket BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL, seq INT NOT NULL)",
-        "CREATE INDEX IF NOT EXISTS sm_rev_band_lookup ON sm_rev_band (bucket, run_pk, kind)",
+        // covering: a near-neighbour query reads its candidates (item, revision, seq) from the index
+        // alone, without fetching a table row per candidate
+        "DROP INDEX IF EXISTS sm_rev_band_lookup",
+        "CREATE INDEX IF NOT EXISTS sm_rev_band_cover ON sm_rev_band (bucket, run_pk, kind, item_id, rev, seq)",
         "CREATE TABLE IF NOT EXISTS sm_rev_typical (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
                 + " vals VARCHAR(" + TYPICAL_CHARS + ") NOT NULL, PRIMARY KEY (run_pk, item_id, rev))",
         "CREATE TABLE IF NOT EXISTS sm_indexed (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"

@@ -6,6 +6,7 @@ import dev.santabatch.review.ReviewRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -83,6 +84,58 @@ public final class SemanticBenchmark {
         }
     }
 
+    /** One item's vectors and what its near-duplicate queries found. */
+    private record Found(float[] content, float[] passage, Set<String> byContent, Set<String> byPassage) {}
+
+    /**
+     * Recall of the LSH search against exact search (every other item's vector compared), for 500
+     * random query items (not timed): per pair above the threshold, and per item that has at least
+     * one (found to have at least one: what flags it).
+     */
+    private static void recall(int n, Map<String, Found> found, SemanticSettings s) {
+        List<String> ids = new ArrayList<>(found.keySet());
+        java.util.Collections.sort(ids);
+        List<String> queries = new ArrayList<>(ids);
+        java.util.Collections.shuffle(queries, new java.util.Random(7));
+        queries = queries.subList(0, Math.min(500, queries.size()));
+        long[] c = new long[4]; // content pairs expected, found; items expected, found
+        long[] p = new long[4];
+        for (String q : queries) {
+            Found f = found.get(q);
+            Set<String> exactC = new java.util.HashSet<>();
+            Set<String> exactP = new java.util.HashSet<>();
+            for (String o : ids) {
+                if (o.equals(q)) {
+                    continue;
+                }
+                Found g = found.get(o);
+                if (Vectors.dot(f.content(), g.content()) >= s.copyCosine()) {
+                    exactC.add(o);
+                }
+                if (f.passage() != null && g.passage() != null && Vectors.dot(f.passage(), g.passage()) >= s.passageCosine()) {
+                    exactP.add(o);
+                }
+            }
+            tally(c, exactC, f.byContent());
+            tally(p, exactP, f.byPassage());
+        }
+        System.out.printf(Locale.ROOT, "items %7d: recall against exact search (%d query items): content pairs %d/%d = %.3f, items %d/%d = %.3f;"
+                        + " passage pairs %d/%d = %.3f, items %d/%d = %.3f%n",
+                n, queries.size(), c[1], c[0], (double) c[1] / Math.max(1, c[0]), c[3], c[2], (double) c[3] / Math.max(1, c[2]),
+                p[1], p[0], (double) p[1] / Math.max(1, p[0]), p[3], p[2], (double) p[3] / Math.max(1, p[2]));
+    }
+
+    private static void tally(long[] t, Set<String> exact, Set<String> got) {
+        t[0] += exact.size();
+        t[1] += exact.stream().filter(got::contains).count();
+        if (!exact.isEmpty()) {
+            t[2]++;
+            if (exact.stream().anyMatch(got::contains)) {
+                t[3]++;
+            }
+        }
+    }
+
     /** Items, prepare seconds, near-duplicate search seconds, full analysis seconds (0 when not run). */
     private static double[] run(int n, EmbeddingModel standIn, ExecutorService pool) throws Exception {
         TestCatalog cat = TestCatalog.generated(1, 4242, n, false);
@@ -103,16 +156,23 @@ public final class SemanticBenchmark {
         List<Future<?>> fs = new ArrayList<>();
         List<SnapshotItem> items = new ArrayList<>();
         cat.items().forEach(items::add);
+        Map<String, Found> found = new java.util.concurrent.ConcurrentHashMap<>();
         for (SnapshotItem it : items) {
             fs.add(pool.submit(() -> {
                 // the reviewer's near-duplicate queries: the content vector, and the passage when it has enough sentences
                 SemanticIndex.Stored st = index.stored(it.id()).orElseThrow();
                 Set<String> dups = new java.util.HashSet<>();
-                index.near(SemanticIndex.CONTENT, st.content(), s.copyCosine(), it.id()).forEach(x -> dups.add(x.itemId()));
+                Set<String> byContent = new java.util.HashSet<>();
+                Set<String> byPassage = new java.util.HashSet<>();
+                index.near(SemanticIndex.CONTENT, st.content(), s.copyCosine(), it.id()).forEach(x -> byContent.add(x.itemId()));
                 SemanticIndex.Passage p = index.passages(List.of(it.id())).get(it.id());
-                if (p != null && p.sentences() >= s.paraphraseMinSentences()) {
-                    index.near(SemanticIndex.PASSAGE, p.vector(), s.passageCosine(), it.id()).forEach(x -> dups.add(x.itemId()));
+                boolean banded = p != null && p.sentences() >= s.paraphraseMinSentences();
+                if (banded) {
+                    index.near(SemanticIndex.PASSAGE, p.vector(), s.passageCosine(), it.id()).forEach(x -> byPassage.add(x.itemId()));
                 }
+                found.put(it.id(), new Found(st.content(), banded ? p.vector() : null, byContent, byPassage));
+                dups.addAll(byContent);
+                dups.addAll(byPassage);
                 if (!dups.isEmpty()) {
                     flagged.incrementAndGet();
                     named.addAndGet(dups.size());
@@ -129,8 +189,8 @@ public final class SemanticBenchmark {
                         + " (%.2f ms/item); %d LSH queries, %.1f candidates verified per query (at most %d); %d items with near-duplicates (%d named)%n",
                 n, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t2 - t1) / 1e6 / n, q[0], (double) q[1] / Math.max(1, q[0]), SemanticIndex.MAX_CANDIDATE_ROWS,
                 flagged.get(), named.get());
-        SemanticIndex.PROFILE.forEach((k, v) -> System.out.printf(Locale.ROOT, "    %-8s queries %8d, %.2f ms each%n", k, v[0], v[1] / 1e6 / Math.max(1, v[0])));
-        SemanticIndex.PROFILE.clear();
+        index.takeQueryProfile().forEach((k, v) -> System.out.printf(Locale.ROOT, "    %-8s queries %8d, %.2f ms each, %.1f candidates verified each%n",
+                k, v[0], v[1] / 1e6 / Math.max(1, v[0]), (double) v[2] / Math.max(1, v[0])));
         double full = 0;
         if (Boolean.getBoolean("full")) {
             SemanticReviewer reviewer = new SemanticReviewer("C", Set.of("on-specification", "original"), index);
@@ -145,9 +205,10 @@ public final class SemanticBenchmark {
             full = (System.nanoTime() - t3) / 1e9;
             System.out.printf(Locale.ROOT, "items %7d: the reviewer's full analysis of every item (with closer-to-another-source) %6.1f s (%.2f ms/item)%n",
                     n, full, full * 1e3 / n);
-            SemanticIndex.PROFILE.forEach((k, v) -> System.out.printf(Locale.ROOT, "    %-8s queries %8d, %.2f ms each%n", k, v[0], v[1] / 1e6 / Math.max(1, v[0])));
-            SemanticIndex.PROFILE.clear();
+            index.takeQueryProfile().forEach((k, v) -> System.out.printf(Locale.ROOT, "    %-8s queries %8d, %.2f ms each, %.1f candidates verified each%n",
+                k, v[0], v[1] / 1e6 / Math.max(1, v[0]), (double) v[2] / Math.max(1, v[0])));
         }
+        recall(n, found, s);
         System.out.printf(Locale.ROOT, "items %7d: load after %s%n", n, load());
         return new double[] {n, (t1 - t0) / 1e9, (t2 - t1) / 1e9, full};
     }

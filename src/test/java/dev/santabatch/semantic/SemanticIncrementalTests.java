@@ -157,6 +157,37 @@ class SemanticIncrementalTests {
         assertThat(again.stored(copier).orElseThrow().typical()).isEqualTo(index2.stored(copier).orElseThrow().typical());
     }
 
+    @Test
+    void bandsGetMoreRowsBeyondTheBaseSizeFrozenWithTheRunAndUsedByItsQueries() {
+        assertThat(SemanticIndex.lshExtraRows(1_200)).isZero();
+        assertThat(SemanticIndex.lshExtraRows(SemanticIndex.LSH_BASE_ITEMS)).isZero();
+        assertThat(SemanticIndex.lshExtraRows(SemanticIndex.LSH_BASE_ITEMS + 1)).isEqualTo(1);
+        assertThat(SemanticIndex.lshExtraRows(100_000)).isEqualTo(4);
+        assertThat(count("SELECT lsh_extra_rows FROM sm_frozen WHERE run_pk = ?")).as("300 items: base rows").isZero();
+
+        // another run over round 2's items (the copier's text is the original's), with the base size
+        // lowered to 50 items: 300 items get ceil(log2(6)) = 3 extra rows per band
+        long run = RUN + 1;
+        MemorySnapshot alone = new MemorySnapshot(run, 1, items(round2));
+        SemanticIndex scaled = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn(embedded)), pool, SemanticSettings.defaults());
+        scaled.lshBaseItems = 50;
+        scaled.prepare(alone);
+        assertThat(jdbc.queryForObject("SELECT lsh_extra_rows FROM sm_frozen WHERE run_pk = ?", Integer.class, run)).isEqualTo(3);
+        assertThat(bucketsOf(run)).as("the bands hold different buckets from the base rows'").isNotEqualTo(bucketsOf(RUN));
+        // a query hashes with the rows its bands were written with: the copy is found, also by an index
+        // prepared later for the same run (a restart) that would, by its own base size, use none
+        SemanticIndex.Stored orig = scaled.stored(original).orElseThrow();
+        assertThat(scaled.near(SemanticIndex.CONTENT, orig.content(), 0.97, original)).extracting(SemanticIndex.Neighbour::itemId).contains(copier);
+        SemanticIndex restarted = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn(embedded)), pool, SemanticSettings.defaults());
+        restarted.prepare(new MemorySnapshot(run, 2, items(round2)));
+        assertThat(restarted.near(SemanticIndex.CONTENT, orig.content(), 0.97, original)).extracting(SemanticIndex.Neighbour::itemId).contains(copier);
+    }
+
+    private List<Long> bucketsOf(long run) {
+        return jdbc.queryForList("SELECT bucket FROM sm_rev_band WHERE run_pk = ? AND kind = 'content' AND item_id = '"
+                + original + "' ORDER BY bucket", Long.class, run);
+    }
+
     private long count(String sql) {
         return jdbc.queryForObject(sql, Long.class, RUN);
     }

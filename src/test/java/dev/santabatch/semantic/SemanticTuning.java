@@ -45,7 +45,7 @@ class SemanticTuning {
         }
         Files_write(rows, held);
         System.out.println("query stats " + java.util.Arrays.toString(index.queryStats()) + " analyse ms " + (System.nanoTime() - t0) / 1_000_000);
-        SemanticIndex.PROFILE.forEach((k, v) -> System.out.println(k + " n=" + v[0] + " ms=" + v[1] / 1_000_000));
+        index.takeQueryProfile().forEach((k, v) -> System.out.println(k + " n=" + v[0] + " ms=" + v[1] / 1_000_000 + " candidates=" + v[2]));
         pool.shutdown();
     }
 
