@@ -469,7 +469,10 @@ public final class SemanticIndex implements OfflineMethod {
     private record Member(String id, int rev, String category, float[] source, boolean sourceNew, List<float[]> sentences, List<float[]> contents) {}
 
     /** What indexing one member produces: its band rows, passage row (or null), typicality row (or null) and index markers. */
-    private record Indexed(List<Object[]> bands, Object[] passage, Object[] typical, List<Object[]> markers) {}
+    private record Indexed(List<Object[]> bands, List<Object[]> probes, Object[] passage, Object[] typical, List<Object[]> markers) {}
+
+    private static final String INSERT_BAND = "INSERT INTO sm_rev_band (run_pk, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_PROBE = "INSERT INTO sm_probe (run_pk, kind, item_id, rev, seq, q) VALUES (?, ?, ?, ?, ?, ?)";
 
     /** Members handed to the executor per task while indexing. */
     private static final int INDEX_TASK = 64;
@@ -553,18 +556,21 @@ public final class SemanticIndex implements OfflineMethod {
         }
         float[] mean = means.get(PASSAGE);
         List<Object[]> rows = new ArrayList<>();
+        List<Object[]> probes = new ArrayList<>();
         List<Object[]> marks = new ArrayList<>();
         Runnable flush = () -> {
             tx.executeWithoutResult(status -> {
-                jdbc.batchUpdate("INSERT INTO sm_rev_band (run_pk, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?)", rows);
+                jdbc.batchUpdate(INSERT_BAND, rows);
+                jdbc.batchUpdate(INSERT_PROBE, probes);
                 jdbc.batchUpdate("UPDATE sm_rev_passage SET banded = TRUE WHERE run_pk = ? AND item_id = ? AND rev = ?", marks);
             });
             rows.clear();
+            probes.clear();
             marks.clear();
         };
         jdbc.query("SELECT item_id, rev, n, vec FROM sm_rev_passage WHERE run_pk = ? AND banded = FALSE AND n >= ? ORDER BY item_id, rev",
                 rs -> {
-                    addBands(rows, run, PASSAGE, rs.getString(1), rs.getInt(2), rs.getInt(3), centre(Vectors.decode(rs.getString(4)), mean));
+                    addBands(rows, probes, run, PASSAGE, rs.getString(1), rs.getInt(2), rs.getInt(3), Vectors.decode(rs.getString(4)), mean);
                     marks.add(new Object[] {run, rs.getString(1), rs.getInt(2)});
                     if (marks.size() >= 500) {
                         flush.run();
@@ -584,12 +590,14 @@ public final class SemanticIndex implements OfflineMethod {
             parts.add(CompletableFuture.supplyAsync(() -> part.stream().map(m -> index(run, m, references, means)).toList(), executor));
         }
         List<Object[]> bands = new ArrayList<>();
+        List<Object[]> probes = new ArrayList<>();
         List<Object[]> passages = new ArrayList<>();
         List<Object[]> typical = new ArrayList<>();
         List<Object[]> markers = new ArrayList<>();
         for (CompletableFuture<List<Indexed>> p : parts) {
             for (Indexed x : p.join()) {
                 bands.addAll(x.bands());
+                probes.addAll(x.probes());
                 if (x.passage() != null) {
                     passages.add(x.passage());
                 }
@@ -600,7 +608,8 @@ public final class SemanticIndex implements OfflineMethod {
             }
         }
         tx.executeWithoutResult(status -> {
-            jdbc.batchUpdate("INSERT INTO sm_rev_band (run_pk, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?)", bands);
+            jdbc.batchUpdate(INSERT_BAND, bands);
+            jdbc.batchUpdate(INSERT_PROBE, probes);
             jdbc.batchUpdate("INSERT INTO sm_rev_passage (run_pk, item_id, rev, n, vec, banded) VALUES (?, ?, ?, ?, ?, ?)", passages);
             jdbc.batchUpdate("INSERT INTO sm_rev_typical (run_pk, item_id, rev, vals) VALUES (?, ?, ?, ?)", typical);
             jdbc.batchUpdate("INSERT INTO sm_indexed (run_pk, item_id, rev) VALUES (?, ?, ?)", markers);
@@ -609,13 +618,14 @@ public final class SemanticIndex implements OfflineMethod {
 
     private Indexed index(long run, Member m, Map<String, Reference> references, Map<String, float[]> means) {
         List<Object[]> rows = new ArrayList<>();
+        List<Object[]> probes = new ArrayList<>();
         List<Object[]> markers = new ArrayList<>();
         for (float[] c : m.contents()) {
-            addBands(rows, run, CONTENT, m.id(), m.rev(), 0, centre(c, means.get(CONTENT)));
+            addBands(rows, probes, run, CONTENT, m.id(), m.rev(), 0, c, means.get(CONTENT));
         }
         markers.add(new Object[] {run, m.id(), m.rev()});
         if (m.sourceNew()) { // source facts do not change between revisions: banded once per item
-            addBands(rows, run, SOURCE, m.id(), SemanticSchema.SOURCE_REV, 0, centre(m.source(), means.get(SOURCE)));
+            addBands(rows, probes, run, SOURCE, m.id(), SemanticSchema.SOURCE_REV, 0, m.source(), means.get(SOURCE));
             markers.add(new Object[] {run, m.id(), SemanticSchema.SOURCE_REV});
         }
         Reference reference = references.get(m.category());
@@ -634,7 +644,7 @@ public final class SemanticIndex implements OfflineMethod {
                         atypical.size() < settings.paraphraseMinSentences()};
         String vals = Vectors.encodeDoubles(typical);
         Object[] typicalRow = vals.length() <= SemanticSchema.TYPICAL_CHARS ? new Object[] {run, m.id(), m.rev(), vals} : null;
-        return new Indexed(rows, passage, typicalRow, markers);
+        return new Indexed(rows, probes, passage, typicalRow, markers);
     }
 
     /**
@@ -688,8 +698,10 @@ public final class SemanticIndex implements OfflineMethod {
         return out;
     }
 
-    private void addBands(List<Object[]> rows, long run, String kind, String id, int rev, int seq, float[] v) {
-        long[] buckets = preparing.get(kind).buckets(v);
+    /** The bands of a vector (hashed centred on the kind's mean) and its probe (of the raw vector, which queries compare). */
+    private void addBands(List<Object[]> rows, List<Object[]> probes, long run, String kind, String id, int rev, int seq, float[] raw, float[] mean) {
+        probes.add(new Object[] {run, kind, id, rev, seq, Vectors.probe(raw)});
+        long[] buckets = preparing.get(kind).buckets(centre(raw, mean));
         for (int b = 0; b < buckets.length; b++) {
             rows.add(new Object[] {run, kind, b, buckets[b], id, rev, seq});
         }
@@ -818,45 +830,80 @@ public final class SemanticIndex implements OfflineMethod {
         long[] buckets = s.lsh().get(kind).buckets(centre(v, s.means().get(kind)));
         // candidates are the round's members only: a band row joins the member's revision (its item for
         // source bands, which are kept per item), so a revision changed since the round began is never seen
-        List<Object> all = new ArrayList<>();
+        List<Object> args = new ArrayList<>();
         for (long b : buckets) {
-            all.add(b);
+            args.add(b);
         }
-        all.add(s.runPk());
-        all.add(kind);
-        all.add(s.round());
-        all.add(s.runPk());
+        args.add(s.runPk());
+        args.add(kind);
+        args.add(s.round());
+        args.add(s.runPk());
+        args.add(kind);
         String member = kind.equals(SOURCE) ? "" : " AND m.rev = b.rev";
-        String join = kind.equals(PASSAGE)
-                ? "sm_rev_passage v ON v.run_pk = ? AND v.item_id = c.item_id AND v.rev = c.rev"
-                : "sm_vector v ON v.run_pk = ? AND v.item_id = c.item_id AND v.rev = c.rev AND v.kind = ? AND v.seq = c.seq";
-        if (!kind.equals(PASSAGE)) {
-            all.add(kind);
-        }
+        double queryL1 = Vectors.l1(v);
         List<Neighbour> out = new ArrayList<>();
+        // candidates the probe cannot rule out, by item: revision and seq, checked with the float vector
+        Map<String, List<int[]>> exact = new LinkedHashMap<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
         // the membership test is a correlated EXISTS (a primary-key lookup per band row), so the bucket
-        // index always drives the query, whatever the size of the round
-        jdbc.query("SELECT c.item_id, c.seq, v.vec FROM (SELECT DISTINCT b.item_id, b.rev, b.seq FROM sm_rev_band b"
+        // index always drives the query, whatever the size of the round; the candidates come from the
+        // covering band index, their probes from the compact probe table (none for a vector banded
+        // before probes were stored: then the float vector is read)
+        jdbc.query("SELECT c.item_id, c.rev, c.seq, p.q FROM (SELECT DISTINCT b.item_id, b.rev, b.seq FROM sm_rev_band b"
                         + " WHERE b.bucket IN (" + placeholders(buckets.length) + ") AND b.run_pk = ? AND b.kind = ?"
                         + " AND EXISTS (SELECT 1 FROM sm_member m WHERE m.run_pk = b.run_pk AND m.round = ? AND m.item_id = b.item_id" + member + ")"
-                        + " FETCH FIRST " + MAX_CANDIDATE_ROWS + " ROWS ONLY) c JOIN " + join,
+                        + " FETCH FIRST " + MAX_CANDIDATE_ROWS + " ROWS ONLY) c"
+                        + " LEFT JOIN sm_probe p ON p.run_pk = ? AND p.kind = ? AND p.item_id = c.item_id AND p.rev = c.rev AND p.seq = c.seq",
                 rs -> {
                     String id = rs.getString(1);
-                    int seq = rs.getInt(2);
-                    if (!id.equals(excludeItem) && seen.add(id + "#" + seq)) {
-                        candidates.incrementAndGet();
-                        verified[0]++;
-                        double c = Vectors.dot(v, Vectors.decode(rs.getString(3)));
+                    int rev = rs.getInt(2);
+                    int seq = rs.getInt(3);
+                    if (id.equals(excludeItem) || !seen.add(id + "#" + seq)) {
+                        return;
+                    }
+                    candidates.incrementAndGet();
+                    verified[0]++;
+                    byte[] probe = rs.getBytes(4);
+                    if (probe == null || Vectors.probeEstimate(v, probe) + Vectors.probeBound(queryL1, probe) >= minCosine) {
+                        exact.computeIfAbsent(id, k -> new ArrayList<>()).add(new int[] {rev, seq});
+                    }
+                },
+                args.toArray());
+        if (!exact.isEmpty()) {
+            exactCheck(kind, s.runPk(), exact, v, minCosine, out);
+        }
+        queries.incrementAndGet();
+        out.sort((x, y) -> Double.compare(y.cosine(), x.cosine()));
+        return out;
+    }
+
+    /** The exact cosine of the candidates a probe could not rule out, from their float vectors (items first in the IN list: an index lookup). */
+    private void exactCheck(String kind, long run, Map<String, List<int[]>> exact, float[] v, double minCosine, List<Neighbour> out) {
+        List<String> ids = new ArrayList<>(exact.keySet());
+        for (int from = 0; from < ids.size(); from += FLUSH) {
+            List<String> part = ids.subList(from, Math.min(ids.size(), from + FLUSH));
+            List<Object> args = new ArrayList<>(part);
+            args.add(run);
+            String sql = kind.equals(PASSAGE)
+                    ? "SELECT item_id, rev, n, vec FROM sm_rev_passage WHERE item_id IN (" + placeholders(part.size()) + ") AND run_pk = ?"
+                    : "SELECT item_id, rev, seq, vec FROM sm_vector WHERE item_id IN (" + placeholders(part.size()) + ") AND run_pk = ? AND kind = ?";
+            if (!kind.equals(PASSAGE)) {
+                args.add(kind);
+            }
+            jdbc.query(sql, rs -> {
+                String id = rs.getString(1);
+                int rev = rs.getInt(2);
+                int seq = rs.getInt(3);
+                for (int[] want : exact.get(id)) {
+                    if (want[0] == rev && want[1] == seq) {
+                        double c = Vectors.dot(v, Vectors.decode(rs.getString(4)));
                         if (c >= minCosine) {
                             out.add(new Neighbour(id, seq, c));
                         }
                     }
-                },
-                all.toArray());
-        queries.incrementAndGet();
-        out.sort((x, y) -> Double.compare(y.cosine(), x.cosine()));
-        return out;
+                }
+            }, args.toArray());
+        }
     }
 
     /** The round this index was prepared for. */

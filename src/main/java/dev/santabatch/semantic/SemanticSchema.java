@@ -33,6 +33,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       specification (the best of its cosine to its source and its density among its category's
  *       reference sentences), computed once so a review does not scan the reference again (items with
  *       more sentences than fit in {@value #TYPICAL_CHARS} characters have none);
+ *   <li>{@code sm_probe}: per banded vector (content and passage per revision, source per item), the
+ *       vector at one byte per component ({@link Vectors#probe}): a near-neighbour query reads its
+ *       candidates' probes, a quarter of the float vectors' size in a table of their own, and reads
+ *       the float vector only of a candidate the probe cannot rule out;
  *   <li>{@code sm_indexed}: the marker that a revision's typicality, passage and content bands are
  *       stored (rev {@value #SOURCE_REV}: the item's source bands), so each revision is indexed once;
  *   <li>{@code sm_round}: the marker that a round's index is complete.
@@ -85,12 +89,18 @@ public final class SemanticSchema {
         //   sm_item: prepare's content hashes of a batch (chosen as it is);
         //   sm_vector: prepare's "has a source vector" of a batch (kind = 'source');
         //   sm_member: passages() of a batch of the round's items (round = ?, joined on rev);
-        // sm_rev_passage, sm_rev_typical and sm_indexed are only reached by equality on their whole
-        // primary key (joined from sm_member), so they need none
+        // sm_rev_typical and sm_indexed are only reached by equality on their whole primary key
+        // (joined from sm_member), so they need none
         "CREATE INDEX IF NOT EXISTS sm_item_item ON sm_item (item_id, run_pk)",
         "DROP INDEX IF EXISTS sm_vector_item",
         "CREATE INDEX IF NOT EXISTS sm_vector_item_kind ON sm_vector (item_id, run_pk, kind)",
         "CREATE INDEX IF NOT EXISTS sm_member_item ON sm_member (item_id, run_pk, round, rev)",
+        // probes: the banded vectors (content, passage, source) at one byte per component, read by every
+        // near-neighbour query instead of the float vectors (BYTEA: a binary type H2 and PostgreSQL share)
+        "CREATE TABLE IF NOT EXISTS sm_probe (run_pk BIGINT NOT NULL, kind VARCHAR(16) NOT NULL, item_id VARCHAR(200) NOT NULL,"
+                + " rev INT NOT NULL, seq INT NOT NULL, q BYTEA NOT NULL, PRIMARY KEY (run_pk, kind, item_id, rev, seq))",
+        // the exact check of a query's surviving candidates reads their passages by item (IN list: item first)
+        "CREATE INDEX IF NOT EXISTS sm_rev_passage_item ON sm_rev_passage (item_id, run_pk, rev)",
         "CREATE TABLE IF NOT EXISTS sm_round (run_pk BIGINT NOT NULL, round INT NOT NULL, items BIGINT NOT NULL,"
                 + " PRIMARY KEY (run_pk, round))",
     };

@@ -145,7 +145,8 @@ class SemanticIncrementalTests {
         // a crash after some revisions were indexed and before the round's marker: the rest is indexed, nothing twice
         long bands = count("SELECT COUNT(*) FROM sm_rev_band WHERE run_pk = ?");
         jdbc.update("DELETE FROM sm_round WHERE run_pk = ? AND round = 2", RUN);
-        for (String table : List.of("sm_indexed", "sm_rev_band", "sm_rev_typical", "sm_rev_passage")) {
+        // (what indexing writes for a revision, in one transaction)
+        for (String table : List.of("sm_indexed", "sm_rev_band", "sm_probe", "sm_rev_typical", "sm_rev_passage")) {
             jdbc.update("DELETE FROM " + table + " WHERE run_pk = ? AND item_id = ? AND rev = 1", RUN, copier);
         }
         SemanticIndex again = new SemanticIndex(ds, () -> {
