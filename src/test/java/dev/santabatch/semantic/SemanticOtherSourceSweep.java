@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
  * bundled sample catalog (the other items of a sample item are the sample's), and as a cross-check
  * on the hand-written fixtures of {@code offline-cases.csv} (named drift and legitimate competitor
  * mentions; their other items are the fixtures and the sample). Then the reviewer itself (LSH
- * lookups, as in a run) at the defaults, over the sample with the fixtures added. Vectors are cached
- * in {@code target/sm-other/}.
+ * lookups, as in a run) at a few settings, over the sample with the fixtures added. Vectors are
+ * cached in {@code target/sm-other/}. With {@code -Dheldout=true} the generator's held-out catalog
+ * (seed 99) stands in for the sample (the cross-check).
  */
 class SemanticOtherSourceSweep {
 
@@ -45,7 +46,8 @@ class SemanticOtherSourceSweep {
 
     @Test
     void sweep() throws Exception {
-        TestCatalog sample = TestCatalog.sample(1);
+        boolean heldOut = Boolean.getBoolean("heldout");
+        TestCatalog sample = heldOut ? TestCatalog.generated(1, 99, 1200, true) : TestCatalog.sample(1);
         List<CSVRecord> fixtureRows = MemorySnapshot.records(Path.of("src/test/resources/fixtures/offline-cases.csv"));
         Map<String, SnapshotItem> fixtures = MemorySnapshot.items(fixtureRows, "item_id", "content", MemorySnapshot.PRODUCT_SOURCE);
         Map<String, CSVRecord> fixtureCase = new LinkedHashMap<>();
@@ -56,7 +58,7 @@ class SemanticOtherSourceSweep {
         TestCatalog catalog = new TestCatalog(1, 1, all, sample.truth);
 
         JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:file:./target/sm-other/sample-fixtures;DB_CLOSE_DELAY=-1");
+        ds.setURL("jdbc:h2:file:./target/sm-other/" + (heldOut ? "held-out" : "sample") + "-fixtures;DB_CLOSE_DELAY=-1");
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             SemanticIndex index = new SemanticIndex(ds, Embedder::shared, pool, SemanticSettings.defaults());
