@@ -48,6 +48,14 @@ final class EvidenceIssueSimilarity implements IssueSimilarity {
         this.wording = wording;
     }
 
+    /**
+     * The wording similarity alone: for comparing issues of different items (the batch-fix matcher
+     * matching an item's issue to a pattern's label), whose evidence differs by nature.
+     */
+    IssueSimilarity wording() {
+        return wording;
+    }
+
     @Override
     public boolean same(String a, String b) {
         String ca = criterion(a);

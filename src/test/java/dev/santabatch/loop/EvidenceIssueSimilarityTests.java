@@ -162,6 +162,28 @@ class EvidenceIssueSimilarityTests {
         assertThat(Agreement.of(dup.criticalIssues(), 2).flaggedByAll()).isEqualTo(1);
     }
 
+    /**
+     * The batch-fix matcher compares an item's issue with a pattern's label, an issue of another
+     * item: by the problem (the wording), not by the evidence, which differs between items by nature.
+     */
+    @Test
+    void theBatchFixMatcherComparesIssuesOfDifferentItemsByWording() throws Exception {
+        dev.santabatch.job.JobDefinition job = dev.santabatch.job.JobFileLoader.load(java.nio.file.Path.of("jobs/product-descriptions.yml"));
+        org.h2.jdbcx.JdbcDataSource ds = new org.h2.jdbcx.JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:pattern-similarity-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        IssueSimilarity wording = (x, y) -> dev.santabatch.patterns.IssueText.stripped(x).equals(dev.santabatch.patterns.IssueText.stripped(y));
+        try (Panels panels = new Panels(job,
+                java.util.Map.of("lexical", new OfflineReviewerTypes.Lexical(job, ds), "semantic", new OfflineReviewerTypes.Semantic(job, ds, Runnable::run)),
+                dev.santabatch.review.RevisionCheck.NONE, new EvidenceIssueSimilarity(wording), new ExactIssueClassifier(),
+                p -> new OfflineFixer(job, p), ModelCalls.none())) {
+            String label = "original: near-duplicate of P00037 (cosine 0.99)";
+            String otherItems = "original: near-duplicate of P00412 (cosine 0.98)";
+            assertThat(panels.similarity().same(label, otherItems)).as("the gate: different evidence").isFalse();
+            assertThat(panels.patternSimilarity().same(label, otherItems)).as("the matcher: the same problem").isTrue();
+            assertThat(panels.patternSimilarity().same(SEMANTIC_OFF_TOPIC_4, SEMANTIC_OFF_TOPIC_2B)).isTrue();
+        }
+    }
+
     private static PanelReview review(String id, List<String> issues) {
         List<String> criteria = List.of("on-specification", "original");
         List<Check> checks = criteria.stream()
