@@ -50,14 +50,13 @@ final class ClassifyTasklet implements Tasklet {
                 failures.add(new FailureClassifier.Failure(i.itemId(), i.criterion(), i.text()));
             }
         }
-        long sampled = Math.max(1, loop.sample(run.runPk(), round).size());
+        int sampled = loop.sample(run.runPk(), round).size();
         List<LoopStore.PatternRow> rows = new ArrayList<>();
         int no = 0;
-        for (FailureClassifier.Pattern p : classifier.classify(failures)) {
+        for (FailureClassifier.Pattern p : classifier.classify(failures, sampled)) {
             List<String> items = new ArrayList<>(new LinkedHashSet<>(p.itemIds()));
             boolean systematic = items.size() >= run.job().santa().systematicMinItems();
-            rows.add(new LoopStore.PatternRow(++no, p.criterion(), p.label(), items, items.size() / (double) sampled,
-                    systematic, 0, 0, 0));
+            rows.add(new LoopStore.PatternRow(++no, p.criterion(), p.label(), items, p.share(), systematic, 0, 0, 0));
         }
         loop.replacePatterns(run.runPk(), round, rows);
         long systematic = rows.stream().filter(LoopStore.PatternRow::systematic).count();

@@ -14,14 +14,15 @@ final class EmbeddingFailureClassifier implements FailureClassifier {
     }
 
     @Override
-    public List<Pattern> classify(List<Failure> failures) {
+    public List<Pattern> classify(List<Failure> failures, int sampledItems) {
         List<PatternClassifier.Failure> in = new ArrayList<>();
         for (Failure f : failures) {
             in.add(new PatternClassifier.Failure(f.itemId(), f.text()));
         }
         List<Pattern> out = new ArrayList<>();
-        for (PatternClassifier.Pattern p : classifier.classify(in, Math.max(1, failures.size()))) {
-            out.add(new Pattern(p.criterion(), p.label(), p.itemIds(), p.issues()));
+        // the share is of the round's sample, not of its failures
+        for (PatternClassifier.Pattern p : classifier.classify(in, sampledItems)) {
+            out.add(new Pattern(p.criterion(), p.label(), p.itemIds(), p.issues(), p.share()));
         }
         return out;
     }

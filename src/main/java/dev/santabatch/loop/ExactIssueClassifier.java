@@ -14,15 +14,16 @@ import java.util.Map;
 public final class ExactIssueClassifier implements FailureClassifier {
 
     @Override
-    public List<Pattern> classify(List<Failure> failures) {
+    public List<Pattern> classify(List<Failure> failures, int sampledItems) {
         Map<String, List<Failure>> groups = new LinkedHashMap<>();
         for (Failure f : failures) {
             groups.computeIfAbsent(f.criterion() + "|" + shape(f.text()), k -> new ArrayList<>()).add(f);
         }
         List<Pattern> patterns = new ArrayList<>();
         for (List<Failure> g : groups.values()) {
-            patterns.add(new Pattern(g.get(0).criterion(), g.get(0).text(),
-                    g.stream().map(Failure::itemId).distinct().toList(), g.stream().map(Failure::text).toList()));
+            List<String> items = g.stream().map(Failure::itemId).distinct().toList();
+            patterns.add(new Pattern(g.get(0).criterion(), g.get(0).text(), items, g.stream().map(Failure::text).toList(),
+                    FailureClassifier.share(items.size(), sampledItems)));
         }
         return patterns;
     }

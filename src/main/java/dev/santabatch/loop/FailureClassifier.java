@@ -10,11 +10,22 @@ public interface FailureClassifier {
 
     /**
      * @param failures one entry per (item, merged critical issue) of the round's first reviews
-     * @return patterns, each with its criterion, label (its most central issue text) and items
+     * @param sampledItems the number of items the round sampled and reviewed (the denominator of a
+     *     pattern's share of the sample), not the number of failures
+     * @return patterns, each with its criterion, label (its most central issue text), items and share
      */
-    List<Pattern> classify(List<Failure> failures);
+    List<Pattern> classify(List<Failure> failures, int sampledItems);
 
     record Failure(String itemId, String criterion, String text) {}
 
-    record Pattern(String criterion, String label, List<String> itemIds, List<String> texts) {}
+    /**
+     * @param itemIds the pattern's distinct items, in first-appearance order
+     * @param share its items / the round's sampled items
+     */
+    record Pattern(String criterion, String label, List<String> itemIds, List<String> texts, double share) {}
+
+    /** A pattern's share of the sample: its distinct items over the sampled items (0 with none sampled). */
+    static double share(int items, int sampledItems) {
+        return sampledItems <= 0 ? 0 : (double) items / sampledItems;
+    }
 }

@@ -144,7 +144,8 @@ public final class LoopSteps {
         return panels.classifier();
     }
 
+    /** The batch-fix matcher compares an item's issues with pattern labels by problem, not by evidence. */
     private IssueSimilarity similarity() {
-        return panels.similarity();
+        return panels.patternSimilarity();
     }
 }

@@ -115,6 +115,15 @@ public final class Panels implements AutoCloseable {
         return similarity;
     }
 
+    /**
+     * Whether an item's issue is a pattern's problem (the batch-fix matcher): issues of different
+     * items compared by what they say, not by the evidence the gate compares within one item (other
+     * items' issues quote other sentences and name other neighbours).
+     */
+    public IssueSimilarity patternSimilarity() {
+        return similarity instanceof EvidenceIssueSimilarity e ? e.wording() : similarity;
+    }
+
     public FailureClassifier classifier() {
         return classifier;
     }

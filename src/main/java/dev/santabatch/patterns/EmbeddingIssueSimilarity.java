@@ -12,8 +12,9 @@ import java.util.function.Supplier;
  * Two issues are the same when they name the same criterion and their {@link IssueText#stripped
  * stripped} texts' embeddings have a cosine of at least the threshold (the job's
  * {@code santa.pattern-similarity}); issues equal after {@link IssueSimilarity#normalise} are the
- * same without asking the model. Used by the gate to merge the panel's issues and by
- * {@link PatternClassifier}. Thread-safe; the model is loaded on first use.
+ * same without asking the model. Used by {@link PatternClassifier} (patterns group by problem, not
+ * by evidence) and, for issues without evidence in common to compare, by the gate's merge (which
+ * compares quoted sentences, other items' ids and quoted terms first: {@code loop.EvidenceIssueSimilarity}). Thread-safe; the model is loaded on first use.
  */
 public final class EmbeddingIssueSimilarity implements IssueSimilarity {
 

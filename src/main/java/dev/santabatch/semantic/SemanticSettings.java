@@ -46,7 +46,7 @@ public record SemanticSettings(
             "min-category-peers");
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.46, 0.8, 0.80, 0.20, 0.97, 0.55, 2, 0.55, 40);
+        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
