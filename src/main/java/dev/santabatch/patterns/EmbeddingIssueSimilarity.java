@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  */
 public final class EmbeddingIssueSimilarity implements IssueSimilarity {
 
-    private static final int CACHE_LIMIT = 50_000;
+    /** Distinct issue texts kept (1.5 KB each: about 12 MB); stripped texts repeat, so a round needs far fewer. */
+    private static final int CACHE_LIMIT = 8_192;
 
     private final Supplier<Embedder> embedder;
     private final double threshold;

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>{@link #shared()} loads the model once per process, lazily: nothing is loaded until a semantic
  * check first asks for it ({@link #loadCount()} counts the loads). Texts are embedded in batches on
- * the caller's executor (the run's thread pool). Vectors are L2-normalised, so cosine = dot product.
+ * the caller's executor (the job's: the process's embedding pool, one thread per core). Vectors are L2-normalised, so cosine = dot product.
  * Thread-safe.
  */
 public final class Embedder {

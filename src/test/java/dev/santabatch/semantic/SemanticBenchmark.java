@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import org.h2.jdbcx.JdbcDataSource;
 
 /**
  * Benchmark (not a test): {@code SemanticBenchmark [items...]} (default 10000 100000).
@@ -148,9 +147,12 @@ public final class SemanticBenchmark {
         // a file database, as the job uses: an in-memory one keeps every vector in the heap (at
         // 100,000 items about 700,000 vectors of 2 KB: out of memory at -Xmx2g)
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("sm-bench-" + n);
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:file:" + dir.resolve("santa") + ";WRITE_DELAY=0");
-        ds.setUser("sa");
+        // a connection pool, as the job has (Spring Boot's Hikari): without one every query opens an
+        // H2 session, which waits while the store writes
+        com.zaxxer.hikari.HikariDataSource ds = new com.zaxxer.hikari.HikariDataSource();
+        ds.setJdbcUrl("jdbc:h2:file:" + dir.resolve("santa") + ";WRITE_DELAY=0");
+        ds.setUsername("sa");
+        ds.setMaximumPoolSize(4);
         SemanticIndex index = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn), pool, SemanticSettings.defaults());
         System.out.printf(Locale.ROOT, "items %7d: load before %s%n", n, load());
         long t0 = System.nanoTime();
@@ -221,6 +223,7 @@ public final class SemanticBenchmark {
         }
         recall(n, found, s);
         System.out.printf(Locale.ROOT, "items %7d: load after %s%n", n, load());
+        ds.close();
         return new double[] {n, (t1 - t0) / 1e9, (t2 - t1) / 1e9, full, (c1 - c0) / 1e9, (c2 - c1) / 1e9};
     }
 
