@@ -65,6 +65,7 @@ class HeldOutFunctionalTests {
         @SuppressWarnings("unchecked")
         Map<String, Object> t = (Map<String, Object>) report.get("escape_rates_against_ground_truth");
         truth = t;
+        System.out.println("held-out (fresh pool, seed " + HELD_OUT_SEED + "): escape_rates_against_ground_truth " + truth);
     }
 
     static String url() {

@@ -102,11 +102,25 @@ class PanelFloorTests {
 
     @Test
     void heldOutGeneratorCatalog() throws Exception {
+        Map<String, SnapshotItem> items = new LinkedHashMap<>();
+        Map<String, Case> cases = generatorCatalog(SampleCatalogGenerator.Vocabulary.FRESH, HELD_OUT_SEED, items);
+        Scores s = run("held-out (fresh pool, seed " + HELD_OUT_SEED + ")", items, cases);
+        assertThat(s.panel().defective()).as("the held-out catalog has reviewer-kind defects").isGreaterThan(100);
+        assertFloors(s);
+    }
+
+    /**
+     * A generator catalog of 1,200 rows (into {@code items}) and its scored cases: copies and light
+     * edits and named drift are the lexical method's cases, paraphrases and unnamed drift the semantic
+     * one's; the rules' defects are fixed by the pre-pass, so an item with only those is clean here.
+     */
+    static Map<String, Case> generatorCatalog(SampleCatalogGenerator.Vocabulary pool, long seed, Map<String, SnapshotItem> items)
+            throws Exception {
         StringWriter csv = new StringWriter();
         StringWriter truthCsv = new StringWriter();
-        SampleCatalogGenerator.write(HELD_OUT_SEED, 1200, SampleCatalogGenerator.Vocabulary.FRESH, csv, truthCsv);
-        Map<String, SnapshotItem> items = MemorySnapshot.items(MemorySnapshot.records(new StringReader(csv.toString())),
-                "id", "description", MemorySnapshot.PRODUCT_SOURCE);
+        SampleCatalogGenerator.write(seed, 1200, pool, csv, truthCsv);
+        items.putAll(MemorySnapshot.items(MemorySnapshot.records(new StringReader(csv.toString())),
+                "id", "description", MemorySnapshot.PRODUCT_SOURCE));
         Map<String, List<String>> labels = new LinkedHashMap<>();
         Map<String, List<Defect>> defects = new LinkedHashMap<>();
         for (CSVRecord t : MemorySnapshot.records(new StringReader(truthCsv.toString()))) {
@@ -130,9 +144,7 @@ class PanelFloorTests {
         for (String id : items.keySet()) {
             cases.put(id, new Case(String.join(" + ", labels.getOrDefault(id, List.of("no planted defect"))), defects.getOrDefault(id, List.of())));
         }
-        Scores s = run("held-out (fresh pool, seed " + HELD_OUT_SEED + ")", items, cases);
-        assertThat(s.panel().defective()).as("the held-out catalog has reviewer-kind defects").isGreaterThan(100);
-        assertFloors(s);
+        return cases;
     }
 
     /**
