@@ -30,7 +30,7 @@ public final class Cli {
                   recent executions: id, job, run id, status, start, end
               audit <run-output-dir> <filled-audit.csv>
                   take a filled-in audit.csv back: escape rate with a 95 % interval into report.json
-              generate --seed <n> --rows <n> --out <csv> [--truth <csv>] [--held-out]
+              generate --seed <n> --rows <n> --out <csv> [--truth <csv>] [--pool sample|held-out|fresh]
                   write a generated sample catalog and its ground truth
 
             '<command> --help' describes a command. Exit statuses: 0 success, 1 failed or stopped

@@ -77,10 +77,21 @@ import org.apache.commons.csv.CSVPrinter;
  * </table>
  * A supplement whose whole text drifted also gets a {@value #MISSING_DISCLAIMER} row.
  *
- * <h2>Held-out mode</h2>
- * {@code heldOut = true} draws sentence templates, names, brands, drift topics, boilerplate passages and defect
- * sentences from a second, disjoint pool ({@link CatalogVocabulary#HELD_OUT}); columns, categories and kinds
- * are the same. Generation streams: memory is bounded (a window of recent items) whatever the row count.
+ * <h2>Vocabulary pools</h2>
+ * A catalog is written from one of three disjoint {@link Vocabulary vocabulary pools}; columns, categories,
+ * defect kinds and ground truth are the same whatever the pool:
+ * <ul>
+ *   <li>{@link Vocabulary#SAMPLE}: the bundled sample ({@code sample-data/}); the reviewers' thresholds are
+ *       derived on it.</li>
+ *   <li>{@link Vocabulary#HELD_OUT} ({@code heldOut = true}, {@code --held-out}): other sentence templates,
+ *       names, brands, drift topics, boilerplate passages and defect sentences. The threshold sweeps and tuning
+ *       tools cross-check on it, so it is no longer held out: it is a second tuning pool.</li>
+ *   <li>{@link Vocabulary#FRESH} ({@code --pool fresh}): written after the thresholds, with its own templates,
+ *       names, brands, model words, category vocabulary (product nouns, features, benefits, audiences,
+ *       contexts), drift topics, boilerplate passages and defect wordings. The held-out floor tests use it;
+ *       no tuning tool may (a figure on a catalog one has tuned on is not a held-out figure).</li>
+ * </ul>
+ * Generation streams: memory is bounded (a window of recent items) whatever the row count.
  */
 public final class SampleCatalogGenerator {
     public static final long DEFAULT_SEED = 20261130L;
@@ -109,6 +120,41 @@ public final class SampleCatalogGenerator {
     /** What a generation wrote. */
     public record Summary(int rows, int cleanRows, int truthRows) {}
 
+    /** The vocabulary pool a catalog is written from (see the class comment). */
+    public enum Vocabulary {
+        /** The bundled sample's pool; thresholds are derived on it. */
+        SAMPLE("sample", CatalogVocabulary.SAMPLE, 0L),
+        /** The second pool, used to cross-check thresholds while tuning (so not held out any more). */
+        HELD_OUT("held-out", CatalogVocabulary.HELD_OUT, 0x6A09E667F3BCC909L),
+        /** The evaluation pool of the held-out floor tests; never tune on it. */
+        FRESH("fresh", CatalogVocabulary.FRESH, 0xBB67AE8584CAA73BL);
+
+        private final String option;
+        private final Pool pool;
+        private final long seedMix;
+
+        Vocabulary(String option, Pool pool, long seedMix) {
+            this.option = option;
+            this.pool = pool;
+            this.seedMix = seedMix;
+        }
+
+        /** The name on the command line ({@code --pool <option>}). */
+        public String option() {
+            return option;
+        }
+
+        /** The pool named {@code option} on the command line. */
+        public static Vocabulary ofOption(String option) {
+            for (Vocabulary v : values()) {
+                if (v.option.equals(option)) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("unknown --pool " + option + " (sample, held-out or fresh)");
+        }
+    }
+
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
 
     private SampleCatalogGenerator() {}
@@ -123,18 +169,37 @@ public final class SampleCatalogGenerator {
      * @param truth   ground-truth file to write, or null for none
      */
     public static Summary write(long seed, int rows, boolean heldOut, Path csv, Path truth) throws IOException {
+        return write(seed, rows, heldOut ? Vocabulary.HELD_OUT : Vocabulary.SAMPLE, csv, truth);
+    }
+
+    /**
+     * Writes a catalog and (if {@code truth} is not null) its ground truth, streaming.
+     *
+     * @param seed  random seed; the same seed, rows and pool give byte-identical files
+     * @param rows  number of catalog rows, at least 1
+     * @param pool  the vocabulary pool
+     * @param csv   catalog file to write (parent folders are created)
+     * @param truth ground-truth file to write, or null for none
+     */
+    public static Summary write(long seed, int rows, Vocabulary pool, Path csv, Path truth) throws IOException {
         createParent(csv);
         if (truth != null) {
             createParent(truth);
         }
         try (BufferedWriter c = Files.newBufferedWriter(csv, StandardCharsets.UTF_8);
              BufferedWriter t = truth == null ? null : Files.newBufferedWriter(truth, StandardCharsets.UTF_8)) {
-            return write(seed, rows, heldOut, c, t);
+            return write(seed, rows, pool, c, t);
         }
     }
 
     /** Writes to appendables (truth may be null); see {@link #write(long, int, boolean, Path, Path)}. */
     public static Summary write(long seed, int rows, boolean heldOut, Appendable csv, Appendable truth)
+            throws IOException {
+        return write(seed, rows, heldOut ? Vocabulary.HELD_OUT : Vocabulary.SAMPLE, csv, truth);
+    }
+
+    /** Writes to appendables (truth may be null); see {@link #write(long, int, Vocabulary, Path, Path)}. */
+    public static Summary write(long seed, int rows, Vocabulary pool, Appendable csv, Appendable truth)
             throws IOException {
         if (rows < 1) {
             throw new IllegalArgumentException("rows must be at least 1");
@@ -145,7 +210,7 @@ public final class SampleCatalogGenerator {
         if (t != null) {
             t.printRecord(TRUTH_HEADER);
         }
-        Engine e = new Engine(seed, rows, heldOut ? CatalogVocabulary.HELD_OUT : CatalogVocabulary.SAMPLE);
+        Engine e = new Engine(seed ^ pool.seedMix, rows, pool.pool);
         int clean = 0;
         int truthRows = 0;
         for (int i = 0; i < rows; i++) {
@@ -170,7 +235,10 @@ public final class SampleCatalogGenerator {
         return new Summary(rows, clean, truthRows);
     }
 
-    /** Command-line entry: {@code --seed <long> --rows <n> --out <csv> [--truth <csv>] [--held-out]}. */
+    /**
+     * Command-line entry: {@code --seed <long> --rows <n> --out <csv> [--truth <csv>] [--pool sample|held-out|fresh]};
+     * {@code --held-out} is short for {@code --pool held-out}.
+     */
     public static int run(String[] args) {
         return run(args, System.out, System.err);
     }
@@ -180,7 +248,7 @@ public final class SampleCatalogGenerator {
         int rows = DEFAULT_ROWS;
         Path csv = null;
         Path truth = null;
-        boolean heldOut = false;
+        Vocabulary pool = Vocabulary.SAMPLE;
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -189,7 +257,8 @@ public final class SampleCatalogGenerator {
                     case "--rows" -> rows = Integer.parseInt(value(args, ++i, a));
                     case "--out" -> csv = Path.of(value(args, ++i, a));
                     case "--truth" -> truth = Path.of(value(args, ++i, a));
-                    case "--held-out" -> heldOut = true;
+                    case "--held-out" -> pool = Vocabulary.HELD_OUT;
+                    case "--pool" -> pool = Vocabulary.ofOption(value(args, ++i, a));
                     case "--help", "-h" -> {
                         out.println(usage());
                         return 0;
@@ -209,7 +278,7 @@ public final class SampleCatalogGenerator {
             return 2;
         }
         try {
-            Summary s = write(seed, rows, heldOut, csv, truth);
+            Summary s = write(seed, rows, pool, csv, truth);
             out.printf(Locale.ROOT, "generate: wrote %d rows (%d clean, %d planted defects) to %s%s%n", s.rows(),
                     s.cleanRows(), s.truthRows(), csv, truth == null ? "" : " and ground truth to " + truth);
             return 0;
@@ -225,7 +294,7 @@ public final class SampleCatalogGenerator {
 
     static String usage() {
         return "usage: generate --out <catalog.csv> [--truth <truth.csv>] [--seed <long>, default " + DEFAULT_SEED
-                + "] [--rows <n>, default " + DEFAULT_ROWS + "] [--held-out]";
+                + "] [--rows <n>, default " + DEFAULT_ROWS + "] [--pool sample|held-out|fresh, default sample; --held-out = --pool held-out]";
     }
 
     private static String value(String[] args, int i, String option) {
@@ -287,7 +356,7 @@ public final class SampleCatalogGenerator {
         private int groups;
 
         Engine(long seed, int rows, Pool pool) {
-            this.r = new Random(pool == CatalogVocabulary.HELD_OUT ? seed ^ 0x6A09E667F3BCC909L : seed);
+            this.r = new Random(seed);
             this.rows = rows;
             this.pool = pool;
         }
@@ -318,7 +387,7 @@ public final class SampleCatalogGenerator {
         }
 
         private Product product(int i) {
-            Cat c = pick(CatalogVocabulary.CATEGORIES);
+            Cat c = pick(pool.categories());
             String brand = pick(pool.brands().get(c.id()));
             String name = pick(pool.stems().get(c.id())) + " " + pick(pool.suffixes());
             String noun = pick(c.nouns());

@@ -16,10 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Floors on the sample catalog and a held-out generator catalog: recall at least 0.85 over the
- * cases the lexical method is meant for (boilerplate copies and light edits; drift naming another
- * product), precision at least 0.80 over the items it fails (a failed item with no planted
- * drift or boilerplate defect is a false positive). The figures are printed.
+ * Floors on the sample catalog and a held-out generator catalog (the generator's {@code FRESH} pool, which
+ * no threshold was derived or cross-checked on): recall at least 0.85 over the cases the lexical method is
+ * meant for (boilerplate copies and light edits; drift naming another product), precision at least 0.80
+ * over its cases and the clean items (a failed item with no planted drift or boilerplate defect is a false
+ * positive; a failed paraphrase or unnamed drift, the semantic method's case, is left out). The figures are
+ * printed.
  */
 class LexicalCatalogTests {
 
@@ -45,7 +47,7 @@ class LexicalCatalogTests {
 
     @Test
     void heldOutCatalog(@TempDir Path dir) throws Exception {
-        Path[] files = LexicalHarness.heldOut(dir);
+        Path[] files = LexicalHarness.fresh(dir);
         CsvSnapshot snapshot = CsvSnapshot.products(files[0], 2);
         LexicalIndex index = new LexicalIndex(LexicalHarness.h2(), LexicalThresholds.defaults());
         index.prepare(snapshot);

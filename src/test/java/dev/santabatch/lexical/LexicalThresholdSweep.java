@@ -8,8 +8,14 @@ import java.util.Locale;
 
 /**
  * Measurement behind the lexical defaults (not a test): prints recall and precision per threshold on
- * the sample catalog and the held-out one (seed 99, 1200 rows). Run:
+ * the sample catalog and the generator's {@code HELD_OUT}-pool catalog (seed 99, 1200 rows). Run:
  * {@code java -cp target/classes:target/test-classes:<deps> dev.santabatch.lexical.LexicalThresholdSweep}.
+ * (Its precision counts every failed item with a drift or boilerplate defect as a true positive, the
+ * other method's cases included; the floor tests score a reviewer on its own cases and the clean ones.)
+ *
+ * <p>Tuning tool: it generates from the sample and the {@code HELD_OUT} pool only. Never point it (or any
+ * other tuning run) at the generator's {@code FRESH} pool: that pool is what the held-out floor tests
+ * measure on, and a figure on a catalog one has tuned on is not a held-out figure.
  */
 public final class LexicalThresholdSweep {
 

@@ -27,11 +27,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The default job's rubric, rules and offline panel on a held-out catalog (another seed, unseen
- * templates, brands, drift topics and boilerplate), judged against the generator's ground truth.
+ * The default job's rubric, rules and offline panel on a held-out catalog, judged against the
+ * generator's ground truth: the generator's {@code FRESH} vocabulary pool (templates, names, brands,
+ * category vocabulary, drift topics and boilerplate no threshold was derived or cross-checked on; the
+ * tuning tools use the sample and the {@code HELD_OUT} pool).
  */
 class HeldOutFunctionalTests {
 
+    /** The generator seed of the held-out catalog (any seed: the pool is what no one tuned on). */
+    static final long HELD_OUT_SEED = 2027L;
     static final Set<String> RULE_KINDS = Set.of("forbidden-term", "missing-disclaimer", "wrong-number");
     static final Set<String> REVIEWER_KINDS = Set.of("drift-sentence", "drift-text", "boilerplate");
 
@@ -46,7 +50,7 @@ class HeldOutFunctionalTests {
     static void runTheDefaultJobOnAHeldOutCatalog() throws Exception {
         Path csv = dir.resolve("held-out.csv");
         Path truthFile = dir.resolve("held-out.truth.csv");
-        SampleCatalogGenerator.write(99L, 1200, true, csv, truthFile);
+        SampleCatalogGenerator.write(HELD_OUT_SEED, 1200, SampleCatalogGenerator.Vocabulary.FRESH, csv, truthFile);
         String job = Files.readString(Path.of("jobs/product-descriptions.yml"))
                 .replace("path: ../sample-data/products.csv", "path: " + csv)
                 .replace("ground-truth: ../sample-data/products.truth.csv", "ground-truth: " + truthFile);
@@ -61,6 +65,7 @@ class HeldOutFunctionalTests {
         @SuppressWarnings("unchecked")
         Map<String, Object> t = (Map<String, Object>) report.get("escape_rates_against_ground_truth");
         truth = t;
+        System.out.println("held-out (fresh pool, seed " + HELD_OUT_SEED + "): escape_rates_against_ground_truth " + truth);
     }
 
     static String url() {

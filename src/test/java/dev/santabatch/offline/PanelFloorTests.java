@@ -58,7 +58,14 @@ import org.junit.jupiter.api.TestInstance;
  * {@code original} (the gate's NAUGHTY). On all cases of every reviewer kind: recall at least 0.90
  * (a defective case counts as caught when the panel fails it on the criterion its defect breaks),
  * precision at least 0.80 (every flag counts: a flag of an item without a planted drift or
- * boilerplate defect is a false positive, a hold).
+ * boilerplate defect is a false positive, a hold). Each reviewer, on the cases its method is meant for
+ * (lexical: copies, light edits, named drift; semantic: paraphrases, unnamed drift) plus the clean
+ * cases: recall at least 0.85, precision at least 0.80; a flag of the other method's case is left
+ * out of its precision (neither credited nor charged).
+ *
+ * <p>The generator catalog is written from the generator's {@code FRESH} vocabulary pool, which no
+ * threshold was derived or cross-checked on (the tuning tools use the sample and the {@code HELD_OUT}
+ * pool); it must stay that way.
  *
  * <p>As in the job, the panel reviews what the pre-pass left: the job's rules are applied first
  * (numbers corrected, terms substituted, the disclaimer appended); an item the rules escalate is not
@@ -69,10 +76,7 @@ class PanelFloorTests {
 
     static final Path JOB = Path.of("jobs/product-descriptions.yml");
     static final Path SAMPLE = Path.of("sample-data/products.csv");
-    /**
-     * A held-out generator seed no threshold was derived or cross-checked on (the sweeps looked at
-     * the sample, seed 20261130, and at seed 99).
-     */
+    /** The generator seed of the held-out catalog (any seed: the pool is what no one tuned on). */
     static final long HELD_OUT_SEED = 2027L;
 
     private JobDefinition job;
@@ -98,11 +102,25 @@ class PanelFloorTests {
 
     @Test
     void heldOutGeneratorCatalog() throws Exception {
+        Map<String, SnapshotItem> items = new LinkedHashMap<>();
+        Map<String, Case> cases = generatorCatalog(SampleCatalogGenerator.Vocabulary.FRESH, HELD_OUT_SEED, items);
+        Scores s = run("held-out (fresh pool, seed " + HELD_OUT_SEED + ")", items, cases);
+        assertThat(s.panel().defective()).as("the held-out catalog has reviewer-kind defects").isGreaterThan(100);
+        assertFloors(s);
+    }
+
+    /**
+     * A generator catalog of 1,200 rows (into {@code items}) and its scored cases: copies and light
+     * edits and named drift are the lexical method's cases, paraphrases and unnamed drift the semantic
+     * one's; the rules' defects are fixed by the pre-pass, so an item with only those is clean here.
+     */
+    static Map<String, Case> generatorCatalog(SampleCatalogGenerator.Vocabulary pool, long seed, Map<String, SnapshotItem> items)
+            throws Exception {
         StringWriter csv = new StringWriter();
         StringWriter truthCsv = new StringWriter();
-        SampleCatalogGenerator.write(HELD_OUT_SEED, 1200, true, csv, truthCsv);
-        Map<String, SnapshotItem> items = MemorySnapshot.items(MemorySnapshot.records(new StringReader(csv.toString())),
-                "id", "description", MemorySnapshot.PRODUCT_SOURCE);
+        SampleCatalogGenerator.write(seed, 1200, pool, csv, truthCsv);
+        items.putAll(MemorySnapshot.items(MemorySnapshot.records(new StringReader(csv.toString())),
+                "id", "description", MemorySnapshot.PRODUCT_SOURCE));
         Map<String, List<String>> labels = new LinkedHashMap<>();
         Map<String, List<Defect>> defects = new LinkedHashMap<>();
         for (CSVRecord t : MemorySnapshot.records(new StringReader(truthCsv.toString()))) {
@@ -126,9 +144,7 @@ class PanelFloorTests {
         for (String id : items.keySet()) {
             cases.put(id, new Case(String.join(" + ", labels.getOrDefault(id, List.of("no planted defect"))), defects.getOrDefault(id, List.of())));
         }
-        Scores s = run("held-out (seed " + HELD_OUT_SEED + ")", items, cases);
-        assertThat(s.panel().defective()).as("the held-out catalog has reviewer-kind defects").isGreaterThan(100);
-        assertFloors(s);
+        return cases;
     }
 
     /**
@@ -235,8 +251,8 @@ class PanelFloorTests {
                 Figures.score("lexical " + name, cases, escalated, id -> failed(results.get(id).byType().get(LEXICAL)), LEXICAL),
                 Figures.score("semantic " + name, cases, escalated, id -> failed(results.get(id).byType().get(SEMANTIC)), SEMANTIC));
         System.out.println(scores.panel().report(id -> results.get(id).gate().issueTexts()));
-        System.out.println(scores.lexical().line());
-        System.out.println(scores.semantic().line());
+        System.out.println(scores.lexical().report(id -> results.get(id).byType().get(LEXICAL).criticalIssues()));
+        System.out.println(scores.semantic().report(id -> results.get(id).byType().get(SEMANTIC).criticalIssues()));
         return scores;
     }
 
@@ -260,11 +276,15 @@ class PanelFloorTests {
     /**
      * Confusion counts over the scored cases (overall and per kind). Recall: over the defective
      * cases (of every reviewer kind for the panel; of its own method's kinds for one reviewer),
-     * caught when every criterion their defects break is failed. Precision: over every flagged case
-     * (any panel criterion failed); a flag of a clean case is a false positive.
+     * caught when every criterion their defects break is failed. Precision: over the flagged cases
+     * (any panel criterion failed) among the defective cases of the recall and the clean cases; a
+     * flag of a clean case is a false positive. For one reviewer the cases whose only defects are
+     * the other method's are left out of both (counted in {@code otherMethod}, with
+     * {@code otherMethodFlagged} of them flagged): issue 4 scores a reviewer on the cases its method
+     * is meant for plus the clean cases.
      */
     record Figures(String name, int defective, int caught, int flagged, int falsePositives, int clean, int escalatedByRules,
-            Map<String, int[]> perKind, List<String> missed, List<String> falseHolds) {
+            int otherMethod, int otherMethodFlagged, Map<String, int[]> perKind, List<String> missed, List<String> falseHolds) {
 
         static Figures score(String name, Map<String, Case> cases, Set<String> escalated,
                 java.util.function.Function<String, Set<String>> failedOf, String method) {
@@ -274,6 +294,8 @@ class PanelFloorTests {
             int fp = 0;
             int clean = 0;
             int escalatedByRules = 0;
+            int otherMethod = 0;
+            int otherMethodFlagged = 0;
             Map<String, int[]> perKind = new TreeMap<>();
             List<String> missed = new ArrayList<>();
             List<String> falseHolds = new ArrayList<>();
@@ -286,6 +308,13 @@ class PanelFloorTests {
                 }
                 Set<String> failed = failedOf.apply(id);
                 boolean flag = !failed.isEmpty();
+                Set<String> target = c.criteria(method);
+                if (!c.clean() && target.isEmpty()) {
+                    // only the other method's defects: neither credited nor charged to this reviewer
+                    otherMethod++;
+                    otherMethodFlagged += flag ? 1 : 0;
+                    continue;
+                }
                 int[] k = perKind.computeIfAbsent(c.clean() ? "clean: " + c.kind() : c.kind(), x -> new int[2]);
                 k[0]++;
                 if (flag) {
@@ -299,7 +328,6 @@ class PanelFloorTests {
                         falseHolds.add(id);
                     }
                 }
-                Set<String> target = c.criteria(method);
                 if (!target.isEmpty()) {
                     defective++;
                     if (failed.containsAll(target)) {
@@ -309,7 +337,8 @@ class PanelFloorTests {
                     }
                 }
             }
-            return new Figures(name, defective, caught, flagged, fp, clean, escalatedByRules, perKind, missed, falseHolds);
+            return new Figures(name, defective, caught, flagged, fp, clean, escalatedByRules, otherMethod, otherMethodFlagged, perKind, missed,
+                    falseHolds);
         }
 
         double recall() {
@@ -323,9 +352,10 @@ class PanelFloorTests {
         String line() {
             return String.format(Locale.ROOT,
                     "%s: recall %.3f (%d of %d defective caught on their criterion, %d missed), precision %.3f (%d flagged, %d of them clean);"
-                            + " clean %d, %d passed; %d escalated by the rules, not reviewed",
+                            + " clean %d, %d passed; %d escalated by the rules, not reviewed%s",
                     name, recall(), caught, defective, defective - caught, precision(), flagged, falsePositives, clean,
-                    clean - falsePositives, escalatedByRules);
+                    clean - falsePositives, escalatedByRules, otherMethod == 0 ? ""
+                            : String.format(Locale.ROOT, "; %d cases of the other method left out (%d of them flagged)", otherMethod, otherMethodFlagged));
         }
 
         String report(java.util.function.Function<String, List<String>> issues) {

@@ -63,6 +63,7 @@ class SampleCatalogGeneratorTests {
 
     static Catalog sample;
     static Catalog heldOut;
+    static Catalog fresh;
 
     @BeforeAll
     static void load(@TempDir Path dir) throws IOException {
@@ -71,6 +72,10 @@ class SampleCatalogGeneratorTests {
         Path truth = dir.resolve("held-out.truth.csv");
         SampleCatalogGenerator.write(SampleCatalogGenerator.DEFAULT_SEED, 1200, true, csv, truth);
         heldOut = read(csv, truth);
+        Path freshCsv = dir.resolve("fresh.csv");
+        Path freshTruth = dir.resolve("fresh.truth.csv");
+        SampleCatalogGenerator.write(SampleCatalogGenerator.DEFAULT_SEED, 1200, SampleCatalogGenerator.Vocabulary.FRESH, freshCsv, freshTruth);
+        fresh = read(freshCsv, freshTruth);
     }
 
     static Catalog read(Path csv, Path truth) throws IOException {
@@ -114,7 +119,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void catalogHasTheContractColumnsAndValues() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             assertThat(c.header()).containsExactly("id", "name", "brand", "category", "price", "warranty_years",
                     "battery_hours", "description");
             assertThat(c.truthHeader()).containsExactly("id", "kind", "detail", "wrong", "truth", "group");
@@ -148,7 +153,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void cleanShareIsBetweenSixtyAndEightyPercent() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             double share = (double) c.clean().size() / c.products().size();
             assertThat(share).isBetween(0.60, 0.80);
         }
@@ -156,7 +161,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void cleanItemsAreSoundDescriptionsOfTheirOwnProduct() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             for (Product p : c.clean()) {
                 String d = p.description();
                 assertThat(d).as(p.id()).contains(p.name()).contains(p.brand()).contains("$" + p.price());
@@ -178,7 +183,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void noTwoCleanItemsShareMoreThanHalfOfTheirShingles() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             List<Product> clean = c.clean();
             List<Set<String>> sets = new ArrayList<>();
             Map<String, List<Integer>> postings = new HashMap<>();
@@ -220,7 +225,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void everyTruthRowNamesAnExistingItemAndAKnownKind() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             assertThat(c.truth()).isNotEmpty();
             for (Truth t : c.truth()) {
                 assertThat(c.products()).as(t.toString()).containsKey(t.id());
@@ -234,7 +239,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void everyDefectKindComesInAtLeastThreeWordings() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             assertThat(distinct(c.of(FORBIDDEN_TERM), Truth::wrong)).hasSizeGreaterThanOrEqualTo(3);
             assertThat(distinct(c.of(FORBIDDEN_TERM), Truth::detail)).hasSize(5);
             assertThat(distinct(c.of(MISSING_DISCLAIMER), Truth::wrong)).hasSizeGreaterThanOrEqualTo(3);
@@ -263,7 +268,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void disclaimerMissingItemsAreSupplementsWithoutThePhrase() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             assertThat(c.of(MISSING_DISCLAIMER)).isNotEmpty();
             for (Truth t : c.of(MISSING_DISCLAIMER)) {
                 Product p = c.products().get(t.id());
@@ -283,7 +288,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void wrongNumberItemsStateTheWrongValue() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             assertThat(c.of(WRONG_NUMBER)).isNotEmpty();
             for (Truth t : c.of(WRONG_NUMBER)) {
                 Product p = c.products().get(t.id());
@@ -307,7 +312,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void forbiddenTermsAreWrittenAsRecordedAndConcentratedInOneCategory() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             Map<String, Integer> byCategory = new HashMap<>();
             for (Truth t : c.of(FORBIDDEN_TERM)) {
                 Product p = c.products().get(t.id());
@@ -324,7 +329,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void driftsAreInTheTextAndMostNameNoOtherProduct() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             Set<String> brands = c.products().values().stream().map(Product::brand).collect(Collectors.toSet());
             List<Truth> drifts = new ArrayList<>(c.of(DRIFT_SENTENCE));
             drifts.addAll(c.of(DRIFT_TEXT));
@@ -352,7 +357,7 @@ class SampleCatalogGeneratorTests {
 
     @Test
     void boilerplateGroupsHaveThreeToSixMembersSharingOnePassage() {
-        for (Catalog c : List.of(sample, heldOut)) {
+        for (Catalog c : List.of(sample, heldOut, fresh)) {
             Map<String, List<Truth>> groups = c.of(BOILERPLATE).stream().collect(Collectors.groupingBy(Truth::group));
             assertThat(groups).hasSizeGreaterThanOrEqualTo(6);
             for (List<Truth> g : groups.values()) {
@@ -384,24 +389,118 @@ class SampleCatalogGeneratorTests {
     // ---- held-out mode -------------------------------------------------------------------------------------
 
     @Test
-    void heldOutSharesNoNamesBrandsTopicsPassagesOrTemplatesWithTheSample() {
-        assertThat(intersection(sample, heldOut, Product::brand)).isEmpty();
-        assertThat(intersection(sample, heldOut, Product::name)).isEmpty();
-        assertThat(intersection(sample, heldOut, p -> p.name().split(" ")[0])).isEmpty();
-        assertThat(intersection(sample, heldOut, p -> p.name().substring(p.name().lastIndexOf(' ') + 1))).isEmpty();
-        for (String kind : List.of(DRIFT_SENTENCE, DRIFT_TEXT)) {
-            Set<String> a = distinct(sample.of(kind), Truth::truth).stream().filter(s -> s.startsWith("topic:"))
-                    .collect(Collectors.toSet());
-            Set<String> b = distinct(heldOut.of(kind), Truth::truth);
-            assertThat(a).isNotEmpty().doesNotContainAnyElementsOf(b);
-            assertThat(distinct(sample.of(kind), Truth::wrong)).doesNotContainAnyElementsOf(distinct(heldOut.of(kind), Truth::wrong));
+    void thePoolsShareNoNamesBrandsTopicsPassagesOrTemplates() {
+        List<Catalog> pools = List.of(sample, heldOut, fresh);
+        for (int i = 0; i < pools.size(); i++) {
+            for (int j = i + 1; j < pools.size(); j++) {
+                assertDisjoint(pools.get(i), pools.get(j));
+            }
         }
-        assertThat(distinct(sample.of(BOILERPLATE), Truth::detail)).doesNotContainAnyElementsOf(distinct(heldOut.of(BOILERPLATE), Truth::detail));
-        assertThat(distinct(sample.of(BOILERPLATE), Truth::wrong)).doesNotContainAnyElementsOf(distinct(heldOut.of(BOILERPLATE), Truth::wrong));
+    }
+
+    static void assertDisjoint(Catalog x, Catalog y) {
+        assertThat(intersection(x, y, Product::brand)).isEmpty();
+        assertThat(intersection(x, y, Product::name)).isEmpty();
+        assertThat(intersection(x, y, p -> p.name().split(" ")[0])).isEmpty();
+        assertThat(intersection(x, y, p -> p.name().substring(p.name().lastIndexOf(' ') + 1))).isEmpty();
+        for (String kind : List.of(DRIFT_SENTENCE, DRIFT_TEXT)) {
+            Set<String> a = distinct(x.of(kind), Truth::truth).stream().filter(s -> s.startsWith("topic:"))
+                    .collect(Collectors.toSet());
+            Set<String> b = distinct(y.of(kind), Truth::truth);
+            assertThat(a).isNotEmpty().doesNotContainAnyElementsOf(b);
+            assertThat(distinct(x.of(kind), Truth::wrong)).doesNotContainAnyElementsOf(distinct(y.of(kind), Truth::wrong));
+        }
+        assertThat(distinct(x.of(BOILERPLATE), Truth::detail)).doesNotContainAnyElementsOf(distinct(y.of(BOILERPLATE), Truth::detail));
+        assertThat(distinct(x.of(BOILERPLATE), Truth::wrong)).doesNotContainAnyElementsOf(distinct(y.of(BOILERPLATE), Truth::wrong));
+        assertThat(distinct(x.of(MISSING_DISCLAIMER), Truth::wrong).stream().filter(w -> !w.isEmpty()).toList())
+                .doesNotContainAnyElementsOf(distinct(y.of(MISSING_DISCLAIMER), Truth::wrong));
         // sentence templates: the first three words of clean descriptions with names and brands blanked out
-        Set<String> a = openings(sample);
-        Set<String> b = openings(heldOut);
+        Set<String> a = openings(x);
+        Set<String> b = openings(y);
         assertThat(a).doesNotContainAnyElementsOf(b);
+    }
+
+    /**
+     * The fresh pool is new material, string by string: no template, name, brand, model word, category
+     * phrase, drift topic or sentence, passage sentence or defect wording of it occurs in the sample or the
+     * held-out pool, and no word of its names and brands is a word of theirs.
+     */
+    @Test
+    void theFreshPoolSharesNoStringWithTheOtherPools() {
+        CatalogVocabulary.Pool f = CatalogVocabulary.FRESH;
+        for (CatalogVocabulary.Pool o : List.of(CatalogVocabulary.SAMPLE, CatalogVocabulary.HELD_OUT)) {
+            assertThat(strings(f)).as("strings shared with pool " + o.tag()).doesNotContainAnyElementsOf(strings(o));
+            assertThat(nameWords(f)).as("name and brand words shared with pool " + o.tag()).doesNotContainAnyElementsOf(nameWords(o));
+        }
+        assertThat(f.categories()).extracting(CatalogVocabulary.Cat::id)
+                .containsExactlyElementsOf(CatalogVocabulary.CATEGORIES.stream().map(CatalogVocabulary.Cat::id).toList());
+        for (int i = 0; i < f.categories().size(); i++) {
+            CatalogVocabulary.Cat a = f.categories().get(i);
+            CatalogVocabulary.Cat b = CatalogVocabulary.CATEGORIES.get(i);
+            assertThat(List.of(a.battery(), a.minPrice(), a.maxPrice(), a.minHours(), a.maxHours()))
+                    .as("columns keep their meaning in " + a.id())
+                    .isEqualTo(List.of(b.battery(), b.minPrice(), b.maxPrice(), b.minHours(), b.maxHours()));
+        }
+        // and the catalogs: what the fresh catalog shares with the other two is numbers, prices, the disclaimer
+        // and function-word phrases ("that makes a", "a pair of"); for scale, the held-out pool against the sample
+        double share = sharedShingleShare(fresh, List.of(sample, heldOut));
+        double heldOutShare = sharedShingleShare(heldOut, List.of(sample));
+        System.out.printf(Locale.ROOT, "word 3-shingles also in the other catalogs: fresh %.1f %% (of the sample and held-out ones),"
+                + " held-out %.1f %% (of the sample's)%n", share * 100, heldOutShare * 100);
+        assertThat(share).isLessThan(0.05);
+    }
+
+    /** The share of the distinct word 3-shingles of {@code c}'s descriptions that occur in any of {@code others}. */
+    static double sharedShingleShare(Catalog c, List<Catalog> others) {
+        Set<String> theirs = new HashSet<>();
+        for (Catalog o : others) {
+            o.products().values().forEach(p -> theirs.addAll(Shingles.of(p.description())));
+        }
+        Set<String> mine = new HashSet<>();
+        c.products().values().forEach(p -> mine.addAll(Shingles.of(p.description())));
+        long shared = mine.stream().filter(theirs::contains).count();
+        return (double) shared / mine.size();
+    }
+
+    static Set<String> strings(CatalogVocabulary.Pool p) {
+        Set<String> out = new HashSet<>();
+        p.brands().values().forEach(out::addAll);
+        p.stems().values().forEach(out::addAll);
+        out.addAll(p.suffixes());
+        out.addAll(p.intros());
+        out.addAll(p.closers());
+        out.addAll(p.prices());
+        p.warranties().forEach(t -> out.add(t.template()));
+        p.batteries().forEach(t -> out.add(t.template()));
+        p.forbidden().forEach(t -> out.add(t.template()));
+        out.addAll(p.driftOther());
+        p.topics().forEach(t -> {
+            out.add(t.label());
+            out.addAll(t.sentences());
+        });
+        p.passages().forEach(ps -> {
+            out.add(ps.id());
+            ps.slots().forEach(out::addAll);
+        });
+        p.disclaimerMisses().stream().filter(d -> !d.isEmpty()).forEach(out::add);
+        for (CatalogVocabulary.Cat c : p.categories()) {
+            for (List<String> l : List.of(c.nouns(), c.feats(), c.bens(), c.auds(), c.problems(), c.contexts())) {
+                out.addAll(l);
+            }
+            if (!c.use().isEmpty()) {
+                out.add(c.use());
+            }
+        }
+        return out;
+    }
+
+    static Set<String> nameWords(CatalogVocabulary.Pool p) {
+        Set<String> out = new HashSet<>();
+        p.brands().values().forEach(l -> l.forEach(b -> out.addAll(Shingles.words(b))));
+        p.stems().values().forEach(l -> l.forEach(b -> out.addAll(Shingles.words(b))));
+        p.suffixes().forEach(b -> out.addAll(Shingles.words(b)));
+        out.remove("co"); // "& Co" style endings are no names
+        return out;
     }
 
     // ---- API and CLI ---------------------------------------------------------------------------------------
@@ -458,6 +557,26 @@ class SampleCatalogGeneratorTests {
             assertThat(err.toString()).contains("usage: generate");
         }
         assertThat(out).doesNotExist();
+    }
+
+    @Test
+    void cliChoosesThePoolAndRejectsAnUnknownOne(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("f.csv");
+        int rc = SampleCatalogGenerator.run(new String[] {"--seed", "3", "--rows", "50", "--out", out.toString(), "--pool", "fresh"},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
+        assertThat(rc).isZero();
+        StringBuilder expected = new StringBuilder();
+        SampleCatalogGenerator.write(3, 50, SampleCatalogGenerator.Vocabulary.FRESH, expected, null);
+        assertThat(Files.readString(out)).isEqualTo(expected.toString());
+        StringBuilder heldOutToo = new StringBuilder();
+        SampleCatalogGenerator.write(3, 50, true, heldOutToo, null);
+        assertThat(heldOutToo.toString()).isNotEqualTo(expected.toString());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        rc = SampleCatalogGenerator.run(new String[] {"--out", dir.resolve("x.csv").toString(), "--pool", "tuned"},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+        assertThat(rc).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown --pool tuned").contains("usage: generate");
+        assertThat(dir.resolve("x.csv")).doesNotExist();
     }
 
     @Test

@@ -18,7 +18,12 @@ import org.h2.jdbcx.JdbcDataSource;
  * Quantized vs full-precision all-MiniLM-L6-v2 on the sample catalog (test scope; not a test, it
  * takes minutes): AUC of each item's lowest sentence typicality (unnamed drift vs clean), AUC of each
  * item's best passage/duplicate cosine (paraphrase boilerplate vs clean), and the reviewer's recall
- * and precision with the default thresholds. {@code ModelComparisonBenchmark [sample|held-out]}.
+ * and precision with the default thresholds. {@code ModelComparisonBenchmark [sample|held-out]}
+ * ({@code held-out}: the generator's {@code HELD_OUT} pool, seed 99).
+ *
+ * <p>Tuning tool: it generates from the sample and the {@code HELD_OUT} pool only. Never point it (or any
+ * other tuning run) at the generator's {@code FRESH} pool: that pool is what the held-out floor tests
+ * measure on, and a figure on a catalog one has tuned on is not a held-out figure.
  */
 public final class ModelComparisonBenchmark {
 

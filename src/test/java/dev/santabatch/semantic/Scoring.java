@@ -75,9 +75,12 @@ final class Scoring {
 
     /**
      * Recall over the targets (each caught by its own criterion) and precision over targets and
-     * clean items (any FAIL of a clean item is a false positive).
+     * clean items only (any FAIL of a clean item is a false positive, any FAIL of a target a true
+     * one). Every other item (the other method's cases, i.e. copies, light edits and named drift, and
+     * items whose only defects are the rules' numbers, terms or disclaimer) is left out of both and
+     * counted in {@code excluded}: a flag on it is neither credited nor charged.
      */
-    record Figures(String name, int targets, int caught, int clean, int cleanFlagged, int flaggedTargets) {
+    record Figures(String name, int targets, int caught, int clean, int cleanFlagged, int flaggedTargets, int excluded, int excludedFlagged) {
         double recall() {
             return targets == 0 ? 1 : (double) caught / targets;
         }
@@ -89,8 +92,9 @@ final class Scoring {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%-34s targets %4d caught %4d recall %.3f | clean %4d flagged %3d | precision %.3f",
-                    name, targets, caught, recall(), clean, cleanFlagged, precision());
+            return String.format(Locale.ROOT, "%-34s targets %4d caught %4d recall %.3f | clean %4d flagged %3d | precision %.3f"
+                            + " (%d targets flagged; %d other items left out, %d of them flagged)",
+                    name, targets, caught, recall(), clean, cleanFlagged, precision(), flaggedTargets, excluded, excludedFlagged);
         }
     }
 
@@ -101,6 +105,8 @@ final class Scoring {
         int cleanN = 0;
         int cleanFlagged = 0;
         int flaggedTargets = 0;
+        int excluded = 0;
+        int excludedFlagged = 0;
         for (String id : ids) {
             Review r = reviews.get(id);
             if (target.test(id)) {
@@ -116,8 +122,13 @@ final class Scoring {
                 if (failedAny(r)) {
                     cleanFlagged++;
                 }
+            } else {
+                excluded++;
+                if (failedAny(r)) {
+                    excludedFlagged++;
+                }
             }
         }
-        return new Figures(name, targets, caught, cleanN, cleanFlagged, flaggedTargets);
+        return new Figures(name, targets, caught, cleanN, cleanFlagged, flaggedTargets, excluded, excludedFlagged);
     }
 }

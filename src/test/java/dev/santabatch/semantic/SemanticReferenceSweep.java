@@ -24,6 +24,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Measured on the bundled sample catalog only, by giving each item a reference built from fewer
  * peers (m other items of its category) or from the other categories. Prints, per reference, the
  * clean items flagged and the drift items caught at the job's {@code topic-similarity}.
+ *
+ * <p>Tuning tool: never point it at the generator's {@code FRESH} pool, which the held-out floor tests
+ * measure on.
  */
 class SemanticReferenceSweep {
 

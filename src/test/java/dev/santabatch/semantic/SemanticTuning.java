@@ -8,7 +8,14 @@ import java.util.concurrent.*;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 
-/** Dev harness: prints distributions for choosing thresholds (file DB cache in target/). Run with -Dtest=SemanticTuning. */
+/**
+ * Dev harness: prints distributions for choosing thresholds (file DB cache in target/). Run with -Dtest=SemanticTuning
+ * ({@code -Dheldout=true}: the generator's {@code HELD_OUT} pool, seed 99, instead of the sample).
+ *
+ * <p>Tuning tool: it generates from the sample and the {@code HELD_OUT} pool only. Never point it (or any
+ * other tuning run) at the generator's {@code FRESH} pool: that pool is what the held-out floor tests
+ * measure on, and a figure on a catalog one has tuned on is not a held-out figure.
+ */
 class SemanticTuning {
 
     static final String TASK = "Write a product description of 2 to 5 sentences for an online shop. Describe only the product\n"

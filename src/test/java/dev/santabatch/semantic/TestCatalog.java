@@ -38,9 +38,13 @@ final class TestCatalog extends MemorySnapshot {
     }
 
     static TestCatalog generated(long runPk, long seed, int rows, boolean heldOut) throws IOException {
+        return generated(runPk, seed, rows, heldOut ? SampleCatalogGenerator.Vocabulary.HELD_OUT : SampleCatalogGenerator.Vocabulary.SAMPLE);
+    }
+
+    static TestCatalog generated(long runPk, long seed, int rows, SampleCatalogGenerator.Vocabulary pool) throws IOException {
         StringWriter c = new StringWriter();
         StringWriter t = new StringWriter();
-        SampleCatalogGenerator.write(seed, rows, heldOut, c, t);
+        SampleCatalogGenerator.write(seed, rows, pool, c, t);
         return read(runPk, new StringReader(c.toString()), new StringReader(t.toString()));
     }
 
