@@ -180,11 +180,41 @@ public final class SemanticReviewer implements Reviewer {
                 ? Integer.compare(b.sharedSentences(), a.sharedSentences())
                 : Double.compare(b.cosine(), a.cosine()));
 
-        // on-specification
+        // on-specification. Whether a low typicality is evidence depends on the item's style: the
+        // density compares a sentence with the catalog's usual sentences, so it says "off-topic" only
+        // for an item written like the catalog; an item in another style (its sentences' mean density
+        // below style-density) needs a sentence to also fail the topic anchors
+        boolean[] off = new boolean[texts.size()];
+        boolean wholeByAnchors = false;
+        if (offTopicTest && lowest < s.topicSimilarity()) {
+            double densitySum = 0;
+            for (float[] v : vectors) {
+                densitySum += reference.density(v, request.itemId());
+            }
+            boolean catalogStyle = densitySum / vectors.size() >= s.styleDensity();
+            if (catalogStyle) {
+                for (int i = 0; i < texts.size(); i++) {
+                    off[i] = typical[i] < s.topicSimilarity();
+                }
+            } else {
+                TopicAnchors anchors = TopicAnchors.of(index.embedder());
+                boolean allLow = true;
+                double bestSource = -1;
+                for (int i = 0; i < texts.size(); i++) {
+                    allLow &= typical[i] < s.topicSimilarity();
+                    bestSource = Math.max(bestSource, Vectors.dot(vectors.get(i), source));
+                    off[i] = typical[i] < s.topicSimilarity() && typical[i] - anchors.margin(vectors.get(i)) < s.anchorScore();
+                }
+                if (allLow && bestSource < s.wholeTextSource()) {
+                    wholeByAnchors = true;
+                    java.util.Arrays.fill(off, true);
+                }
+            }
+        }
         List<SentenceFinding> findings = new ArrayList<>();
         int offTopic = 0;
         for (int i = 0; i < texts.size(); i++) {
-            if (offTopicTest && typical[i] < s.topicSimilarity()) {
+            if (off[i]) {
                 offTopic++;
                 findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OFF_TOPIC, typical[i], null, 0));
                 continue;
@@ -196,7 +226,7 @@ public final class SemanticReviewer implements Reviewer {
                 findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OTHER_ITEM, own, o.itemId(), o.cosine()));
             }
         }
-        boolean whole = texts.size() > 0 && offTopic >= Math.max(1, Math.ceil(s.wholeTextShare() * texts.size()));
+        boolean whole = texts.size() > 0 && (wholeByAnchors || offTopic >= Math.max(1, Math.ceil(s.wholeTextShare() * texts.size())));
         return new Analysis(spans, findings, whole, lowest, duplicates, peers);
     }
 
