@@ -32,7 +32,12 @@ import org.jspecify.annotations.Nullable;
  *   <li>on-specification: a sentence whose typicality (the best of its cosine to its own source facts,
  *       to the task specification, and its density among the reference sentences of its category) is below
  *       {@code topic-similarity} is off-topic (in a category with at least {@code min-category-peers}
- *       other items: in a smaller one the density is no evidence, and the test is not applied); a sentence closer to another item's source than to
+ *       other items: in a smaller one the density is no evidence, and the test is not applied). The
+ *       typicality alone decides only for an item written like the catalog (its sentences' mean
+ *       density at least {@code style-density}); in an item of another style a low typicality is no
+ *       evidence by itself, and the sentence must also fail the {@link TopicAnchors} (typicality minus
+ *       anchor margin below {@code anchor-score}), or the whole text is off-topic when no sentence
+ *       reaches {@code whole-text-source} to the item's own source; a sentence closer to another item's source than to
  *       its own (by {@code other-source-margin}, at least {@code other-source-similarity}) is about
  *       that item; when at least {@code whole-text-share} of the sentences are off-topic, the whole
  *       text is.
@@ -180,11 +185,41 @@ public final class SemanticReviewer implements Reviewer {
                 ? Integer.compare(b.sharedSentences(), a.sharedSentences())
                 : Double.compare(b.cosine(), a.cosine()));
 
-        // on-specification
+        // on-specification. Whether a low typicality is evidence depends on the item's style: the
+        // density compares a sentence with the catalog's usual sentences, so it says "off-topic" only
+        // for an item written like the catalog; an item in another style (its sentences' mean density
+        // below style-density) needs a sentence to also fail the topic anchors
+        boolean[] off = new boolean[texts.size()];
+        boolean wholeByAnchors = false;
+        if (offTopicTest && lowest < s.topicSimilarity()) {
+            double densitySum = 0;
+            for (float[] v : vectors) {
+                densitySum += reference.density(v, request.itemId());
+            }
+            boolean catalogStyle = densitySum / vectors.size() >= s.styleDensity();
+            if (catalogStyle) {
+                for (int i = 0; i < texts.size(); i++) {
+                    off[i] = typical[i] < s.topicSimilarity();
+                }
+            } else {
+                TopicAnchors anchors = TopicAnchors.of(index.embedder());
+                boolean allLow = true;
+                double bestSource = -1;
+                for (int i = 0; i < texts.size(); i++) {
+                    allLow &= typical[i] < s.topicSimilarity();
+                    bestSource = Math.max(bestSource, Vectors.dot(vectors.get(i), source));
+                    off[i] = typical[i] < s.topicSimilarity() && typical[i] - anchors.margin(vectors.get(i)) < s.anchorScore();
+                }
+                if (allLow && bestSource < s.wholeTextSource()) {
+                    wholeByAnchors = true;
+                    java.util.Arrays.fill(off, true);
+                }
+            }
+        }
         List<SentenceFinding> findings = new ArrayList<>();
         int offTopic = 0;
         for (int i = 0; i < texts.size(); i++) {
-            if (offTopicTest && typical[i] < s.topicSimilarity()) {
+            if (off[i]) {
                 offTopic++;
                 findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OFF_TOPIC, typical[i], null, 0));
                 continue;
@@ -196,7 +231,7 @@ public final class SemanticReviewer implements Reviewer {
                 findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OTHER_ITEM, own, o.itemId(), o.cosine()));
             }
         }
-        boolean whole = texts.size() > 0 && offTopic >= Math.max(1, Math.ceil(s.wholeTextShare() * texts.size()));
+        boolean whole = texts.size() > 0 && (wholeByAnchors || offTopic >= Math.max(1, Math.ceil(s.wholeTextShare() * texts.size())));
         return new Analysis(spans, findings, whole, lowest, duplicates, peers);
     }
 

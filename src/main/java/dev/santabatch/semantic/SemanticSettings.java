@@ -29,6 +29,17 @@ import java.util.Set;
  *     category's other items; with fewer other items than this it says nothing reliable about
  *     whether a sentence is off-topic (every usual sentence of a small category looks unusual), so
  *     the off-topic test is not applied to items of such a category ({@code min-category-peers})
+ * @param styleDensity an item whose sentences have a mean density (among its category's reference
+ *     sentences) of at least this is written like the catalog, and a sentence's typicality alone
+ *     decides whether it is off-topic; in an item written otherwise, a low typicality is no evidence
+ *     by itself (an ordinary product sentence in another style has no dense neighbourhood), and the
+ *     sentence must also fail the topic anchors ({@code style-density})
+ * @param anchorScore in an item not written like the catalog, a sentence below {@code topic-similarity}
+ *     is off-topic only when its typicality minus its {@link TopicAnchors#margin anchor margin} (nearer
+ *     the off-topic than the product anchors) is below this ({@code anchor-score})
+ * @param wholeTextSource in an item not written like the catalog, when every sentence is below
+ *     {@code topic-similarity} and none has a cosine of at least this to the item's own source facts,
+ *     the whole text is off-topic ({@code whole-text-source})
  */
 public record SemanticSettings(
         double topicSimilarity,
@@ -39,14 +50,17 @@ public record SemanticSettings(
         double atypicalSimilarity,
         int paraphraseMinSentences,
         double passageCosine,
-        int minCategoryPeers) {
+        int minCategoryPeers,
+        double styleDensity,
+        double anchorScore,
+        double wholeTextSource) {
 
     public static final Set<String> NAMES = Set.of("topic-similarity", "whole-text-share", "other-source-similarity",
             "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-min-sentences", "passage-cosine",
-            "min-category-peers");
+            "min-category-peers", "style-density", "anchor-score", "whole-text-source");
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40);
+        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
@@ -66,6 +80,9 @@ public record SemanticSettings(
                 thresholds.getOrDefault("atypical-similarity", d.atypicalSimilarity),
                 thresholds.getOrDefault("paraphrase-min-sentences", (double) d.paraphraseMinSentences).intValue(),
                 thresholds.getOrDefault("passage-cosine", d.passageCosine),
-                thresholds.getOrDefault("min-category-peers", (double) d.minCategoryPeers).intValue());
+                thresholds.getOrDefault("min-category-peers", (double) d.minCategoryPeers).intValue(),
+                thresholds.getOrDefault("style-density", d.styleDensity),
+                thresholds.getOrDefault("anchor-score", d.anchorScore),
+                thresholds.getOrDefault("whole-text-source", d.wholeTextSource));
     }
 }

@@ -22,6 +22,13 @@ final class FixtureSet {
     static final Path OFFLINE = Path.of("src/test/resources/fixtures/offline-cases.csv");
     static final Path SEMANTIC = Path.of("src/test/resources/fixtures/semantic-cases.csv");
     static final String SEMANTIC_PREFIX = "S";
+    /**
+     * Hand-written clean texts (and unnamed drift) in the sample catalog's own categories, where the
+     * semantic off-topic test is on (at least {@code min-category-peers} other items): written before
+     * any tuning of the reviewers, scored on their own ({@link #cleanLargeCategories()}), not part of
+     * {@link #load()}.
+     */
+    static final Path CLEAN_LARGE = Path.of("src/test/resources/fixtures/clean-large-categories.csv");
 
     static final String ON_SPEC = "on-specification";
     static final String ORIGINAL = "original";
@@ -111,6 +118,32 @@ final class FixtureSet {
             String passage = r.get("passage").isEmpty() ? r.get("description") : r.get("passage");
             set.fixtures.put(id, new Fixture(id, "semantic-cases " + kind, r.get("name"), r.get("brand"), r.get("description"),
                     otherOf.getOrDefault(id, ""), passage, new Case("semantic-cases " + kind, d)));
+        }
+        return set;
+    }
+
+    /**
+     * {@value #CLEAN_LARGE}: 52 clean texts (12 of them mention a competitor: kind
+     * {@code competitor-clean}, the mention in {@code passage}) and 14 unnamed drift texts (kind
+     * {@code drift}, the off-topic sentences in {@code passage}), ids H001..., each with its own
+     * source fields in the sample catalog's columns. Drift is the semantic method's case.
+     */
+    static FixtureSet cleanLargeCategories() throws IOException {
+        FixtureSet set = new FixtureSet();
+        List<CSVRecord> records = MemorySnapshot.records(CLEAN_LARGE);
+        set.items.putAll(MemorySnapshot.items(records, "id", "description", MemorySnapshot.PRODUCT_SOURCE));
+        for (CSVRecord r : records) {
+            String kind = r.get("kind");
+            List<Defect> d = switch (kind) {
+                case "drift" -> List.of(new Defect(ON_SPEC, SEMANTIC_METHOD));
+                case "clean", "competitor-clean" -> List.of();
+                default -> throw new IllegalStateException(CLEAN_LARGE + ": " + r.get("id") + " (line " + (r.getRecordNumber() + 1)
+                        + ") has unknown kind " + kind);
+            };
+            String id = r.get("id");
+            String passage = r.get("passage").isEmpty() ? r.get("description") : r.get("passage");
+            set.fixtures.put(id, new Fixture(id, kind, r.get("name"), r.get("brand"), r.get("description"), r.get("competitor"), passage,
+                    new Case(kind.equals("drift") ? "drift-unnamed" : kind, d)));
         }
         return set;
     }

@@ -100,4 +100,71 @@ class FixtureSetTests {
         assertThat(count.getOrDefault("drift-named", 0)).isGreaterThanOrEqualTo(10);
         assertThat(count.getOrDefault("competitor-clean", 0)).isGreaterThanOrEqualTo(10);
     }
+
+    /**
+     * The clean-text set of {@link FixtureSet#cleanLargeCategories()}, as {@link PanelFloorTests}
+     * reviews it (inside the sample catalog): at least 40 clean texts and 10 unnamed drift texts,
+     * every one in a category with at least the job's {@code min-category-peers} other items (so the
+     * semantic off-topic test is on for all of them); drift sentences that are part of their text and
+     * share no token with any other item's name or brand; competitor mentions that name the
+     * competitor; names and brands of their own (none of the sample's); and texts the job's rules
+     * leave unchanged (clean on every rules criterion, numbers consistent with their source).
+     */
+    @Test
+    void theCleanTextSetIsInCategoriesWhereTheOffTopicTestIsOn() throws Exception {
+        FixtureSet set = FixtureSet.cleanLargeCategories();
+        Map<String, SnapshotItem> sample = MemorySnapshot.items(MemorySnapshot.records(Path.of("sample-data/products.csv")),
+                "id", "description", MemorySnapshot.PRODUCT_SOURCE);
+        Map<String, SnapshotItem> catalog = new LinkedHashMap<>(sample);
+        catalog.putAll(set.items);
+        assertThat(catalog).hasSize(1200 + 66);
+        dev.santabatch.job.JobDefinition job = dev.santabatch.job.JobFileLoader.load(PanelFloorTests.JOB);
+        int minPeers = job.reviewers().stream().filter(r -> r.type().equals("semantic")).findFirst().orElseThrow()
+                .thresholds().get("min-category-peers").intValue();
+        dev.santabatch.rules.RuleEngine rules = dev.santabatch.rules.RuleEngine.forJob(job);
+        Map<String, Integer> perCategory = new HashMap<>();
+        catalog.values().forEach(it -> perCategory.merge(it.category(), 1, Integer::sum));
+        Set<String> sampleNames = new HashSet<>();
+        sample.values().forEach(it -> {
+            sampleNames.add(it.source().get("name"));
+            sampleNames.add(it.source().get("brand"));
+        });
+        Map<String, Integer> count = new HashMap<>();
+        for (Fixture x : set.fixtures.values()) {
+            SnapshotItem it = set.items.get(x.id());
+            assertThat(perCategory.get(it.category()) - 1).as("other items in %s's category %s", x.id(), it.category())
+                    .isGreaterThanOrEqualTo(minPeers);
+            assertThat(sampleNames).as("%s has a name and brand of its own", x.id()).doesNotContain(x.name(), x.brand());
+            dev.santabatch.rules.RuleOutcome o = rules.apply(it.content(), it.source());
+            assertThat(o.changed() || o.mustEscalate()).as("the job's rules change or hold %s: %s", x.id(), o.rules()).isFalse();
+            count.merge(x.kind(), 1, Integer::sum);
+            switch (x.kind()) {
+                case "drift" -> {
+                    assertThat(x.content()).contains(x.passage());
+                    assertThat(x.passage()).isNotEqualTo(x.content());
+                    Set<String> tokens = new HashSet<>(Shingles.words(x.passage()));
+                    for (SnapshotItem other : catalog.values()) {
+                        if (!other.id().equals(x.id())) {
+                            Set<String> shared = new HashSet<>(Shingles.words(other.source().get("name") + " " + other.source().get("brand")));
+                            shared.retainAll(tokens);
+                            assertThat(shared).as("drift of %s shares tokens with %s's name or brand", x.id(), other.id()).isEmpty();
+                        }
+                    }
+                }
+                case "competitor-clean" -> {
+                    assertThat(x.content()).contains(x.passage());
+                    assertThat(x.other()).as("%s says whom it mentions", x.id()).isNotEmpty();
+                    String competitor = x.other().replaceAll(" \\(.*\\)$", "");
+                    String[] nameBy = competitor.split(" by ");
+                    assertThat(nameBy.length == 2 ? x.passage().contains(nameBy[0]) && x.passage().contains(nameBy[1]) : x.passage().contains(competitor))
+                            .as("%s's passage names %s", x.id(), competitor).isTrue();
+                }
+                default -> assertThat(x.kind()).isEqualTo("clean");
+            }
+        }
+        System.out.printf("clean-text set: %s in categories %s%n", count, perCategory);
+        assertThat(count.get("clean") + count.get("competitor-clean")).isGreaterThanOrEqualTo(40);
+        assertThat(count.get("competitor-clean")).isGreaterThanOrEqualTo(10);
+        assertThat(count.get("drift")).isGreaterThanOrEqualTo(10);
+    }
 }

@@ -197,7 +197,8 @@ class SemanticReviewerTests {
 
         SemanticSettings d = SemanticSettings.defaults();
         SemanticSettings unreachable = new SemanticSettings(d.topicSimilarity(), d.wholeTextShare(), d.otherSourceSimilarity(),
-                d.otherSourceMargin(), d.copyCosine(), d.atypicalSimilarity(), d.paraphraseMinSentences(), d.passageCosine(), 100_000);
+                d.otherSourceMargin(), d.copyCosine(), d.atypicalSimilarity(), d.paraphraseMinSentences(), d.passageCosine(), 100_000,
+                d.styleDensity(), d.anchorScore(), d.wholeTextSource());
         SemanticIndex thin = new SemanticIndex(ds, Embedder::shared, pool, unreachable); // the round's vectors are reused
         thin.prepare(catalog);
         SemanticReviewer.Analysis a = new SemanticReviewer("C", Set.of("on-specification", "original"), thin).analyse(Scoring.request(it));
