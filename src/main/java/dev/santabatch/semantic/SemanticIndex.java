@@ -877,33 +877,28 @@ public final class SemanticIndex implements OfflineMethod {
         return out;
     }
 
-    /** The exact cosine of the candidates a probe could not rule out, from their float vectors (items first in the IN list: an index lookup). */
+    /**
+     * The exact cosine of the candidates a probe could not rule out, from their float vectors: one
+     * lookup by the whole primary key each (an equality on every key column is an index lookup on any
+     * database; an IN list of items next to {@code run_pk} is not, in H2: it costs both alike and may
+     * filter the whole run).
+     */
     private void exactCheck(String kind, long run, Map<String, List<int[]>> exact, float[] v, double minCosine, List<Neighbour> out) {
-        List<String> ids = new ArrayList<>(exact.keySet());
-        for (int from = 0; from < ids.size(); from += FLUSH) {
-            List<String> part = ids.subList(from, Math.min(ids.size(), from + FLUSH));
-            List<Object> args = new ArrayList<>(part);
-            args.add(run);
-            String sql = kind.equals(PASSAGE)
-                    ? "SELECT item_id, rev, n, vec FROM sm_rev_passage WHERE item_id IN (" + placeholders(part.size()) + ") AND run_pk = ?"
-                    : "SELECT item_id, rev, seq, vec FROM sm_vector WHERE item_id IN (" + placeholders(part.size()) + ") AND run_pk = ? AND kind = ?";
-            if (!kind.equals(PASSAGE)) {
-                args.add(kind);
-            }
-            jdbc.query(sql, rs -> {
-                String id = rs.getString(1);
-                int rev = rs.getInt(2);
-                int seq = rs.getInt(3);
-                for (int[] want : exact.get(id)) {
-                    if (want[0] == rev && want[1] == seq) {
-                        double c = Vectors.dot(v, Vectors.decode(rs.getString(4)));
-                        if (c >= minCosine) {
-                            out.add(new Neighbour(id, seq, c));
-                        }
+        exact.forEach((id, wants) -> {
+            for (int[] want : wants) {
+                List<String> vec = kind.equals(PASSAGE)
+                        ? jdbc.queryForList("SELECT vec FROM sm_rev_passage WHERE run_pk = ? AND item_id = ? AND rev = ?", String.class,
+                                run, id, want[0])
+                        : jdbc.queryForList("SELECT vec FROM sm_vector WHERE run_pk = ? AND item_id = ? AND rev = ? AND kind = ? AND seq = ?",
+                                String.class, run, id, want[0], kind, want[1]);
+                if (!vec.isEmpty()) {
+                    double c = Vectors.dot(v, Vectors.decode(vec.get(0)));
+                    if (c >= minCosine) {
+                        out.add(new Neighbour(id, want[1], c));
                     }
                 }
-            }, args.toArray());
-        }
+            }
+        });
     }
 
     /** The round this index was prepared for. */

@@ -99,8 +99,7 @@ public final class SemanticSchema {
         // near-neighbour query instead of the float vectors (BYTEA: a binary type H2 and PostgreSQL share)
         "CREATE TABLE IF NOT EXISTS sm_probe (run_pk BIGINT NOT NULL, kind VARCHAR(16) NOT NULL, item_id VARCHAR(200) NOT NULL,"
                 + " rev INT NOT NULL, seq INT NOT NULL, q BYTEA NOT NULL, PRIMARY KEY (run_pk, kind, item_id, rev, seq))",
-        // the exact check of a query's surviving candidates reads their passages by item (IN list: item first)
-        "CREATE INDEX IF NOT EXISTS sm_rev_passage_item ON sm_rev_passage (item_id, run_pk, rev)",
+        "DROP INDEX IF EXISTS sm_rev_passage_item",
         "CREATE TABLE IF NOT EXISTS sm_round (run_pk BIGINT NOT NULL, round INT NOT NULL, items BIGINT NOT NULL,"
                 + " PRIMARY KEY (run_pk, round))",
     };

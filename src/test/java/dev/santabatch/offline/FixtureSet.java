@@ -148,6 +148,32 @@ final class FixtureSet {
         return set;
     }
 
+    /**
+     * The blind set: 65 clean, competitor-clean and drift texts written by an engineer who did not
+     * see the reviewers' design, for evaluating the topic anchors after they were built (column
+     * {@code case}; no threshold may be derived on it).
+     */
+    static final Path BLIND = Path.of("src/test/resources/fixtures/blind-clean-drift.csv");
+
+    static FixtureSet blind() throws IOException {
+        FixtureSet set = new FixtureSet();
+        List<CSVRecord> records = MemorySnapshot.records(BLIND);
+        set.items.putAll(MemorySnapshot.items(records, "id", "description", MemorySnapshot.PRODUCT_SOURCE));
+        for (CSVRecord r : records) {
+            String kind = r.get("case");
+            List<Defect> d = switch (kind) {
+                case "drift" -> List.of(new Defect(ON_SPEC, SEMANTIC_METHOD));
+                case "clean", "competitor-clean" -> List.of();
+                default -> throw new IllegalStateException(BLIND + ": " + r.get("id") + " (line " + (r.getRecordNumber() + 1)
+                        + ") has unknown case " + kind);
+            };
+            String id = r.get("id");
+            set.fixtures.put(id, new Fixture(id, kind, r.get("name"), r.get("brand"), r.get("description"), "", r.get("description"),
+                    new Case(kind.equals("drift") ? "drift-unnamed" : kind, d)));
+        }
+        return set;
+    }
+
     /** The scored cases, by item id. */
     Map<String, Case> cases() {
         Map<String, Case> out = new LinkedHashMap<>();
