@@ -129,46 +129,40 @@ final class FixtureSet {
      * source fields in the sample catalog's columns. Drift is the semantic method's case.
      */
     static FixtureSet cleanLargeCategories() throws IOException {
-        FixtureSet set = new FixtureSet();
-        List<CSVRecord> records = MemorySnapshot.records(CLEAN_LARGE);
-        set.items.putAll(MemorySnapshot.items(records, "id", "description", MemorySnapshot.PRODUCT_SOURCE));
-        for (CSVRecord r : records) {
-            String kind = r.get("kind");
-            List<Defect> d = switch (kind) {
-                case "drift" -> List.of(new Defect(ON_SPEC, SEMANTIC_METHOD));
-                case "clean", "competitor-clean" -> List.of();
-                default -> throw new IllegalStateException(CLEAN_LARGE + ": " + r.get("id") + " (line " + (r.getRecordNumber() + 1)
-                        + ") has unknown kind " + kind);
-            };
-            String id = r.get("id");
-            String passage = r.get("passage").isEmpty() ? r.get("description") : r.get("passage");
-            set.fixtures.put(id, new Fixture(id, kind, r.get("name"), r.get("brand"), r.get("description"), r.get("competitor"), passage,
-                    new Case(kind.equals("drift") ? "drift-unnamed" : kind, d)));
-        }
-        return set;
+        return cleanAndDrift(CLEAN_LARGE, "kind");
     }
 
     /**
      * The blind set: 65 clean, competitor-clean and drift texts written by an engineer who did not
      * see the reviewers' design, for evaluating the topic anchors after they were built (column
-     * {@code case}; no threshold may be derived on it).
+     * {@code case}, no {@code passage} or {@code competitor}; no threshold may be derived on it).
      */
     static final Path BLIND = Path.of("src/test/resources/fixtures/blind-clean-drift.csv");
 
     static FixtureSet blind() throws IOException {
+        return cleanAndDrift(BLIND, "case");
+    }
+
+    /**
+     * A set of clean, competitor-clean and unnamed drift texts (the semantic method's case), the kind in
+     * {@code kindColumn}; {@code passage} and {@code competitor} are read when the file has them.
+     */
+    private static FixtureSet cleanAndDrift(Path file, String kindColumn) throws IOException {
         FixtureSet set = new FixtureSet();
-        List<CSVRecord> records = MemorySnapshot.records(BLIND);
+        List<CSVRecord> records = MemorySnapshot.records(file);
         set.items.putAll(MemorySnapshot.items(records, "id", "description", MemorySnapshot.PRODUCT_SOURCE));
         for (CSVRecord r : records) {
-            String kind = r.get("case");
+            String kind = r.get(kindColumn);
             List<Defect> d = switch (kind) {
                 case "drift" -> List.of(new Defect(ON_SPEC, SEMANTIC_METHOD));
                 case "clean", "competitor-clean" -> List.of();
-                default -> throw new IllegalStateException(BLIND + ": " + r.get("id") + " (line " + (r.getRecordNumber() + 1)
-                        + ") has unknown case " + kind);
+                default -> throw new IllegalStateException(file + ": " + r.get("id") + " (line " + (r.getRecordNumber() + 1)
+                        + ") has unknown " + kindColumn + " " + kind);
             };
             String id = r.get("id");
-            set.fixtures.put(id, new Fixture(id, kind, r.get("name"), r.get("brand"), r.get("description"), "", r.get("description"),
+            String passage = r.isMapped("passage") && !r.get("passage").isEmpty() ? r.get("passage") : r.get("description");
+            String competitor = r.isMapped("competitor") ? r.get("competitor") : "";
+            set.fixtures.put(id, new Fixture(id, kind, r.get("name"), r.get("brand"), r.get("description"), competitor, passage,
                     new Case(kind.equals("drift") ? "drift-unnamed" : kind, d)));
         }
         return set;

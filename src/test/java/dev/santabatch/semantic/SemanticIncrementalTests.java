@@ -184,6 +184,19 @@ class SemanticIncrementalTests {
         assertThat(restarted.near(SemanticIndex.CONTENT, orig.content(), 0.97, original)).extracting(SemanticIndex.Neighbour::itemId).contains(copier);
     }
 
+    @Test
+    void aCandidateWithoutAProbeIsCheckedWithItsFloatVector() {
+        // a store written before probes existed has none: the float vector decides, with the same result
+        long run = RUN + 2;
+        SemanticIndex index = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn(embedded)), pool, SemanticSettings.defaults());
+        index.prepare(new MemorySnapshot(run, 1, items(round2)));
+        float[] orig = index.stored(original).orElseThrow().content();
+        List<SemanticIndex.Neighbour> withProbe = index.near(SemanticIndex.CONTENT, orig, 0.97, original);
+        assertThat(withProbe).extracting(SemanticIndex.Neighbour::itemId).contains(copier);
+        assertThat(jdbc.update("DELETE FROM sm_probe WHERE run_pk = ?", run)).isPositive();
+        assertThat(index.near(SemanticIndex.CONTENT, orig, 0.97, original)).isEqualTo(withProbe);
+    }
+
     private List<Long> bucketsOf(long run) {
         return jdbc.queryForList("SELECT bucket FROM sm_rev_band WHERE run_pk = ? AND kind = 'content' AND item_id = '"
                 + original + "' ORDER BY bucket", Long.class, run);
