@@ -197,6 +197,43 @@ class SemanticIncrementalTests {
         assertThat(index.near(SemanticIndex.CONTENT, orig, 0.97, original)).isEqualTo(withProbe);
     }
 
+    @Test
+    void theCandidateQueryLooksUpItsBuckets() {
+        // the plan H2 runs for a near-neighbour query: an IN lookup of the buckets in the band index,
+        // reading only those buckets' rows (a plan that scans the index reads every band row of the store)
+        long bandRows = jdbc.queryForObject("SELECT COUNT(*) FROM sm_rev_band", Long.class);
+        List<Long> buckets = bucketsOf(RUN);
+        List<Object> args = new ArrayList<>(buckets);
+        args.add(RUN);
+        args.add(SemanticIndex.CONTENT);
+        String plan = jdbc.queryForObject("EXPLAIN ANALYZE " + SemanticIndex.candidateSql(buckets.size()), String.class, args.toArray());
+        assertThat(plan).contains("BUCKET IN(");
+        java.util.regex.Matcher scanned = java.util.regex.Pattern.compile("scanCount: (\\d+)").matcher(plan);
+        assertThat(scanned.find()).as(plan).isTrue();
+        long rows = Long.parseLong(scanned.group(1));
+        assertThat(rows).as("band rows read of %d", bandRows).isLessThan(bandRows / 10);
+    }
+
+    @Test
+    void aQueryStopsAtTheMostNeighboursItNames() {
+        // one text copied to more items than a query names: each query finds exactly MAX_NEIGHBOURS of them
+        long run = RUN + 3;
+        Map<String, SnapshotItem> copies = new LinkedHashMap<>(items(round1));
+        List<String> ids = new ArrayList<>(copies.keySet());
+        String text = copies.get(original).content();
+        for (String id : ids.subList(0, SemanticIndex.MAX_NEIGHBOURS + 20)) {
+            SnapshotItem i = copies.get(id);
+            copies.put(id, new SnapshotItem(id, 1, text, i.source(), i.category()));
+        }
+        SemanticIndex index = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn(embedded)), pool, SemanticSettings.defaults());
+        index.prepare(new MemorySnapshot(run, 1, copies));
+        float[] v = index.stored(ids.get(0)).orElseThrow().content();
+        List<SemanticIndex.Neighbour> found = index.near(SemanticIndex.CONTENT, v, 0.97, ids.get(0));
+        assertThat(found).hasSize(SemanticIndex.MAX_NEIGHBOURS);
+        assertThat(found).extracting(SemanticIndex.Neighbour::itemId).doesNotHaveDuplicates()
+                .allSatisfy(id -> assertThat(ids.subList(0, SemanticIndex.MAX_NEIGHBOURS + 20)).contains(id));
+    }
+
     private List<Long> bucketsOf(long run) {
         return jdbc.queryForList("SELECT bucket FROM sm_rev_band WHERE run_pk = ? AND kind = 'content' AND item_id = '"
                 + original + "' ORDER BY bucket", Long.class, run);
