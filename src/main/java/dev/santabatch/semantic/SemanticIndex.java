@@ -289,6 +289,7 @@ public final class SemanticIndex implements OfflineMethod {
             embedAndRecord(run, round, buffer);
             int frozen = frozenRound(run).orElseGet(() -> freeze(run, round, snapshot.size()));
             preparing = lsh(extraRows(run));
+            nextVid = nextVid(run);
             Map<String, Reference> references = references(run, frozen);
             Map<String, float[]> means = loadMeans(run, frozen);
             indexNewRevisions(run, round, references, means);
@@ -476,10 +477,40 @@ public final class SemanticIndex implements OfflineMethod {
     private record Member(String id, int rev, String category, float[] source, boolean sourceNew, List<float[]> sentences, List<float[]> contents) {}
 
     /** What indexing one member produces: its band rows, passage row (or null), typicality row (or null) and index markers. */
-    private record Indexed(List<Object[]> bands, List<Object[]> probes, Object[] passage, Object[] typical, List<Object[]> markers) {}
+    private record Indexed(List<Banded> banded, Object[] passage, Object[] typical, List<Object[]> markers) {}
 
-    private static final String INSERT_BAND = "INSERT INTO sm_rev_band (run_pk, kind, band, bucket, item_id, rev, seq) VALUES (?, ?, ?, ?, ?, ?, ?)";
-    private static final String INSERT_PROBE = "INSERT INTO sm_probe (run_pk, kind, item_id, rev, seq, q) VALUES (?, ?, ?, ?, ?, ?)";
+    /** A vector to band: its key, its probe and its buckets (one per band). */
+    private record Banded(String kind, String itemId, int rev, int seq, byte[] probe, long[] buckets) {}
+
+    private static final String INSERT_BAND = "INSERT INTO sm_rev_band (run_pk, kind, band, bucket, item_id, rev, seq, vid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_PROBE = "INSERT INTO sm_vprobe (vid, q) VALUES (?, ?)";
+
+    /**
+     * Vector ids of a run: {@code run << VID_BITS} plus the vector's number in the run, so ids of
+     * different runs never meet and a run numbers its vectors on its own.
+     */
+    static final int VID_BITS = 32;
+
+    /** The next vector id of the run being prepared (assigned by the one thread that writes bands). */
+    private long nextVid;
+
+    /** The run's next vector id: one past the highest stored (a crashed prepare continues after it). */
+    private long nextVid(long run) {
+        Long max = jdbc.queryForObject("SELECT MAX(vid) FROM sm_vprobe WHERE vid >= ? AND vid < ?", Long.class,
+                run << VID_BITS, (run + 1) << VID_BITS);
+        return max == null ? run << VID_BITS : max + 1;
+    }
+
+    /** The band and probe rows of banded vectors, each given the run's next vector id (in the order given: deterministic). */
+    private void addRows(long run, List<Banded> banded, List<Object[]> bands, List<Object[]> probes) {
+        for (Banded b : banded) {
+            long vid = nextVid++;
+            probes.add(new Object[] {vid, b.probe()});
+            for (int i = 0; i < b.buckets().length; i++) {
+                bands.add(new Object[] {run, b.kind(), i, b.buckets()[i], b.itemId(), b.rev(), b.seq(), vid});
+            }
+        }
+    }
 
     /** Members handed to the executor per task while indexing. */
     private static final int INDEX_TASK = 64;
@@ -577,7 +608,8 @@ public final class SemanticIndex implements OfflineMethod {
         };
         jdbc.query("SELECT item_id, rev, n, vec FROM sm_rev_passage WHERE run_pk = ? AND banded = FALSE AND n >= ? ORDER BY item_id, rev",
                 rs -> {
-                    addBands(rows, probes, run, PASSAGE, rs.getString(1), rs.getInt(2), rs.getInt(3), Vectors.decode(rs.getString(4)), mean);
+                    addRows(run, List.of(banded(PASSAGE, rs.getString(1), rs.getInt(2), rs.getInt(3), Vectors.decode(rs.getString(4)), mean)),
+                            rows, probes);
                     marks.add(new Object[] {run, rs.getString(1), rs.getInt(2)});
                     if (marks.size() >= 500) {
                         flush.run();
@@ -603,8 +635,7 @@ public final class SemanticIndex implements OfflineMethod {
         List<Object[]> markers = new ArrayList<>();
         for (CompletableFuture<List<Indexed>> p : parts) {
             for (Indexed x : p.join()) {
-                bands.addAll(x.bands());
-                probes.addAll(x.probes());
+                addRows(run, x.banded(), bands, probes);
                 if (x.passage() != null) {
                     passages.add(x.passage());
                 }
@@ -624,15 +655,14 @@ public final class SemanticIndex implements OfflineMethod {
     }
 
     private Indexed index(long run, Member m, Map<String, Reference> references, Map<String, float[]> means) {
-        List<Object[]> rows = new ArrayList<>();
-        List<Object[]> probes = new ArrayList<>();
+        List<Banded> banded = new ArrayList<>();
         List<Object[]> markers = new ArrayList<>();
         for (float[] c : m.contents()) {
-            addBands(rows, probes, run, CONTENT, m.id(), m.rev(), 0, c, means.get(CONTENT));
+            banded.add(banded(CONTENT, m.id(), m.rev(), 0, c, means.get(CONTENT)));
         }
         markers.add(new Object[] {run, m.id(), m.rev()});
         if (m.sourceNew()) { // source facts do not change between revisions: banded once per item
-            addBands(rows, probes, run, SOURCE, m.id(), SemanticSchema.SOURCE_REV, 0, m.source(), means.get(SOURCE));
+            banded.add(banded(SOURCE, m.id(), SemanticSchema.SOURCE_REV, 0, m.source(), means.get(SOURCE)));
             markers.add(new Object[] {run, m.id(), SemanticSchema.SOURCE_REV});
         }
         Reference reference = references.get(m.category());
@@ -651,7 +681,7 @@ public final class SemanticIndex implements OfflineMethod {
                         atypical.size() < settings.paraphraseMinSentences()};
         String vals = Vectors.encodeDoubles(typical);
         Object[] typicalRow = vals.length() <= SemanticSchema.TYPICAL_CHARS ? new Object[] {run, m.id(), m.rev(), vals} : null;
-        return new Indexed(rows, probes, passage, typicalRow, markers);
+        return new Indexed(banded, passage, typicalRow, markers);
     }
 
     /**
@@ -706,12 +736,8 @@ public final class SemanticIndex implements OfflineMethod {
     }
 
     /** The bands of a vector (hashed centred on the kind's mean) and its probe (of the raw vector, which queries compare). */
-    private void addBands(List<Object[]> rows, List<Object[]> probes, long run, String kind, String id, int rev, int seq, float[] raw, float[] mean) {
-        probes.add(new Object[] {run, kind, id, rev, seq, Vectors.probe(raw)});
-        long[] buckets = preparing.get(kind).buckets(centre(raw, mean));
-        for (int b = 0; b < buckets.length; b++) {
-            rows.add(new Object[] {run, kind, b, buckets[b], id, rev, seq});
-        }
+    private Banded banded(String kind, String id, int rev, int seq, float[] raw, float[] mean) {
+        return new Banded(kind, id, rev, seq, Vectors.probe(raw), preparing.get(kind).buckets(centre(raw, mean)));
     }
 
     /**
@@ -848,14 +874,15 @@ public final class SemanticIndex implements OfflineMethod {
         java.util.Set<Candidate> seen = new java.util.HashSet<>();
         jdbc.query(candidateSql(buckets.length),
                 rs -> {
-                    Candidate c = new Candidate(rs.getString(1), rs.getInt(2), rs.getInt(3));
+                    long vid = rs.getLong(4);
+                    Candidate c = new Candidate(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.wasNull() ? null : vid);
                     if (!c.itemId().equals(excludeItem) && seen.add(c)) {
                         candidates.add(c);
                     }
                 },
                 args.toArray());
-        // 2. in that order, until MAX_NEIGHBOURS are found: the candidate's probe (one primary-key
-        // lookup in the compact probe table) rules it out when its estimate plus the proven error bound
+        // 2. in that order, until MAX_NEIGHBOURS are found: the candidate's probe (a lookup by its
+        // vector id, the probe table's one-column key) rules it out when its estimate plus the proven error bound
         // is below the threshold; the rest are checked with their float vectors, read only if the
         // revision is the round's member (a revision changed since the round began is never seen)
         String exactSql = switch (kind) {
@@ -870,7 +897,7 @@ public final class SemanticIndex implements OfflineMethod {
         List<Neighbour> out = new ArrayList<>();
         jdbc.execute((org.springframework.jdbc.core.ConnectionCallback<Void>) con -> {
             try (java.sql.PreparedStatement probe = con.prepareStatement(
-                            "SELECT q FROM sm_probe WHERE run_pk = ? AND kind = ? AND item_id = ? AND rev = ? AND seq = ?");
+                            "SELECT q FROM sm_vprobe WHERE vid = ?");
                     java.sql.PreparedStatement exact = con.prepareStatement(exactSql)) {
                 for (Candidate c : candidates) {
                     if (out.size() >= MAX_NEIGHBOURS) {
@@ -878,18 +905,16 @@ public final class SemanticIndex implements OfflineMethod {
                     }
                     this.candidates.incrementAndGet();
                     verified[0]++;
-                    probe.setLong(1, s.runPk());
-                    probe.setString(2, kind);
-                    probe.setString(3, c.itemId());
-                    probe.setInt(4, c.rev());
-                    probe.setInt(5, c.seq());
                     byte[] q = null;
-                    try (java.sql.ResultSet rs = probe.executeQuery()) {
-                        if (rs.next()) {
-                            q = rs.getBytes(1);
+                    if (c.vid() != null) {
+                        probe.setLong(1, c.vid());
+                        try (java.sql.ResultSet rs = probe.executeQuery()) {
+                            if (rs.next()) {
+                                q = rs.getBytes(1);
+                            }
                         }
                     }
-                    // none for a vector banded before probes were stored: then the float vector decides
+                    // none for a vector banded before vector ids were stored: then the float vector decides
                     if (q != null && Vectors.probeEstimate(v, q) + Vectors.probeBound(queryL1, q) < minCosine) {
                         continue;
                     }
@@ -927,12 +952,12 @@ public final class SemanticIndex implements OfflineMethod {
      * {@code SemanticIncrementalTests.theCandidateQueryLooksUpItsBuckets}.
      */
     static String candidateSql(int buckets) {
-        return "SELECT item_id, rev, seq FROM sm_rev_band WHERE bucket IN (" + placeholders(buckets) + ") AND (run_pk, kind) = (?, ?)"
+        return "SELECT item_id, rev, seq, vid FROM sm_rev_band WHERE bucket IN (" + placeholders(buckets) + ") AND (run_pk, kind) = (?, ?)"
                 + " FETCH FIRST " + MAX_CANDIDATE_ROWS + " ROWS ONLY";
     }
 
-    /** A band row's vector: item, revision, seq. */
-    private record Candidate(String itemId, int rev, int seq) {}
+    /** A band row's vector: item, revision, seq, and its id (null in rows written before ids). */
+    private record Candidate(String itemId, int rev, int seq, Long vid) {}
 
     /** The round this index was prepared for. */
     public int round() {

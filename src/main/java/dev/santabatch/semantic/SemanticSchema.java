@@ -26,17 +26,18 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       passage's vector) and whether its bands are stored;
  *   <li>{@code sm_rev_band}: random-hyperplane LSH buckets per item revision (source bands per item,
  *       rev {@value #SOURCE_REV}; {@code bucket} already folds in the band number), indexed on
- *       (bucket, run_pk, kind, item_id, rev, seq): bucket first, so an IN list of buckets is an index
+ *       (bucket, run_pk, kind, item_id, rev, seq, vid): bucket first, so an IN list of buckets is an index
  *       lookup (H2 uses an index for IN only on its leading column), and covering, so the candidates
  *       come from the index alone;
  *   <li>{@code sm_rev_typical}: per item revision, the typicality of each sentence without the task
  *       specification (the best of its cosine to its source and its density among its category's
  *       reference sentences), computed once so a review does not scan the reference again (items with
  *       more sentences than fit in {@value #TYPICAL_CHARS} characters have none);
- *   <li>{@code sm_probe}: per banded vector (content and passage per revision, source per item), the
- *       vector at one byte per component ({@link Vectors#probe}): a near-neighbour query reads its
- *       candidates' probes, a quarter of the float vectors' size in a table of their own, and reads
- *       the float vector only of a candidate the probe cannot rule out;
+ *   <li>{@code sm_vprobe}: per banded vector (content and passage per revision, source per item), keyed
+ *       by its vector id (also in its band rows), the vector at one byte per component
+ *       ({@link Vectors#probe}): a near-neighbour query reads its candidates' probes, a quarter of
+ *       the float vectors' size in a table of their own, and reads the float vector only of a
+ *       candidate the probe cannot rule out;
  *   <li>{@code sm_indexed}: the marker that a revision's typicality, passage and content bands are
  *       stored (rev {@value #SOURCE_REV}: the item's source bands), so each revision is indexed once;
  *   <li>{@code sm_round}: the marker that a round's index is complete.
@@ -69,10 +70,13 @@ public final class SemanticSchema {
                 + " n INT NOT NULL, vec VARCHAR(2100) NOT NULL, banded BOOLEAN NOT NULL, PRIMARY KEY (run_pk, item_id, rev))",
         "CREATE TABLE IF NOT EXISTS sm_rev_band (run_pk BIGINT NOT NULL, kind VARCHAR(16) NOT NULL,"
                 + " band INT NOT NULL, bucket BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL, seq INT NOT NULL)",
-        // covering: a near-neighbour query reads its candidates (item, revision, seq) from the index
-        // alone, without fetching a table row per candidate
+        // the vector's id (its probe's key): rows written before ids have none
+        "ALTER TABLE sm_rev_band ADD COLUMN IF NOT EXISTS vid BIGINT",
+        // covering: a near-neighbour query reads its candidates (item, revision, seq, vector id) from
+        // the index alone, without fetching a table row per candidate
         "DROP INDEX IF EXISTS sm_rev_band_lookup",
-        "CREATE INDEX IF NOT EXISTS sm_rev_band_cover ON sm_rev_band (bucket, run_pk, kind, item_id, rev, seq)",
+        "DROP INDEX IF EXISTS sm_rev_band_cover",
+        "CREATE INDEX IF NOT EXISTS sm_rev_band_vid ON sm_rev_band (bucket, run_pk, kind, item_id, rev, seq, vid)",
         "CREATE TABLE IF NOT EXISTS sm_rev_typical (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
                 + " vals VARCHAR(" + TYPICAL_CHARS + ") NOT NULL, PRIMARY KEY (run_pk, item_id, rev))",
         "CREATE TABLE IF NOT EXISTS sm_indexed (run_pk BIGINT NOT NULL, item_id VARCHAR(200) NOT NULL, rev INT NOT NULL,"
@@ -96,9 +100,13 @@ public final class SemanticSchema {
         "CREATE INDEX IF NOT EXISTS sm_vector_item_kind ON sm_vector (item_id, run_pk, kind)",
         "CREATE INDEX IF NOT EXISTS sm_member_item ON sm_member (item_id, run_pk, round, rev)",
         // probes: the banded vectors (content, passage, source) at one byte per component, read by every
-        // near-neighbour query instead of the float vectors (BYTEA: a binary type H2 and PostgreSQL share)
-        "CREATE TABLE IF NOT EXISTS sm_probe (run_pk BIGINT NOT NULL, kind VARCHAR(16) NOT NULL, item_id VARCHAR(200) NOT NULL,"
-                + " rev INT NOT NULL, seq INT NOT NULL, q BYTEA NOT NULL, PRIMARY KEY (run_pk, kind, item_id, rev, seq))",
+        // near-neighbour query instead of the float vectors (BYTEA: a binary type H2 and PostgreSQL
+        // share), keyed by vector id alone: one lookup of a BIGINT key (in H2 the table's own row key)
+        // instead of a composite key's index and then the row. The table keyed by (run, kind, item,
+        // revision, seq) it replaces is dropped: its probes are derived data, and candidates without
+        // a vector id are checked with their float vectors
+        "DROP TABLE IF EXISTS sm_probe",
+        "CREATE TABLE IF NOT EXISTS sm_vprobe (vid BIGINT NOT NULL PRIMARY KEY, q BYTEA NOT NULL)",
         "DROP INDEX IF EXISTS sm_rev_passage_item",
         "CREATE TABLE IF NOT EXISTS sm_round (run_pk BIGINT NOT NULL, round INT NOT NULL, items BIGINT NOT NULL,"
                 + " PRIMARY KEY (run_pk, round))",

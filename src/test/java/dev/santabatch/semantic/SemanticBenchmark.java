@@ -152,7 +152,7 @@ public final class SemanticBenchmark {
         // a connection pool, as the job has (Spring Boot's Hikari): without one every query opens an
         // H2 session, which waits while the store writes
         com.zaxxer.hikari.HikariDataSource ds = new com.zaxxer.hikari.HikariDataSource();
-        ds.setJdbcUrl("jdbc:h2:file:" + dir.resolve("santa") + ";WRITE_DELAY=0");
+        ds.setJdbcUrl("jdbc:h2:file:" + dir.resolve("santa") + ";WRITE_DELAY=0" + System.getProperty("h2.settings", ""));
         ds.setUsername("sa");
         ds.setMaximumPoolSize(4);
         SemanticIndex index = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn), pool, SemanticSettings.defaults());

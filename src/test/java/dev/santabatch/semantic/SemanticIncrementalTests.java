@@ -146,7 +146,8 @@ class SemanticIncrementalTests {
         long bands = count("SELECT COUNT(*) FROM sm_rev_band WHERE run_pk = ?");
         jdbc.update("DELETE FROM sm_round WHERE run_pk = ? AND round = 2", RUN);
         // (what indexing writes for a revision, in one transaction)
-        for (String table : List.of("sm_indexed", "sm_rev_band", "sm_probe", "sm_rev_typical", "sm_rev_passage")) {
+        jdbc.update("DELETE FROM sm_vprobe WHERE vid IN (SELECT vid FROM sm_rev_band WHERE run_pk = ? AND item_id = ? AND rev = 1)", RUN, copier);
+        for (String table : List.of("sm_indexed", "sm_rev_band", "sm_rev_typical", "sm_rev_passage")) {
             jdbc.update("DELETE FROM " + table + " WHERE run_pk = ? AND item_id = ? AND rev = 1", RUN, copier);
         }
         SemanticIndex again = new SemanticIndex(ds, () -> {
@@ -154,6 +155,10 @@ class SemanticIncrementalTests {
         }, pool, SemanticSettings.defaults());
         again.prepare(round2);
         assertThat(count("SELECT COUNT(*) FROM sm_rev_band WHERE run_pk = ?")).isEqualTo(bands);
+        // every banded vector has its probe, under its own id
+        assertThat(count("SELECT COUNT(DISTINCT vid) FROM sm_rev_band WHERE run_pk = ?"))
+                .isEqualTo(jdbc.queryForObject("SELECT COUNT(*) FROM sm_vprobe WHERE vid >= ? AND vid < ?", Long.class,
+                        RUN << SemanticIndex.VID_BITS, (RUN + 1) << SemanticIndex.VID_BITS));
         assertThat(count("SELECT COUNT(*) FROM sm_member WHERE run_pk = ? AND round = 2")).isEqualTo(round2.size());
         assertThat(again.stored(copier).orElseThrow().typical()).isEqualTo(index2.stored(copier).orElseThrow().typical());
     }
@@ -186,14 +191,14 @@ class SemanticIncrementalTests {
 
     @Test
     void aCandidateWithoutAProbeIsCheckedWithItsFloatVector() {
-        // a store written before probes existed has none: the float vector decides, with the same result
+        // band rows written before vector ids existed have none (so no probe): the float vector decides, with the same result
         long run = RUN + 2;
         SemanticIndex index = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn(embedded)), pool, SemanticSettings.defaults());
         index.prepare(new MemorySnapshot(run, 1, items(round2)));
         float[] orig = index.stored(original).orElseThrow().content();
         List<SemanticIndex.Neighbour> withProbe = index.near(SemanticIndex.CONTENT, orig, 0.97, original);
         assertThat(withProbe).extracting(SemanticIndex.Neighbour::itemId).contains(copier);
-        assertThat(jdbc.update("DELETE FROM sm_probe WHERE run_pk = ?", run)).isPositive();
+        assertThat(jdbc.update("UPDATE sm_rev_band SET vid = NULL WHERE run_pk = ?", run)).isPositive();
         assertThat(index.near(SemanticIndex.CONTENT, orig, 0.97, original)).isEqualTo(withProbe);
     }
 
