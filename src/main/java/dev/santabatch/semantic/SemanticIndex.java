@@ -896,24 +896,21 @@ public final class SemanticIndex implements OfflineMethod {
         double queryL1 = Vectors.l1(v);
         List<Neighbour> out = new ArrayList<>();
         jdbc.execute((org.springframework.jdbc.core.ConnectionCallback<Void>) con -> {
-            try (java.sql.PreparedStatement probe = con.prepareStatement(
-                            "SELECT q FROM sm_vprobe WHERE vid = ?");
-                    java.sql.PreparedStatement exact = con.prepareStatement(exactSql)) {
-                for (Candidate c : candidates) {
+            try (java.sql.PreparedStatement exact = con.prepareStatement(exactSql)) {
+                Map<Long, byte[]> probes = new HashMap<>();
+                int fetched = 0; // candidates whose probes are read
+                for (int k = 0; k < candidates.size(); k++) {
                     if (out.size() >= MAX_NEIGHBOURS) {
                         break;
                     }
+                    if (k == fetched) { // the next batch's probes, in one statement
+                        fetched = Math.min(candidates.size(), k + PROBE_BATCH);
+                        readProbes(con, candidates.subList(k, fetched), probes);
+                    }
+                    Candidate c = candidates.get(k);
                     this.candidates.incrementAndGet();
                     verified[0]++;
-                    byte[] q = null;
-                    if (c.vid() != null) {
-                        probe.setLong(1, c.vid());
-                        try (java.sql.ResultSet rs = probe.executeQuery()) {
-                            if (rs.next()) {
-                                q = rs.getBytes(1);
-                            }
-                        }
-                    }
+                    byte[] q = c.vid() == null ? null : probes.get(c.vid());
                     // none for a vector banded before vector ids were stored: then the float vector decides
                     if (q != null && Vectors.probeEstimate(v, q) + Vectors.probeBound(queryL1, q) < minCosine) {
                         continue;
@@ -942,6 +939,32 @@ public final class SemanticIndex implements OfflineMethod {
         queries.incrementAndGet();
         out.sort((x, y) -> Double.compare(y.cosine(), x.cosine()));
         return out;
+    }
+
+    /** The probes of {@code n} vector ids (checked to be key lookups by {@code SemanticIncrementalTests.theCandidateQueryLooksUpItsBuckets}). */
+    static String probeSql(int n) {
+        return "SELECT vid, q FROM sm_vprobe WHERE vid IN (" + placeholders(n) + ")";
+    }
+
+    /** Probes read per statement by a near-neighbour query. */
+    private static final int PROBE_BATCH = 64;
+
+    /** The probes of the candidates that have a vector id, by id: one statement (an IN list on the probe table's key). */
+    private static void readProbes(java.sql.Connection con, List<Candidate> part, Map<Long, byte[]> into) throws java.sql.SQLException {
+        List<Long> vids = part.stream().map(Candidate::vid).filter(Objects::nonNull).toList();
+        if (vids.isEmpty()) {
+            return;
+        }
+        try (java.sql.PreparedStatement ps = con.prepareStatement(probeSql(vids.size()))) {
+            for (int i = 0; i < vids.size(); i++) {
+                ps.setLong(i + 1, vids.get(i));
+            }
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    into.put(rs.getLong(1), rs.getBytes(2));
+                }
+            }
+        }
     }
 
     /**

@@ -86,10 +86,12 @@ public final class SemanticReviewer implements Reviewer {
      * @param duplicates near-duplicated items, most similar first (original)
      * @param categoryPeers other items in the reference of the item's category, counted up to
      *     {@code min-category-peers}: below it, no sentence was judged off-topic
+     * @param atLeast a near-duplicate query stopped at {@link SemanticIndex#MAX_NEIGHBOURS}: there may be
+     *     more duplicates than listed
      */
     public record Analysis(
             List<Span> sentences, List<SentenceFinding> findings, boolean wholeText, double lowestSimilarity, List<Duplicate> duplicates,
-            int categoryPeers) {}
+            int categoryPeers, boolean atLeast) {}
 
     private final String id;
     private final Set<String> criteria;
@@ -165,7 +167,9 @@ public final class SemanticReviewer implements Reviewer {
 
         // original: near-copies of the whole text, and shared atypical sentences
         Map<String, Duplicate> dups = new LinkedHashMap<>();
-        for (SemanticIndex.Neighbour n : index.near(SemanticIndex.CONTENT, contentVector, s.copyCosine(), request.itemId())) {
+        List<SemanticIndex.Neighbour> copies = index.near(SemanticIndex.CONTENT, contentVector, s.copyCosine(), request.itemId());
+        boolean atLeast = copies.size() >= SemanticIndex.MAX_NEIGHBOURS;
+        for (SemanticIndex.Neighbour n : copies) {
             dups.put(n.itemId(), new Duplicate(n.itemId(), n.cosine(), 0));
         }
         List<float[]> atypical = new ArrayList<>();
@@ -176,7 +180,9 @@ public final class SemanticReviewer implements Reviewer {
         }
         if (atypical.size() >= s.paraphraseMinSentences()) {
             float[] passage = Vectors.mean(atypical, Embedder.DIMENSION);
-            for (SemanticIndex.Neighbour n : index.near(SemanticIndex.PASSAGE, passage, s.passageCosine(), request.itemId())) {
+            List<SemanticIndex.Neighbour> sharing = index.near(SemanticIndex.PASSAGE, passage, s.passageCosine(), request.itemId());
+            atLeast |= sharing.size() >= SemanticIndex.MAX_NEIGHBOURS;
+            for (SemanticIndex.Neighbour n : sharing) {
                 dups.putIfAbsent(n.itemId(), new Duplicate(n.itemId(), n.cosine(), Math.min(atypical.size(), n.seq())));
             }
         }
@@ -232,7 +238,7 @@ public final class SemanticReviewer implements Reviewer {
             }
         }
         boolean whole = texts.size() > 0 && (wholeByAnchors || offTopic >= Math.max(1, Math.ceil(s.wholeTextShare() * texts.size())));
-        return new Analysis(spans, findings, whole, lowest, duplicates, peers);
+        return new Analysis(spans, findings, whole, lowest, duplicates, peers, atLeast);
     }
 
     /** The distinct items of the reference other than {@code ownItem}, counted up to {@code enough}. */
@@ -301,7 +307,7 @@ public final class SemanticReviewer implements Reviewer {
         return out;
     }
 
-    private static List<String> originalIssues(Analysis a) {
+    static List<String> originalIssues(Analysis a) {
         if (a.duplicates().isEmpty()) {
             return List.of();
         }
@@ -309,7 +315,8 @@ public final class SemanticReviewer implements Reviewer {
                         ? String.format(Locale.ROOT, "%s (shared passage of %d sentences, cosine %.2f)", d.otherItem(), d.sharedSentences(), d.cosine())
                         : String.format(Locale.ROOT, "%s (cosine %.2f)", d.otherItem(), d.cosine()))
                 .collect(Collectors.joining(", "));
-        String more = a.duplicates().size() > 5 ? " and " + (a.duplicates().size() - 5) + " more" : "";
+        // a query stops at MAX_NEIGHBOURS: then the count is a lower bound, and says so
+        String more = a.duplicates().size() > 5 ? " and " + (a.atLeast() ? "at least " : "") + (a.duplicates().size() - 5) + " more" : "";
         return List.of(ORIGINAL + ": near-duplicate of " + others + more);
     }
 }

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.santabatch.offline.MemorySnapshot;
 import dev.santabatch.offline.SnapshotItem;
+import dev.santabatch.review.ReviewRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -217,6 +219,14 @@ class SemanticIncrementalTests {
         assertThat(scanned.find()).as(plan).isTrue();
         long rows = Long.parseLong(scanned.group(1));
         assertThat(rows).as("band rows read of %d", bandRows).isLessThan(bandRows / 10);
+        // and their probes: one key lookup each
+        List<Long> vids = jdbc.queryForList(candidate(buckets.size()), Long.class, args.toArray()).stream().distinct().limit(5).toList();
+        assertThat(vids).hasSize(5);
+        String probePlan = jdbc.queryForObject("EXPLAIN ANALYZE " + SemanticIndex.probeSql(vids.size()), String.class, vids.toArray());
+        assertThat(probePlan).contains("VID IN(");
+        java.util.regex.Matcher probed = java.util.regex.Pattern.compile("scanCount: (\\d+)").matcher(probePlan);
+        assertThat(probed.find()).as(probePlan).isTrue();
+        assertThat(Long.parseLong(probed.group(1))).as(probePlan).isLessThanOrEqualTo(vids.size() + 1);
     }
 
     @Test
@@ -237,6 +247,18 @@ class SemanticIncrementalTests {
         assertThat(found).hasSize(SemanticIndex.MAX_NEIGHBOURS);
         assertThat(found).extracting(SemanticIndex.Neighbour::itemId).doesNotHaveDuplicates()
                 .allSatisfy(id -> assertThat(ids.subList(0, SemanticIndex.MAX_NEIGHBOURS + 20)).contains(id));
+        // the reviewer's issue says its count of the others is a lower bound
+        SnapshotItem first = copies.get(ids.get(0));
+        SemanticReviewer.Analysis a = new SemanticReviewer("C", Set.of(SemanticReviewer.ORIGINAL), index)
+                .analyse(new ReviewRequest("spec", first.id(), first.source(), first.content(), List.of()));
+        assertThat(a.atLeast()).isTrue();
+        assertThat(SemanticReviewer.originalIssues(a)).singleElement().asString()
+                .contains("and at least " + (SemanticIndex.MAX_NEIGHBOURS - 5) + " more");
+    }
+
+    /** The vector ids the candidate query finds. */
+    private static String candidate(int buckets) {
+        return SemanticIndex.candidateSql(buckets).replace("SELECT item_id, rev, seq, vid FROM", "SELECT vid FROM");
     }
 
     private List<Long> bucketsOf(long run) {
