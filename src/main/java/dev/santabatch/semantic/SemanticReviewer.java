@@ -37,7 +37,10 @@ import org.jspecify.annotations.Nullable;
  *       density at least {@code style-density}); in an item of another style a low typicality is no
  *       evidence by itself, and the sentence must also fail the {@link TopicAnchors} (typicality minus
  *       anchor margin below {@code anchor-score}), or the whole text is off-topic when no sentence
- *       reaches {@code whole-text-source} to the item's own source; a sentence closer to another item's source than to
+ *       reaches {@code whole-text-source} to the item's own source; in an item written like the
+ *       catalog the anchors are asked too, with the higher bar {@code catalog-anchor-score} (a sentence
+ *       rare in its category that reads like product copy, such as a claim the rules pre-pass
+ *       rewrote, is not off-topic); a sentence closer to another item's source than to
  *       its own (by {@code other-source-margin}, at least {@code other-source-similarity}) is about
  *       that item; when at least {@code whole-text-share} of the sentences are off-topic, the whole
  *       text is.
@@ -197,12 +200,15 @@ public final class SemanticReviewer implements Reviewer {
                 densitySum += reference.density(v, request.itemId());
             }
             boolean catalogStyle = densitySum / vectors.size() >= s.styleDensity();
+            TopicAnchors anchors = TopicAnchors.of(index.embedder());
             if (catalogStyle) {
+                // a low typicality is evidence here, but a sentence can be rare in its category and
+                // still read like product copy (a claim sentence the rules pre-pass rewrote): it must
+                // also score below catalog-anchor-score against the topic anchors
                 for (int i = 0; i < texts.size(); i++) {
-                    off[i] = typical[i] < s.topicSimilarity();
+                    off[i] = typical[i] < s.topicSimilarity() && typical[i] - anchors.margin(vectors.get(i)) < s.catalogAnchorScore();
                 }
             } else {
-                TopicAnchors anchors = TopicAnchors.of(index.embedder());
                 boolean allLow = true;
                 double bestSource = -1;
                 for (int i = 0; i < texts.size(); i++) {
