@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * {@code target/sm-style/<pool>-<seed>.tsv}: the item's planted defects, whether the sentence is a
  * planted drift sentence (or part of a drifted text) or a claim the pre-pass rewrote, the item's
  * style (mean density), and the sentence's typicality, density, cosine to its own source and to the
- * task, and topic-anchor margin. It refuses the {@code FRESH} pool (the floor tests' held-out pool).
+ * task, and topic-anchor margin; and prints a sweep of {@code catalog-anchor-score} (how its default was
+ * derived, docs/semantic-reviewer.md). It refuses the {@code FRESH} pool (the floor tests' held-out pool).
  */
 class CatalogStyleSentenceDump {
 
@@ -54,6 +55,56 @@ class CatalogStyleSentenceDump {
             sum += d[i];
         }
         return sum / k;
+    }
+
+    /**
+     * The reviewer's on-specification rule, item by item, at several {@code catalog-anchor-score}
+     * values: unnamed-drift items caught (a sentence judged off-topic) and items without a planted
+     * drift or boilerplate defect flagged (after the pre-pass: a false hold). Every other threshold
+     * as in the job; the other-item check and {@code original} are left out (they do not depend on it).
+     */
+    static void sweep(Map<String, double[][]> perItem, Map<String, List<String>> kinds, SemanticSettings s) {
+        System.out.println("catalog-anchor-score sweep (on-specification, items): unnamed drift caught / clean after the pre-pass flagged");
+        for (double a : new double[] {0.30, 0.35, 0.38, 0.40, 0.42, 0.44, 0.45, 0.46, 0.47, 0.48, 0.50, 0.55, 10}) {
+            int drift = 0;
+            int caught = 0;
+            int clean = 0;
+            int flagged = 0;
+            for (Map.Entry<String, double[][]> e : perItem.entrySet()) {
+                List<String> k = kinds.getOrDefault(e.getKey(), List.of("clean"));
+                boolean unnamed = k.contains(SampleCatalogGenerator.DRIFT_SENTENCE + ":unnamed") || k.contains(SampleCatalogGenerator.DRIFT_TEXT + ":unnamed");
+                boolean isClean = k.stream().noneMatch(x -> x.startsWith("drift") || x.startsWith(SampleCatalogGenerator.BOILERPLATE));
+                if (!unnamed && !isClean) {
+                    continue;
+                }
+                boolean off = offTopic(e.getValue(), s, a);
+                if (unnamed) {
+                    drift++;
+                    caught += off ? 1 : 0;
+                } else {
+                    clean++;
+                    flagged += off ? 1 : 0;
+                }
+            }
+            System.out.printf(Locale.ROOT, "  %-6s %3d of %3d caught, %3d of %4d clean flagged%n", a == 10 ? "off" : String.format(Locale.ROOT, "%.2f", a),
+                    caught, drift, flagged, clean);
+        }
+    }
+
+    /** Whether any sentence of the item is off-topic (SemanticReviewer's rule), at this catalog-anchor-score. */
+    static boolean offTopic(double[][] m, SemanticSettings s, double catalogAnchorScore) {
+        boolean catalogStyle = m[0][0] >= s.styleDensity();
+        boolean any = false;
+        boolean allLow = true;
+        double bestSource = -1;
+        for (int i = 1; i < m.length; i++) {
+            double typ = m[i][0];
+            boolean low = typ < s.topicSimilarity();
+            allLow &= low;
+            bestSource = Math.max(bestSource, m[i][2]);
+            any |= low && m[i][1] < (catalogStyle ? catalogAnchorScore : s.anchorScore());
+        }
+        return any || (!catalogStyle && allLow && bestSource < s.wholeTextSource());
     }
 
     @Test
@@ -108,6 +159,8 @@ class CatalogStyleSentenceDump {
             List<String> rows = new ArrayList<>();
             rows.add("id\tkinds\tcategory\tsent\tdrift\trewritten\tstyle\ttyp\tdensity\tsrc\ttask\tmargin\tprodA\toffA\tcoh\totherCatMax\tdens3\tmeanDensOthers\ttext");
             List<String> cats = prePassed.values().stream().map(SnapshotItem::category).distinct().sorted().toList();
+            // per item: its kinds, style, and each sentence's typicality, anchored score and source cosine (for the sweep)
+            Map<String, double[][]> perItem = new LinkedHashMap<>();
             for (SnapshotItem it : prePassed.values()) {
                 SemanticIndex.Stored st = index.stored(it.id()).orElseThrow();
                 float[] source = index.sourceVector(it.id()).orElseThrow();
@@ -124,6 +177,9 @@ class CatalogStyleSentenceDump {
                 List<String> k = kinds.getOrDefault(it.id(), List.of("clean"));
                 boolean driftText = k.stream().anyMatch(x -> x.startsWith(SampleCatalogGenerator.DRIFT_TEXT));
                 String rep = replacement.get(it.id());
+                double[][] measures = new double[texts.size() + 1][];
+                measures[0] = new double[] {style};
+                perItem.put(it.id(), measures);
                 for (int i = 0; i < texts.size(); i++) {
                     float[] v = st.sentences().get(i);
                     String text = texts.get(i);
@@ -140,6 +196,7 @@ class CatalogStyleSentenceDump {
                         }
                     }
                     double dens3 = top(ref, v, it.id(), 3);
+                    measures[i + 1] = new double[] {typ, typ - anchors.margin(v), Vectors.dot(v, source)};
                     double meanOthers = 0;
                     for (int j = 0; j < texts.size(); j++) {
                         meanOthers += j == i ? 0 : density[j];
@@ -155,6 +212,7 @@ class CatalogStyleSentenceDump {
             Files.createDirectories(out.getParent());
             Files.write(out, rows);
             System.out.println("wrote " + out + " (" + (rows.size() - 1) + " sentences)");
+            sweep(perItem, kinds, settings);
         } finally {
             embedPool.shutdown(); // every task has finished; no interrupt (a task may have been inside H2)
             assertThat(embedPool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
