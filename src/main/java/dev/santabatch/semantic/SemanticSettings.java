@@ -43,7 +43,7 @@ import java.util.Set;
  * @param catalogAnchorScore in an item written like the catalog, a sentence below
  *     {@code topic-similarity} is off-topic only when its typicality minus its anchor margin is also
  *     below this: a sentence that is rare in its category but reads like product copy (a claim the
- *     rules pre-pass rewrote, "Trying it is completely low-risk.") is not off-topic for being rare
+ *     rules pre-pass rewrote, "It will transform how you deal with joint pain.") is not off-topic for being rare
  *     ({@code catalog-anchor-score}; higher than {@code anchor-score}, since in such an item a low
  *     typicality is evidence)
  */
