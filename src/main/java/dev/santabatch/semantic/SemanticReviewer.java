@@ -33,11 +33,14 @@ import org.jspecify.annotations.Nullable;
  *       to the task specification, and its density among the reference sentences of its category) is below
  *       {@code topic-similarity} is off-topic (in a category with at least {@code min-category-peers}
  *       other items: in a smaller one the density is no evidence, and the test is not applied). The
- *       typicality alone decides only for an item written like the catalog (its sentences' mean
- *       density at least {@code style-density}); in an item of another style a low typicality is no
- *       evidence by itself, and the sentence must also fail the {@link TopicAnchors} (typicality minus
- *       anchor margin below {@code anchor-score}), or the whole text is off-topic when no sentence
- *       reaches {@code whole-text-source} to the item's own source; a sentence closer to another item's source than to
+ *       sentence must also fail the {@link TopicAnchors} (typicality minus anchor margin below a bar
+ *       that depends on the item's style): in an item written like the catalog (its sentences' mean
+ *       density at least {@code style-density}) a low typicality is evidence, and the bar is
+ *       {@code catalog-anchor-score} (a sentence rare in its category that reads like product copy,
+ *       such as a claim the rules pre-pass rewrote, is not off-topic); in an item of another style a
+ *       low typicality is no evidence by itself, the bar is the lower {@code anchor-score}, or the
+ *       whole text is off-topic when no sentence reaches {@code whole-text-source} to the item's own
+ *       source; a sentence closer to another item's source than to
  *       its own (by {@code other-source-margin}, at least {@code other-source-similarity}) is about
  *       that item; when at least {@code whole-text-share} of the sentences are off-topic, the whole
  *       text is.
@@ -203,12 +206,15 @@ public final class SemanticReviewer implements Reviewer {
                 densitySum += reference.density(v, request.itemId());
             }
             boolean catalogStyle = densitySum / vectors.size() >= s.styleDensity();
+            TopicAnchors anchors = TopicAnchors.of(index.embedder());
             if (catalogStyle) {
+                // a low typicality is evidence here, but a sentence can be rare in its category and
+                // still read like product copy (a claim sentence the rules pre-pass rewrote): it must
+                // also score below catalog-anchor-score against the topic anchors
                 for (int i = 0; i < texts.size(); i++) {
-                    off[i] = typical[i] < s.topicSimilarity();
+                    off[i] = typical[i] < s.topicSimilarity() && typical[i] - anchors.margin(vectors.get(i)) < s.catalogAnchorScore();
                 }
             } else {
-                TopicAnchors anchors = TopicAnchors.of(index.embedder());
                 boolean allLow = true;
                 double bestSource = -1;
                 for (int i = 0; i < texts.size(); i++) {

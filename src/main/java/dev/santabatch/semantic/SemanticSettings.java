@@ -40,6 +40,12 @@ import java.util.Set;
  * @param wholeTextSource in an item not written like the catalog, when every sentence is below
  *     {@code topic-similarity} and none has a cosine of at least this to the item's own source facts,
  *     the whole text is off-topic ({@code whole-text-source})
+ * @param catalogAnchorScore in an item written like the catalog, a sentence below
+ *     {@code topic-similarity} is off-topic only when its typicality minus its anchor margin is also
+ *     below this: a sentence that is rare in its category but reads like product copy (a claim the
+ *     rules pre-pass rewrote, "It will transform how you deal with joint pain.") is not off-topic for being rare
+ *     ({@code catalog-anchor-score}; higher than {@code anchor-score}, since in such an item a low
+ *     typicality is evidence)
  */
 public record SemanticSettings(
         double topicSimilarity,
@@ -53,14 +59,15 @@ public record SemanticSettings(
         int minCategoryPeers,
         double styleDensity,
         double anchorScore,
-        double wholeTextSource) {
+        double wholeTextSource,
+        double catalogAnchorScore) {
 
     public static final Set<String> NAMES = Set.of("topic-similarity", "whole-text-share", "other-source-similarity",
             "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-min-sentences", "passage-cosine",
-            "min-category-peers", "style-density", "anchor-score", "whole-text-source");
+            "min-category-peers", "style-density", "anchor-score", "whole-text-source", "catalog-anchor-score");
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33);
+        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33, 0.45);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
@@ -83,6 +90,7 @@ public record SemanticSettings(
                 thresholds.getOrDefault("min-category-peers", (double) d.minCategoryPeers).intValue(),
                 thresholds.getOrDefault("style-density", d.styleDensity),
                 thresholds.getOrDefault("anchor-score", d.anchorScore),
-                thresholds.getOrDefault("whole-text-source", d.wholeTextSource));
+                thresholds.getOrDefault("whole-text-source", d.wholeTextSource),
+                thresholds.getOrDefault("catalog-anchor-score", d.catalogAnchorScore));
     }
 }

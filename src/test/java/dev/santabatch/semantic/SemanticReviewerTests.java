@@ -180,6 +180,46 @@ class SemanticReviewerTests {
     }
 
     /**
+     * In an item written like the catalog, a sentence rare in its category is off-topic only when it
+     * also fails the topic anchors at {@code catalog-anchor-score}: a claim sentence as the rules
+     * pre-pass leaves it ("cured" substituted by "relieved") is below {@code topic-similarity} yet
+     * reads like product copy and passes; a sentence about the town council, added to the same
+     * text, fails. Without the anchors in such items (typicality alone deciding, as before) the claim
+     * sentence failed.
+     */
+    @Test
+    void inAnItemWrittenLikeTheCatalogARareSentenceThatReadsLikeProductCopyIsNotOffTopic() {
+        SemanticSettings s = index.settings();
+        String claim = "Buyers say it relieved their joint pain.";
+        String drift = "The town council will vote on the new parking rules next Tuesday.";
+        // a clean supplements item of the sample whose own sentences are all typical
+        SnapshotItem base = sample.items().stream()
+                .filter(i -> sample.clean(i.id()) && i.category().equals("supplements"))
+                .filter(i -> reviewer.analyse(Scoring.request(i)).lowestSimilarity() >= s.topicSimilarity())
+                .findFirst().orElseThrow();
+        SnapshotItem withClaim = new SnapshotItem(base.id(), 1, base.content() + " " + claim, base.source(), base.category());
+        SnapshotItem withDrift = new SnapshotItem(base.id(), 1, base.content() + " " + drift, base.source(), base.category());
+        for (SnapshotItem it : List.of(withClaim, withDrift)) {
+            // both texts are written like the catalog: the rule under test applies
+            double density = 0;
+            List<String> sentences = SemanticIndex.sentencesOf(it.content());
+            for (String sentence : sentences) {
+                density += index.reference(it.category()).density(index.embedder().embed(sentence), it.id());
+            }
+            assertThat(density / sentences.size()).as("mean density of %s", it.content()).isGreaterThanOrEqualTo(s.styleDensity());
+        }
+
+        SemanticReviewer.Analysis a = reviewer.analyse(Scoring.request(withClaim));
+        // the claim sentence is rare in its category: its typicality alone would call it off-topic
+        assertThat(a.lowestSimilarity()).as("typicality of \"%s\"", claim).isLessThan(s.topicSimilarity());
+        assertThat(a.findings()).as("findings in %s", withClaim.content()).isEmpty();
+
+        SemanticReviewer.Analysis d = reviewer.analyse(Scoring.request(withDrift));
+        assertThat(d.findings()).extracting(SemanticReviewer.SentenceFinding::text, SemanticReviewer.SentenceFinding::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(drift, SemanticReviewer.Reason.OFF_TOPIC));
+    }
+
+    /**
      * In a category with fewer other items than {@code min-category-peers} a sentence's density is
      * no evidence (docs/semantic-reviewer.md), so no sentence is judged off-topic there, and the
      * review says so; the other checks still run. The same index's vectors, judged with a minimum
@@ -198,7 +238,7 @@ class SemanticReviewerTests {
         SemanticSettings d = SemanticSettings.defaults();
         SemanticSettings unreachable = new SemanticSettings(d.topicSimilarity(), d.wholeTextShare(), d.otherSourceSimilarity(),
                 d.otherSourceMargin(), d.copyCosine(), d.atypicalSimilarity(), d.paraphraseMinSentences(), d.passageCosine(), 100_000,
-                d.styleDensity(), d.anchorScore(), d.wholeTextSource());
+                d.styleDensity(), d.anchorScore(), d.wholeTextSource(), d.catalogAnchorScore());
         SemanticIndex thin = new SemanticIndex(ds, Embedder::shared, pool, unreachable); // the round's vectors are reused
         thin.prepare(catalog);
         SemanticReviewer.Analysis a = new SemanticReviewer("C", Set.of("on-specification", "original"), thin).analyse(Scoring.request(it));
