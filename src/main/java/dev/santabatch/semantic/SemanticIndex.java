@@ -68,9 +68,12 @@ public final class SemanticIndex implements OfflineMethod {
 
     private static final int FLUSH = 256;
     /**
-     * Distinct candidates verified per near-neighbour query at most: bounds the work of a query in a dense
-     * region (hundreds of items sharing one passage), so the catalog-wide checks stay linear; an
-     * item in such a region is still found to have near-duplicates, only not all of them are named.
+     * Band rows a near-neighbour query reads at most (a vector counts once per band it shares with the
+     * query, up to 48 for passages, and rows of revisions no longer in the round count too): bounds the
+     * work of a query in a dense region (hundreds of items sharing one passage). A query that reaches it
+     * before {@link #MAX_NEIGHBOURS} may miss neighbours beyond those rows; an item in such a region is
+     * still found to have near-duplicates, only not all of them are named. {@code SemanticBenchmark}
+     * counts such queries ({@link #queryStats()}).
      */
     public static final int MAX_CANDIDATE_ROWS = 3000;
     /**
@@ -201,6 +204,7 @@ public final class SemanticIndex implements OfflineMethod {
     private final Map<String, float[]> textCache = new ConcurrentHashMap<>();
     private final AtomicLong candidates = new AtomicLong();
     private final AtomicLong queries = new AtomicLong();
+    private final AtomicLong cappedQueries = new AtomicLong();
     private volatile RoundState state;
 
     public SemanticIndex(DataSource dataSource, Supplier<Embedder> embedder, Executor executor, SemanticSettings settings) {
@@ -229,9 +233,12 @@ public final class SemanticIndex implements OfflineMethod {
         return executor;
     }
 
-    /** Near-neighbour queries answered, and candidates they verified (for the benchmark). */
+    /**
+     * Near-neighbour queries answered, candidates they verified, and queries that read
+     * {@link #MAX_CANDIDATE_ROWS} band rows and found fewer than {@link #MAX_NEIGHBOURS} (for the benchmark).
+     */
     public long[] queryStats() {
-        return new long[] {queries.get(), candidates.get()};
+        return new long[] {queries.get(), candidates.get(), cappedQueries.get()};
     }
 
     /**
@@ -391,6 +398,8 @@ public final class SemanticIndex implements OfflineMethod {
                     if (have.containsKey(it.id() + "#" + it.rev())) {
                         // a revision whose text differs from what was embedded for it (not written by the
                         // loop, whose revisions never change): what was derived from it is indexed again
+                        jdbc.update("DELETE FROM sm_vprobe WHERE vid IN (SELECT vid FROM sm_rev_band WHERE run_pk = ? AND item_id = ? AND rev = ?)",
+                                run, it.id(), it.rev());
                         for (String table : List.of("sm_indexed", "sm_rev_passage", "sm_rev_typical", "sm_rev_band")) {
                             jdbc.update("DELETE FROM " + table + " WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), it.rev());
                         }
@@ -496,6 +505,9 @@ public final class SemanticIndex implements OfflineMethod {
 
     /** The run's next vector id: one past the highest stored (a crashed prepare continues after it). */
     private long nextVid(long run) {
+        if (run < 0 || run > Integer.MAX_VALUE) {
+            throw new IllegalStateException("semantic index: run " + run + " is outside the vector id range (0 to " + Integer.MAX_VALUE + ")");
+        }
         Long max = jdbc.queryForObject("SELECT MAX(vid) FROM sm_vprobe WHERE vid >= ? AND vid < ?", Long.class,
                 run << VID_BITS, (run + 1) << VID_BITS);
         return max == null ? run << VID_BITS : max + 1;
@@ -841,7 +853,9 @@ public final class SemanticIndex implements OfflineMethod {
     /**
      * Vectors of the given kind (content, passage or source; for passages {@code seq} is the
      * passage's sentence count) of other items of the round whose
-     * cosine to {@code v} is at least {@code minCosine}: LSH candidates verified by exact cosine.
+     * cosine to {@code v} is at least {@code minCosine}: LSH candidates verified by exact cosine, most
+     * similar first. At most {@link #MAX_NEIGHBOURS}, the first verified in the band index's order:
+     * when there are more, the list is some of them, not necessarily the most similar.
      */
     public List<Neighbour> near(String kind, float[] v, double minCosine, String excludeItem) {
         long t0 = System.nanoTime();
@@ -872,8 +886,10 @@ public final class SemanticIndex implements OfflineMethod {
         // vector in several bands) dropped here
         List<Candidate> candidates = new ArrayList<>();
         java.util.Set<Candidate> seen = new java.util.HashSet<>();
+        int[] rows = {0};
         jdbc.query(candidateSql(buckets.length),
                 rs -> {
+                    rows[0]++;
                     long vid = rs.getLong(4);
                     Candidate c = new Candidate(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.wasNull() ? null : vid);
                     if (!c.itemId().equals(excludeItem) && seen.add(c)) {
@@ -937,6 +953,9 @@ public final class SemanticIndex implements OfflineMethod {
             return null;
         });
         queries.incrementAndGet();
+        if (rows[0] >= MAX_CANDIDATE_ROWS && out.size() < MAX_NEIGHBOURS) {
+            cappedQueries.incrementAndGet();
+        }
         out.sort((x, y) -> Double.compare(y.cosine(), x.cosine()));
         return out;
     }

@@ -90,7 +90,9 @@ public final class SemanticReviewer implements Reviewer {
      * @param categoryPeers other items in the reference of the item's category, counted up to
      *     {@code min-category-peers}: below it, no sentence was judged off-topic
      * @param atLeast a near-duplicate query stopped at {@link SemanticIndex#MAX_NEIGHBOURS}: there may be
-     *     more duplicates than listed
+     *     more duplicates than listed, and the listed ones are the most similar of those found, not
+     *     necessarily of all (a query cut short by {@link SemanticIndex#MAX_CANDIDATE_ROWS} with fewer
+     *     found is not marked: {@code SemanticBenchmark} counts such queries)
      */
     public record Analysis(
             List<Span> sentences, List<SentenceFinding> findings, boolean wholeText, double lowestSimilarity, List<Duplicate> duplicates,

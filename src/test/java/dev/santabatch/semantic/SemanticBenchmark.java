@@ -199,9 +199,10 @@ public final class SemanticBenchmark {
         long[] q = index.queryStats();
         System.out.printf(Locale.ROOT,
                 "items %7d: prepare (store vectors, references, typicality, LSH bands) %6.1f s; near-duplicate search of every item %6.1f s"
-                        + " (%.2f ms/item); %d LSH queries, %.1f candidates verified per query (at most %d); %d items with near-duplicates (%d named)%n",
-                n, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t2 - t1) / 1e6 / n, q[0], (double) q[1] / Math.max(1, q[0]), SemanticIndex.MAX_CANDIDATE_ROWS,
-                flagged.get(), named.get());
+                        + " (%.2f ms/item); %d LSH queries, %.1f candidates verified per query; %d queries read the most band rows (%d) with fewer than %d"
+                        + " neighbours found; %d items with near-duplicates (%d named)%n",
+                n, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t2 - t1) / 1e6 / n, q[0], (double) q[1] / Math.max(1, q[0]), q[2],
+                SemanticIndex.MAX_CANDIDATE_ROWS, SemanticIndex.MAX_NEIGHBOURS, flagged.get(), named.get());
         System.out.printf(Locale.ROOT, "items %7d: process CPU time (all threads; steadier than wall time on a shared machine): prepare %.1f s, search %.1f s%n",
                 n, (c1 - c0) / 1e9, (c2 - c1) / 1e9);
         index.takeQueryProfile().forEach((k, v) -> System.out.printf(Locale.ROOT, "    %-8s queries %8d, %.2f ms each, %.1f candidates verified each%n",

@@ -152,15 +152,27 @@ class SemanticIncrementalTests {
         for (String table : List.of("sm_indexed", "sm_rev_band", "sm_rev_typical", "sm_rev_passage")) {
             jdbc.update("DELETE FROM " + table + " WHERE run_pk = ? AND item_id = ? AND rev = 1", RUN, copier);
         }
+        long highest = count("SELECT MAX(vid) FROM sm_rev_band WHERE run_pk = ?");
         SemanticIndex again = new SemanticIndex(ds, () -> {
             throw new AssertionError("nothing may be embedded again");
         }, pool, SemanticSettings.defaults());
         again.prepare(round2);
         assertThat(count("SELECT COUNT(*) FROM sm_rev_band WHERE run_pk = ?")).isEqualTo(bands);
-        // every banded vector has its probe, under its own id
+        // the restarted prepare numbers its vectors after the run's highest id
+        assertThat(jdbc.queryForList("SELECT DISTINCT vid FROM sm_rev_band WHERE run_pk = ? AND item_id = ? AND rev = 1", Long.class, RUN, copier))
+                .isNotEmpty().allSatisfy(vid -> assertThat(vid).isGreaterThan(highest));
+        // every banded vector has its probe, under its own id: one vector per id, one id per vector
         assertThat(count("SELECT COUNT(DISTINCT vid) FROM sm_rev_band WHERE run_pk = ?"))
                 .isEqualTo(jdbc.queryForObject("SELECT COUNT(*) FROM sm_vprobe WHERE vid >= ? AND vid < ?", Long.class,
                         RUN << SemanticIndex.VID_BITS, (RUN + 1) << SemanticIndex.VID_BITS));
+        assertThat(count("SELECT COUNT(*) FROM (SELECT vid FROM sm_rev_band WHERE run_pk = ? GROUP BY vid"
+                + " HAVING COUNT(DISTINCT kind || '/' || item_id || '/' || rev || '/' || seq) > 1) t")).isZero();
+        assertThat(count("SELECT COUNT(*) FROM (SELECT kind, item_id, rev, seq FROM sm_rev_band WHERE run_pk = ?"
+                + " GROUP BY kind, item_id, rev, seq HAVING COUNT(DISTINCT vid) > 1) t")).isZero();
+        // and the probe under the copier's content id is its content vector's
+        byte[] probe = jdbc.queryForObject("SELECT p.q FROM sm_vprobe p WHERE p.vid = (SELECT DISTINCT vid FROM sm_rev_band"
+                + " WHERE run_pk = ? AND kind = 'content' AND item_id = ? AND rev = 1)", byte[].class, RUN, copier);
+        assertThat(probe).isEqualTo(Vectors.probe(again.stored(copier).orElseThrow().content()));
         assertThat(count("SELECT COUNT(*) FROM sm_member WHERE run_pk = ? AND round = 2")).isEqualTo(round2.size());
         assertThat(again.stored(copier).orElseThrow().typical()).isEqualTo(index2.stored(copier).orElseThrow().typical());
     }
