@@ -27,8 +27,10 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>on-specification, by sentence: a sentence that names a value of another item's name/brand
  *       fields (absent from this item's own) fails, unless it is a comparison about this product
- *       (a comparison word such as "unlike", "than", "compared", "where", "although", "outlasts" and a reference to this product or
- *       "it/this/our"); one critical issue per sentence, with the sentence text;
+ *       (a comparison or compatibility word such as "unlike", "than", "compared", "where", "although",
+ *       "outlasts", "same", "compatible", "works with", and a reference to this product or
+ *       "it/this/our/they"; or a sentence "Unlike X, ..." whose other products all come before its
+ *       first comma); one critical issue per sentence, with the sentence text;
  *   <li>on-specification, whole text: the text's source-term overlap (IDF share) with another
  *       item's source exceeds its overlap with its own by at least {@code source-overlap-margin};
  *   <li>original: another snapshot item's text has an informative-shingle Jaccard of at least
@@ -43,8 +45,11 @@ public final class LexicalReviewer implements Reviewer {
     public static final Set<String> JUDGEABLE = Set.of(ON_SPECIFICATION, ORIGINAL);
 
     private static final Set<String> COMPARISON = Set.of("unlike", "compared", "comparison", "versus", "vs", "than", "whereas",
-            "where", "although", "beats", "rival", "rivals", "competitor", "competitors", "competing");
-    private static final Set<String> SELF = Set.of("it", "its", "this", "our", "ours", "here", "we");
+            "where", "although", "beats", "rival", "rivals", "competitor", "competitors", "competing",
+            // compatibility: "takes the same cells as X", "compatible with X"
+            "same", "compatible", "compatibility");
+    /** Words for this product (as subject or possessor); "they"/"them" for products named in the plural (earbuds, tablets). */
+    private static final Set<String> SELF = Set.of("it", "its", "this", "our", "ours", "here", "we", "they", "them");
     private static final int MAX_NAMED = 5;
     private static final int MAX_QUOTE = 300;
 
@@ -144,7 +149,7 @@ public final class LexicalReviewer implements Reviewer {
             String sentence = span.of(text);
             List<Tokens.Tok> toks = Tokens.tokens(sentence);
             List<LexicalIndex.PhraseHit> hits = index.foreignPhrases(toks, request.source());
-            if (hits.isEmpty() || isComparisonAboutSelf(toks, hits, request)) {
+            if (hits.isEmpty() || isComparisonAboutSelf(sentence, toks, hits, request)) {
                 continue;
             }
             out.add(new SentenceSpan(n + 1, span.start(), span.end(), sentence, describe(hits)));
@@ -152,9 +157,12 @@ public final class LexicalReviewer implements Reviewer {
         return out;
     }
 
-    private boolean isComparisonAboutSelf(List<Tokens.Tok> toks, List<LexicalIndex.PhraseHit> hits, ReviewRequest request) {
+    private boolean isComparisonAboutSelf(String sentence, List<Tokens.Tok> toks, List<LexicalIndex.PhraseHit> hits, ReviewRequest request) {
         boolean comparison = toks.stream().anyMatch(t -> COMPARISON.contains(t.lower())
                 || (t.lower().startsWith("out") && t.lower().endsWith("s") && t.lower().length() > 6)); // outlasts, outshines...
+        for (int i = 0; i + 1 < toks.size() && !comparison; i++) { // "works with X", "work with X"
+            comparison = (toks.get(i).lower().equals("works") || toks.get(i).lower().equals("work")) && toks.get(i + 1).lower().equals("with");
+        }
         if (!comparison) {
             return false;
         }
@@ -163,6 +171,11 @@ public final class LexicalReviewer implements Reviewer {
             for (int i = h.tokenStart(); i < h.tokenEnd(); i++) {
                 foreign[i] = true;
             }
+        }
+        // "Unlike X, ...": the main clause after the comma is this product's, named or not
+        int comma = sentence.indexOf(',');
+        if (toks.get(0).lower().equals("unlike") && comma >= 0 && hits.stream().allMatch(h -> toks.get(h.tokenEnd() - 1).end() <= comma)) {
+            return true;
         }
         Set<String> own = request.source().entrySet().stream()
                 .filter(e -> e.getValue() != null && index.isPhraseField(e.getKey()))

@@ -71,6 +71,31 @@ class LexicalReviewerTests {
     }
 
     @Test
+    void aComparisonOrCompatibilityWithAnotherProductIsAboutThisOne() {
+        // another item's product named in a sentence about this one: kept; named as the subject: fails
+        LexicalReviewer reviewer = new LexicalReviewer("B", LexicalHarness.JUDGED, index);
+        SnapshotItem own = item("F023");
+        List<String> kept = List.of(
+                "It takes the same paper filters as the Brewcraft Duo from Kaffeehaus.",
+                "Unlike the Brewcraft Duo from Kaffeehaus, there is no milk wand to descale.",
+                "They work with the Brewcraft Duo from Kaffeehaus jug as well.",
+                "It is compatible with the Brewcraft Duo from Kaffeehaus carafe.");
+        List<String> flagged = List.of(
+                "The Brewcraft Duo from Kaffeehaus also grinds its own beans.",
+                "Many owners pair their mornings with the Brewcraft Duo from Kaffeehaus.",
+                "Kaffeehaus also makes the Brewcraft Duo, which many shoppers buy alongside it.",
+                "If you prefer something different, the Brewcraft Duo from Kaffeehaus is a popular alternative.");
+        for (String sentence : kept) {
+            ReviewRequest req = new ReviewRequest("spec", own.id(), own.source(), own.content() + " " + sentence, List.of());
+            assertTrue(reviewer.offSpecSentences(req).stream().noneMatch(s -> s.text().equals(sentence)), sentence);
+        }
+        for (String sentence : flagged) {
+            ReviewRequest req = new ReviewRequest("spec", own.id(), own.source(), own.content() + " " + sentence, List.of());
+            assertTrue(reviewer.offSpecSentences(req).stream().anyMatch(s -> s.text().equals(sentence)), sentence);
+        }
+    }
+
+    @Test
     void copiesNameTheOtherItem() {
         LexicalReviewer reviewer = new LexicalReviewer("B", LexicalHarness.JUDGED, index);
         Review r = LexicalHarness.review(reviewer, LexicalHarness.request(item("F063")));
