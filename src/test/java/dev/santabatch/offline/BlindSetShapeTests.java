@@ -15,10 +15,10 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.csv.CSVRecord;
-import org.junit.jupiter.api.Test;
 
 /**
- * The shape of the blind evaluation set {@code fixtures/blind-clean-drift.csv} (hand-written product
+ * The shape of the blind evaluation sets {@code fixtures/blind-clean-drift.csv} and
+ * {@code fixtures/blind2-clean-drift.csv} (hand-written product
  * texts for judging a redesign of the semantic reviewer's off-topic test without its designer having
  * seen them): the catalog's columns plus {@code case} and {@code note}, 40 clean, 10 competitor-clean
  * and 15 drift texts, every category in every case, each drift note's sentences (separated by
@@ -28,14 +28,14 @@ import org.junit.jupiter.api.Test;
  */
 class BlindSetShapeTests {
 
-    static final Path BLIND = Path.of("src/test/resources/fixtures/blind-clean-drift.csv");
     static final Path SAMPLE = Path.of("sample-data/products.csv");
     static final List<String> CATEGORIES = List.of("outdoor", "supplements", "headphones", "fitness", "kitchen", "laptops");
     private static final Pattern NUMBER = Pattern.compile("\\d[\\d,]*(?:\\.\\d+)?");
 
-    @Test
-    void theBlindSetHasItsCasesCategoriesAndQuotedDrift() throws Exception {
-        List<CSVRecord> rows = MemorySnapshot.records(BLIND);
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"src/test/resources/fixtures/blind-clean-drift.csv", "src/test/resources/fixtures/blind2-clean-drift.csv"})
+    void theBlindSetHasItsCasesCategoriesAndQuotedDrift(String file) throws Exception {
+        List<CSVRecord> rows = MemorySnapshot.records(Path.of(file));
         List<CSVRecord> sample = MemorySnapshot.records(SAMPLE);
         assertThat(rows.get(0).getParser().getHeaderNames())
                 .containsExactly("id", "name", "brand", "category", "price", "warranty_years", "battery_hours", "description", "case", "note");

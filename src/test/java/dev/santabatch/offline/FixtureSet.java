@@ -144,6 +144,18 @@ final class FixtureSet {
     }
 
     /**
+     * The second blind set, same shape (ids C001...): written in session 6 by an engineer who saw
+     * neither the reviewers' code and docs nor the other sets, after the first blind set had been
+     * looked at to find the lexical reviewer's competitor-mention holds (so that one is a development
+     * set since). Measured once, after the changes it judges; no threshold may be derived on it.
+     */
+    static final Path BLIND2 = Path.of("src/test/resources/fixtures/blind2-clean-drift.csv");
+
+    static FixtureSet blind2() throws IOException {
+        return cleanAndDrift(BLIND2, "case");
+    }
+
+    /**
      * A set of clean, competitor-clean and unnamed drift texts (the semantic method's case), the kind in
      * {@code kindColumn}; {@code passage} and {@code competitor} are read when the file has them.
      */

@@ -193,14 +193,27 @@ class PanelFloorTests {
     /**
      * The blind set (written while the topic anchors were being built, by an engineer who saw neither
      * them nor the development set; {@link FixtureSet#blind()}): the same floors. OPEN (issue 4):
-     * semantic precision 0.625 (9 of 50 clean held), lexical 5 of 50 clean held, panel 0.517; recall
+     * semantic precision 0.625 (9 of 50 clean held), lexical 1 of 50 clean held (5 before the session-6
+     * compatibility rule, found by looking at this set: a development set since), panel 0.600; recall
      * 15 of 15. Not run by the build until the floor is met: {@code -Dsanta.openFloors=true}.
      */
     @Test
     @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "santa.openFloors", matches = "true",
-            disabledReason = "OPEN FLOOR (issue 4): panel precision 0.517 < 0.80 on blind-clean-drift.csv; run with -Dsanta.openFloors=true")
+            disabledReason = "OPEN FLOOR (issue 4): panel precision 0.600 < 0.80 on blind-clean-drift.csv; run with -Dsanta.openFloors=true")
     void blindHandWrittenCleanTextsInLargeCategories() throws Exception {
         cleanAndDriftFloors("blind clean texts in large categories", FixtureSet.blind(), 50, 15);
+    }
+
+    /**
+     * The second blind set ({@link FixtureSet#blind2()}): the same floors. OPEN (issue 4), measured once
+     * (session 6): panel recall 0.533 (8 of 15), precision 0.250 (24 of 50 clean held: semantic 21,
+     * mostly shared passages between texts of the set; lexical 7, mentions of other products).
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "santa.openFloors", matches = "true",
+            disabledReason = "OPEN FLOOR (issue 4): panel recall 0.533 < 0.90, precision 0.250 < 0.80 on blind2-clean-drift.csv; run with -Dsanta.openFloors=true")
+    void secondBlindHandWrittenCleanTextsInLargeCategories() throws Exception {
+        cleanAndDriftFloors("second blind set", FixtureSet.blind2(), 50, 15);
     }
 
     /**

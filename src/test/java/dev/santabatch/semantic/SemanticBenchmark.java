@@ -212,6 +212,7 @@ public final class SemanticBenchmark {
             SemanticReviewer reviewer = new SemanticReviewer("C", Set.of("on-specification", "original"), index);
             fs.clear();
             long t3 = System.nanoTime();
+            long c3 = cpu();
             for (SnapshotItem it : items) {
                 fs.add(pool.submit(() -> reviewer.analyse(new ReviewRequest("spec", it.id(), it.source(), it.content(), List.of()))));
             }
@@ -219,8 +220,8 @@ public final class SemanticBenchmark {
                 f.get();
             }
             full = (System.nanoTime() - t3) / 1e9;
-            System.out.printf(Locale.ROOT, "items %7d: the reviewer's full analysis of every item (with closer-to-another-source) %6.1f s (%.2f ms/item)%n",
-                    n, full, full * 1e3 / n);
+            System.out.printf(Locale.ROOT, "items %7d: the reviewer's full analysis of every item (with closer-to-another-source) %6.1f s (%.2f ms/item), %.1f s CPU%n",
+                    n, full, full * 1e3 / n, (cpu() - c3) / 1e9);
             index.takeQueryProfile().forEach((k, v) -> System.out.printf(Locale.ROOT, "    %-8s queries %8d, %.2f ms each, %.1f candidates verified each%n",
                 k, v[0], v[1] / 1e6 / Math.max(1, v[0]), (double) v[2] / Math.max(1, v[0])));
         }
