@@ -67,6 +67,32 @@ public final class SemanticIndex implements OfflineMethod {
     public static final String SOURCE = "source";
 
     private static final int FLUSH = 256;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SemanticIndex.class);
+    /** How often a long prepare logs its progress. */
+    private static final long PROGRESS_NANOS = 30_000_000_000L;
+
+    /** Progress of one phase of a prepare, logged at most every {@link #PROGRESS_NANOS} (from one thread). */
+    private static final class Progress {
+        private final String what;
+        private final long total;
+        private final long start = System.nanoTime();
+        private long last = start;
+        private long done;
+
+        Progress(String what, long total) {
+            this.what = what;
+            this.total = total;
+        }
+
+        void add(long n) {
+            done += n;
+            long now = System.nanoTime();
+            if (now - last >= PROGRESS_NANOS) {
+                last = now;
+                log.info("{}: {} of {} items ({} /s)", what, done, total, Math.round(done / ((now - start) / 1e9)));
+            }
+        }
+    }
     /**
      * Band rows a near-neighbour query reads at most (a vector counts once per band it shares with the
      * query, up to 48 for passages, and rows of revisions no longer in the round count too): bounds the
@@ -286,10 +312,12 @@ public final class SemanticIndex implements OfflineMethod {
             // keyed by revision (vectors, typicality, passages, bands) is kept and only completed
             jdbc.update("DELETE FROM sm_member WHERE run_pk = ? AND round = ?", run, round);
             List<SnapshotItem> buffer = new ArrayList<>(FLUSH);
+            Progress embedded = new Progress("semantic index, round " + round + ": embedded or found stored", snapshot.size());
             snapshot.forEach(item -> {
                 buffer.add(item);
                 if (buffer.size() >= FLUSH) {
                     embedAndRecord(run, round, buffer);
+                    embedded.add(buffer.size());
                     buffer.clear();
                 }
             });
@@ -299,7 +327,7 @@ public final class SemanticIndex implements OfflineMethod {
             nextVid = nextVid(run);
             Map<String, Reference> references = references(run, frozen);
             Map<String, float[]> means = loadMeans(run, frozen);
-            indexNewRevisions(run, round, references, means);
+            indexNewRevisions(run, round, references, means, new Progress("semantic index, round " + round + ": indexed (new revisions)", snapshot.size()));
             bandPassages(run, round, frozen, means);
             jdbc.update("INSERT INTO sm_round (run_pk, round, items) VALUES (?, ?, ?)", run, round, snapshot.size());
         }
@@ -539,7 +567,7 @@ public final class SemanticIndex implements OfflineMethod {
      * {@code sm_indexed} markers in one transaction per batch (a restart indexes only what is unmarked),
      * so the result does not depend on the number of threads. Passage bands: {@link #bandPassages}.
      */
-    private void indexNewRevisions(long run, int round, Map<String, Reference> references, Map<String, float[]> means) {
+    private void indexNewRevisions(long run, int round, Map<String, Reference> references, Map<String, float[]> means, Progress progress) {
         List<Member> batch = new ArrayList<>(INDEX_BATCH);
         Member[] current = {null};
         jdbc.query("SELECT m.item_id, m.category, v.kind, v.seq, v.vec, s.vec, m.rev,"
@@ -557,6 +585,7 @@ public final class SemanticIndex implements OfflineMethod {
                             batch.add(current[0]);
                             if (batch.size() >= INDEX_BATCH) {
                                 indexMembers(run, batch, references, means);
+                                progress.add(batch.size());
                                 batch.clear();
                             }
                         }
