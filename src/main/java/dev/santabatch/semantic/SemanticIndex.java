@@ -71,23 +71,25 @@ public final class SemanticIndex implements OfflineMethod {
     /** How often a long prepare logs its progress. */
     private static final long PROGRESS_NANOS = 30_000_000_000L;
 
-    /** Progress of one phase of a prepare, logged at most every {@link #PROGRESS_NANOS} (from one thread). */
+    /** Progress of one phase of a prepare, logged at most every {@code every} nanoseconds (from one thread). */
     private static final class Progress {
         private final String what;
         private final long total;
+        private final long every;
         private final long start = System.nanoTime();
         private long last = start;
         private long done;
 
-        Progress(String what, long total) {
+        Progress(String what, long total, long every) {
             this.what = what;
             this.total = total;
+            this.every = every;
         }
 
         void add(long n) {
             done += n;
             long now = System.nanoTime();
-            if (now - last >= PROGRESS_NANOS) {
+            if (now - last >= every) {
                 last = now;
                 log.info("{}: {} of {} items ({} /s)", what, done, total, Math.round(done / ((now - start) / 1e9)));
             }
@@ -161,6 +163,9 @@ public final class SemanticIndex implements OfflineMethod {
         }
         return (int) Math.ceil(Math.log((double) items / baseItems) / Math.log(2));
     }
+
+    /** {@link #PROGRESS_NANOS}, lowered by tests to see the progress log on a small catalog. */
+    long progressEveryNanos = PROGRESS_NANOS;
 
     /** {@link #LSH_BASE_ITEMS}, lowered by tests to exercise extra rows on a small catalog. */
     int lshBaseItems = LSH_BASE_ITEMS;
@@ -312,7 +317,7 @@ public final class SemanticIndex implements OfflineMethod {
             // keyed by revision (vectors, typicality, passages, bands) is kept and only completed
             jdbc.update("DELETE FROM sm_member WHERE run_pk = ? AND round = ?", run, round);
             List<SnapshotItem> buffer = new ArrayList<>(FLUSH);
-            Progress embedded = new Progress("semantic index, round " + round + ": embedded or found stored", snapshot.size());
+            Progress embedded = new Progress("semantic index, round " + round + ": embedded or found stored", snapshot.size(), progressEveryNanos);
             snapshot.forEach(item -> {
                 buffer.add(item);
                 if (buffer.size() >= FLUSH) {
@@ -322,12 +327,14 @@ public final class SemanticIndex implements OfflineMethod {
                 }
             });
             embedAndRecord(run, round, buffer);
+            embedded.add(buffer.size());
             int frozen = frozenRound(run).orElseGet(() -> freeze(run, round, snapshot.size()));
             preparing = lsh(extraRows(run));
             nextVid = nextVid(run);
             Map<String, Reference> references = references(run, frozen);
             Map<String, float[]> means = loadMeans(run, frozen);
-            indexNewRevisions(run, round, references, means, new Progress("semantic index, round " + round + ": indexed (new revisions)", snapshot.size()));
+            indexNewRevisions(run, round, references, means, new Progress("semantic index, round " + round + ": indexed (new revisions)", snapshot.size(),
+                    progressEveryNanos));
             bandPassages(run, round, frozen, means);
             jdbc.update("INSERT INTO sm_round (run_pk, round, items) VALUES (?, ?, ?)", run, round, snapshot.size());
         }
@@ -600,6 +607,7 @@ public final class SemanticIndex implements OfflineMethod {
             batch.add(current[0]);
         }
         indexMembers(run, batch, references, means);
+        progress.add(batch.size());
     }
 
     /**

@@ -268,6 +268,27 @@ class SemanticIncrementalTests {
                 .contains("and at least " + (SemanticIndex.MAX_NEIGHBOURS - 5) + " more");
     }
 
+    @Test
+    void prepareLogsItsProgress() {
+        // the embedding and indexing of a round say how far they are (every 30 s; here at every batch)
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(SemanticIndex.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            SemanticIndex index = new SemanticIndex(ds, () -> Embedder.of("stand-in", standIn(embedded)), pool, SemanticSettings.defaults());
+            index.progressEveryNanos = 0;
+            index.prepare(new MemorySnapshot(RUN + 4, 1, items(round1)));
+        } finally {
+            logger.detachAppender(appender);
+        }
+        List<String> lines = appender.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+        long n = round1.size();
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("semantic index, round 1: embedded or found stored: 256 of " + n + " items ("))
+                .anySatisfy(l -> assertThat(l).startsWith("semantic index, round 1: embedded or found stored: " + n + " of " + n + " items ("))
+                .anySatisfy(l -> assertThat(l).startsWith("semantic index, round 1: indexed (new revisions): " + n + " of " + n + " items ("));
+    }
+
     /** The vector ids the candidate query finds. */
     private static String candidate(int buckets) {
         return SemanticIndex.candidateSql(buckets).replace("SELECT item_id, rev, seq, vid FROM", "SELECT vid FROM");
