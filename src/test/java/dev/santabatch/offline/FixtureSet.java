@@ -156,6 +156,18 @@ final class FixtureSet {
     }
 
     /**
+     * The third blind set, same shape (ids D001...): written in session 7 by an engineer who saw
+     * neither the reviewers' code and docs nor the other sets, when the second had been opened for
+     * analysis (a development set since). Measured once, on the reviewers as they were when it was
+     * written; no threshold may be derived on it.
+     */
+    static final Path BLIND3 = Path.of("src/test/resources/fixtures/blind3-clean-drift.csv");
+
+    static FixtureSet blind3() throws IOException {
+        return cleanAndDrift(BLIND3, "case");
+    }
+
+    /**
      * A set of clean, competitor-clean and unnamed drift texts (the semantic method's case), the kind in
      * {@code kindColumn}; {@code passage} and {@code competitor} are read when the file has them.
      */

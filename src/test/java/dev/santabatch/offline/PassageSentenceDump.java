@@ -1,0 +1,234 @@
+package dev.santabatch.offline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.rules.RuleEngine;
+import dev.santabatch.rules.RuleOutcome;
+import dev.santabatch.semantic.Embedder;
+import dev.santabatch.semantic.SemanticIndex;
+import dev.santabatch.semantic.SemanticSettings;
+import dev.santabatch.semantic.Vectors;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.commons.csv.CSVRecord;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Dev harness (not part of the test run: {@code -Dtest=PassageSentenceDump -Dset=fixtures|blind|blind2|large|sample
+ * -Dshop=path}): every atypical sentence (a passage sentence) of every scored item, with its
+ * nearest-anchor means against the product, off-topic and shop banks, and whether the item's passage
+ * has a neighbour at {@code passage-cosine}; written to {@code target/sm-passage/<set>.tsv}.
+ */
+class PassageSentenceDump {
+
+    static List<float[]> bank(Embedder e, List<String> lines) {
+        return e.embedAll(lines);
+    }
+
+    static List<String> lines(java.io.Reader in) throws Exception {
+        List<String> out = new ArrayList<>();
+        BufferedReader r = new BufferedReader(in);
+        for (String l = r.readLine(); l != null; l = r.readLine()) {
+            String s = l.strip();
+            if (!s.isEmpty() && !s.startsWith("#")) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    static double top(List<float[]> bank, float[] v) {
+        double[] c = new double[bank.size()];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = Vectors.dot(bank.get(i), v);
+        }
+        Arrays.sort(c);
+        int k = Math.min(10, c.length);
+        double s = 0;
+        for (int i = c.length - k; i < c.length; i++) {
+            s += c[i];
+        }
+        return s / k;
+    }
+
+    @Test
+    void dump() throws Exception {
+        String which = System.getProperty("set", "fixtures");
+        JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
+        RuleEngine rules = RuleEngine.forJob(job);
+        Map<String, SnapshotItem> items = new LinkedHashMap<>(MemorySnapshot.items(MemorySnapshot.records(PanelFloorTests.SAMPLE),
+                "id", "description", MemorySnapshot.PRODUCT_SOURCE));
+        Map<String, String> label = new LinkedHashMap<>();
+        for (CSVRecord t : MemorySnapshot.records(Path.of("sample-data/products.truth.csv"))) {
+            label.merge(t.get("id"), t.get("kind"), (a, b) -> a + "+" + b);
+        }
+        FixtureSet set = switch (which) {
+            case "fixtures" -> FixtureSet.load();
+            case "blind" -> FixtureSet.blind();
+            case "blind2" -> FixtureSet.blind2();
+            case "large" -> FixtureSet.cleanLargeCategories();
+            default -> null;
+        };
+        List<String> scored = new ArrayList<>();
+        if (set != null) {
+            items.putAll(set.items);
+            set.cases().forEach((id, c) -> {
+                label.put(id, c.clean() ? "clean:" + c.kind() : c.kind());
+                scored.add(id);
+            });
+        } else {
+            scored.addAll(items.keySet());
+        }
+        Map<String, SnapshotItem> prePassed = new LinkedHashMap<>();
+        for (SnapshotItem it : items.values()) {
+            RuleOutcome o = rules.apply(it.content(), it.source());
+            prePassed.put(it.id(), o.changed() ? new SnapshotItem(it.id(), 1, o.text(), it.source(), it.category()) : it);
+        }
+        ReviewerSpec c = job.reviewers().stream().filter(r -> r.type().equals("semantic")).findFirst().orElseThrow();
+        SemanticSettings s = SemanticSettings.from(c.thresholds());
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:passage-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            SemanticIndex index = new SemanticIndex(ds, Embedder::shared, pool, s);
+            index.prepare(new MemorySnapshot(1, 1, prePassed));
+            Embedder e = index.embedder();
+            List<float[]> prod = bank(e, lines(new InputStreamReader(getClass().getResourceAsStream("/semantic/anchors-product.txt"), StandardCharsets.UTF_8)));
+            List<float[]> off = bank(e, lines(new InputStreamReader(getClass().getResourceAsStream("/semantic/anchors-offtopic.txt"), StandardCharsets.UTF_8)));
+            List<float[]> shop = bank(e, lines(Files.newBufferedReader(Path.of(System.getProperty("shop", "/work/shop-anchors.txt")))));
+            List<String> rows = new ArrayList<>();
+            rows.add("id\tlabel\tneighbours\ttotal\tn\ttyp\tprod\toff\tshop\tsrc\ttext");
+            Map<String, SemanticIndex.Passage> allPassages = null;
+            for (String id : scored) {
+                SnapshotItem it = prePassed.get(id);
+                SemanticIndex.Stored st = index.stored(id).orElseThrow();
+                float[] source = index.sourceVector(id).orElseThrow();
+                List<String> texts = SemanticIndex.sentencesOf(it.content());
+                List<float[]> atyp = new ArrayList<>();
+                List<Integer> which2 = new ArrayList<>();
+                for (int i = 0; i < texts.size(); i++) {
+                    if (st.typical()[i] < s.atypicalSimilarity()) {
+                        atyp.add(st.sentences().get(i));
+                        which2.add(i);
+                    }
+                }
+                String nb = "";
+                if (allPassages == null) {
+                    allPassages = index.passages(prePassed.keySet());
+                }
+                if (atyp.size() >= s.paraphraseMinSentences()) {
+                    List<SemanticIndex.Neighbour> n = index.near(SemanticIndex.PASSAGE, Vectors.mean(atyp, Embedder.DIMENSION), s.passageCosine(), id);
+                    StringBuilder b = new StringBuilder();
+                    n.forEach(x -> b.append(x.itemId()).append(String.format(java.util.Locale.ROOT, "@%.2f ", x.cosine())));
+                    nb = b.toString().strip();
+                    float[] mine = Vectors.mean(atyp, Embedder.DIMENSION);
+                    List<Double> cos = new ArrayList<>();
+                    for (var en : allPassages.entrySet()) {
+                        if (!en.getKey().equals(id) && en.getValue().sentences() >= s.paraphraseMinSentences()) {
+                            cos.add(Vectors.dot(mine, en.getValue().vector()));
+                        }
+                    }
+                    cos.sort(java.util.Comparator.reverseOrder());
+                    StringBuilder t = new StringBuilder();
+                    for (int q = 0; q < Math.min(8, cos.size()); q++) {
+                        t.append(String.format(java.util.Locale.ROOT, "%.3f ", cos.get(q)));
+                    }
+                    nb = nb + "|" + t.toString().strip();
+                }
+                for (int k = 0; k < atyp.size(); k++) {
+                    float[] v = atyp.get(k);
+                    rows.add(String.join("\t", id, label.getOrDefault(id, "clean"), nb, String.valueOf(texts.size()), String.valueOf(atyp.size()),
+                            String.format(java.util.Locale.ROOT, "%.3f", st.typical()[which2.get(k)]),
+                            String.format(java.util.Locale.ROOT, "%.3f", top(prod, v)),
+                            String.format(java.util.Locale.ROOT, "%.3f", top(off, v)),
+                            String.format(java.util.Locale.ROOT, "%.3f", top(shop, v)),
+                            String.format(java.util.Locale.ROOT, "%.3f", Vectors.dot(v, source)),
+                            texts.get(which2.get(k)).replace('\t', ' ').replace('\n', ' ')));
+                }
+            }
+            Path out = Path.of("target/sm-passage/" + which + ".tsv");
+            Files.createDirectories(out.getParent());
+            Files.write(out, rows);
+            assertThat(rows).isNotEmpty();
+            System.out.println("wrote " + out + " (" + (rows.size() - 1) + " passage sentences)");
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** Every sentence of a clean-and-drift set's items ({@code -Dset=blind|blind2|large}) with the off-topic measures. */
+    @Test
+    void sentences() throws Exception {
+        String which = System.getProperty("set", "blind2");
+        Path file = switch (which) {
+            case "blind" -> Path.of("src/test/resources/fixtures/blind-clean-drift.csv");
+            case "blind2" -> Path.of("src/test/resources/fixtures/blind2-clean-drift.csv");
+            case "large" -> FixtureSet.CLEAN_LARGE;
+            default -> throw new IllegalArgumentException(which);
+        };
+        JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
+        Map<String, SnapshotItem> items = new LinkedHashMap<>(MemorySnapshot.items(MemorySnapshot.records(PanelFloorTests.SAMPLE),
+                "id", "description", MemorySnapshot.PRODUCT_SOURCE));
+        List<CSVRecord> recs = MemorySnapshot.records(file);
+        items.putAll(MemorySnapshot.items(recs, "id", "description", MemorySnapshot.PRODUCT_SOURCE));
+        ReviewerSpec c = job.reviewers().stream().filter(r -> r.type().equals("semantic")).findFirst().orElseThrow();
+        SemanticSettings s = SemanticSettings.from(c.thresholds());
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:sent-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            SemanticIndex index = new SemanticIndex(ds, Embedder::shared, pool, s);
+            index.prepare(new MemorySnapshot(1, 1, items));
+            dev.santabatch.semantic.TopicAnchors anchors = dev.santabatch.semantic.TopicAnchors.of(index.embedder());
+            float[] task = index.textVector(job.taskSpec());
+            List<String> rows = new ArrayList<>();
+            rows.add("id\tcase\tstyle\tdrift\ttyp\tmargin\tsrc\tdensity\ttext");
+            for (CSVRecord r : recs) {
+                String id = r.get("id");
+                String kind = r.isMapped("case") ? r.get("case") : r.get("kind");
+                String note = r.get("note");
+                SemanticIndex.Stored st = index.stored(id).orElseThrow();
+                float[] source = index.sourceVector(id).orElseThrow();
+                SemanticIndex.Reference ref = index.reference(st.category());
+                List<String> texts = SemanticIndex.sentencesOf(items.get(id).content());
+                double sum = 0;
+                for (float[] v : st.sentences()) {
+                    sum += ref.density(v, id);
+                }
+                double style = sum / st.sentences().size();
+                for (int i = 0; i < texts.size(); i++) {
+                    float[] v = st.sentences().get(i);
+                    String t = texts.get(i);
+                    boolean drift = kind.equals("drift") && java.util.Arrays.stream(note.split(" \\| ")).anyMatch(q -> q.contains(t.strip()) || t.contains(q.strip()));
+                    double typ = Math.max(st.typical()[i], Vectors.dot(v, task));
+                    rows.add(String.join("\t", id, kind, String.format(java.util.Locale.ROOT, "%.3f", style), String.valueOf(drift),
+                            String.format(java.util.Locale.ROOT, "%.3f", typ), String.format(java.util.Locale.ROOT, "%.3f", anchors.margin(v)),
+                            String.format(java.util.Locale.ROOT, "%.3f", Vectors.dot(v, source)),
+                            String.format(java.util.Locale.ROOT, "%.3f", ref.density(v, id)), t.replace('\t', ' ').replace('\n', ' ')));
+                }
+            }
+            Path out = Path.of("target/sm-passage/sent-" + which + ".tsv");
+            Files.createDirectories(out.getParent());
+            Files.write(out, rows);
+            assertThat(rows).isNotEmpty();
+            System.out.println("wrote " + out + " (" + (rows.size() - 1) + " sentences)");
+        } finally {
+            pool.shutdown();
+        }
+    }
+}
