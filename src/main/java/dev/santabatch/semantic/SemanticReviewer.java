@@ -202,7 +202,20 @@ public final class SemanticReviewer implements Reviewer {
         // below style-density) needs a sentence to also fail the topic anchors
         boolean[] off = new boolean[texts.size()];
         boolean wholeByAnchors = false;
-        if (offTopicTest && lowest < s.topicSimilarity()) {
+        // a sentence of very few words is not judged on its own (its embedding says little about
+        // its subject): never off-topic by itself, and the test opens only on a judged sentence; it
+        // still counts in the whole text (a typical short sentence is evidence of the topic)
+        boolean[] judged = new boolean[texts.size()];
+        double lowestJudged = 1;
+        int judgedCount = 0;
+        for (int i = 0; i < texts.size(); i++) {
+            judged[i] = words(texts.get(i)) >= s.minSentenceWords();
+            if (judged[i]) {
+                judgedCount++;
+                lowestJudged = Math.min(lowestJudged, typical[i]);
+            }
+        }
+        if (offTopicTest && judgedCount > 0 && lowestJudged < s.topicSimilarity()) {
             double densitySum = 0;
             for (float[] v : vectors) {
                 densitySum += reference.density(v, request.itemId());
@@ -214,19 +227,20 @@ public final class SemanticReviewer implements Reviewer {
                 // still read like product copy (a claim sentence the rules pre-pass rewrote): it must
                 // also score below catalog-anchor-score against the topic anchors
                 for (int i = 0; i < texts.size(); i++) {
-                    off[i] = typical[i] < s.topicSimilarity() && typical[i] - anchors.margin(vectors.get(i)) < s.catalogAnchorScore();
+                    off[i] = judged[i] && typical[i] < s.topicSimilarity() && typical[i] - anchors.margin(vectors.get(i)) < s.catalogAnchorScore();
                 }
             } else {
                 boolean allLow = true;
                 double bestSource = -1;
                 for (int i = 0; i < texts.size(); i++) {
+                    // a short sentence is no evidence of drift, but a typical one is evidence of topic
                     allLow &= typical[i] < s.topicSimilarity();
                     bestSource = Math.max(bestSource, Vectors.dot(vectors.get(i), source));
-                    off[i] = typical[i] < s.topicSimilarity() && typical[i] - anchors.margin(vectors.get(i)) < s.anchorScore();
+                    off[i] = judged[i] && typical[i] < s.topicSimilarity() && typical[i] - anchors.margin(vectors.get(i)) < s.anchorScore();
                 }
                 if (allLow && bestSource < s.wholeTextSource()) {
                     wholeByAnchors = true;
-                    java.util.Arrays.fill(off, true);
+                    off = judged.clone();
                 }
             }
         }
@@ -245,8 +259,24 @@ public final class SemanticReviewer implements Reviewer {
                 findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OTHER_ITEM, own, o.itemId(), o.cosine()));
             }
         }
-        boolean whole = texts.size() > 0 && (wholeByAnchors || offTopic >= Math.max(1, Math.ceil(s.wholeTextShare() * texts.size())));
+        boolean whole = judgedCount > 0 && (wholeByAnchors || offTopic >= Math.max(1, Math.ceil(s.wholeTextShare() * texts.size())));
         return new Analysis(spans, findings, whole, lowest, duplicates, peers, atLeast);
+    }
+
+    /** Words of a sentence: runs of letters or digits, apostrophes inside (so "—" is no word, "don't" one, "USB-C" two). */
+    static int words(String sentence) {
+        int n = 0;
+        boolean in = false;
+        for (int i = 0; i < sentence.length(); ) {
+            int cp = sentence.codePointAt(i);
+            boolean w = Character.isLetterOrDigit(cp) || (in && (cp == '\'' || cp == '\u2019')); // "don't" is one word
+            if (w && !in) {
+                n++;
+            }
+            in = w;
+            i += Character.charCount(cp);
+        }
+        return n;
     }
 
     /** The distinct items of the reference other than {@code ownItem}, counted up to {@code enough}. */

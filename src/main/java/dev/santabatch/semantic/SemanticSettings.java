@@ -46,6 +46,11 @@ import java.util.Set;
  *     rules pre-pass rewrote, "It will transform how you deal with joint pain.") is not off-topic for being rare
  *     ({@code catalog-anchor-score}; higher than {@code anchor-score}, since in such an item a low
  *     typicality is evidence)
+ * @param minSentenceWords a sentence of fewer words than this is never judged off-topic on its own:
+ *     the embedding of "Yes.", "This is it." or "Short winter days?" says little about what it is
+ *     about, and such a sentence leans on its neighbours (it still counts in the whole text, where
+ *     a typical one is evidence of the topic)
+ *     ({@code min-sentence-words})
  */
 public record SemanticSettings(
         double topicSimilarity,
@@ -60,14 +65,16 @@ public record SemanticSettings(
         double styleDensity,
         double anchorScore,
         double wholeTextSource,
-        double catalogAnchorScore) {
+        double catalogAnchorScore,
+        int minSentenceWords) {
 
     public static final Set<String> NAMES = Set.of("topic-similarity", "whole-text-share", "other-source-similarity",
             "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-min-sentences", "passage-cosine",
-            "min-category-peers", "style-density", "anchor-score", "whole-text-source", "catalog-anchor-score");
+            "min-category-peers", "style-density", "anchor-score", "whole-text-source", "catalog-anchor-score",
+            "min-sentence-words");
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33, 0.45);
+        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33, 0.45, 6);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
@@ -91,6 +98,7 @@ public record SemanticSettings(
                 thresholds.getOrDefault("style-density", d.styleDensity),
                 thresholds.getOrDefault("anchor-score", d.anchorScore),
                 thresholds.getOrDefault("whole-text-source", d.wholeTextSource),
-                thresholds.getOrDefault("catalog-anchor-score", d.catalogAnchorScore));
+                thresholds.getOrDefault("catalog-anchor-score", d.catalogAnchorScore),
+                thresholds.getOrDefault("min-sentence-words", (double) d.minSentenceWords).intValue());
     }
 }

@@ -178,6 +178,7 @@ class PassageSentenceDump {
         Path file = switch (which) {
             case "blind" -> Path.of("src/test/resources/fixtures/blind-clean-drift.csv");
             case "blind2" -> Path.of("src/test/resources/fixtures/blind2-clean-drift.csv");
+            case "blind3" -> FixtureSet.BLIND3;
             case "large" -> FixtureSet.CLEAN_LARGE;
             default -> throw new IllegalArgumentException(which);
         };
@@ -227,6 +228,90 @@ class PassageSentenceDump {
             Files.write(out, rows);
             assertThat(rows).isNotEmpty();
             System.out.println("wrote " + out + " (" + (rows.size() - 1) + " sentences)");
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** Per item of a set ({@code -Dset=fixtures|blind|blind2|blind3|large|sample}): the whole-text off-topic measures. */
+    @Test
+    void items() throws Exception {
+        String which = System.getProperty("set", "blind3");
+        JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
+        RuleEngine rules = RuleEngine.forJob(job);
+        Map<String, SnapshotItem> items = new LinkedHashMap<>(MemorySnapshot.items(MemorySnapshot.records(PanelFloorTests.SAMPLE),
+                "id", "description", MemorySnapshot.PRODUCT_SOURCE));
+        Map<String, String> label = new LinkedHashMap<>();
+        for (CSVRecord t : MemorySnapshot.records(Path.of("sample-data/products.truth.csv"))) {
+            label.merge(t.get("id"), t.get("kind") + (t.get("truth").startsWith("product:") ? ":named" : ""), (a, b) -> a + "+" + b);
+        }
+        FixtureSet set = switch (which) {
+            case "fixtures" -> FixtureSet.load();
+            case "blind" -> FixtureSet.blind();
+            case "blind2" -> FixtureSet.blind2();
+            case "blind3" -> FixtureSet.blind3();
+            case "large" -> FixtureSet.cleanLargeCategories();
+            default -> null;
+        };
+        List<String> scored = new ArrayList<>();
+        if (set != null) {
+            items.putAll(set.items);
+            set.cases().forEach((id, c) -> {
+                label.put(id, c.clean() ? "clean:" + c.kind() : c.kind());
+                scored.add(id);
+            });
+        } else {
+            scored.addAll(items.keySet());
+        }
+        Map<String, SnapshotItem> prePassed = new LinkedHashMap<>();
+        for (SnapshotItem it : items.values()) {
+            RuleOutcome o = rules.apply(it.content(), it.source());
+            prePassed.put(it.id(), o.changed() ? new SnapshotItem(it.id(), 1, o.text(), it.source(), it.category()) : it);
+        }
+        ReviewerSpec c = job.reviewers().stream().filter(r -> r.type().equals("semantic")).findFirst().orElseThrow();
+        SemanticSettings s = SemanticSettings.from(c.thresholds());
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:items-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            SemanticIndex index = new SemanticIndex(ds, Embedder::shared, pool, s);
+            index.prepare(new MemorySnapshot(1, 1, prePassed));
+            dev.santabatch.semantic.TopicAnchors anchors = dev.santabatch.semantic.TopicAnchors.of(index.embedder());
+            float[] task = index.textVector(job.taskSpec());
+            List<String> rows = new ArrayList<>();
+            rows.add("id\tlabel\tstyle\tn\tlow\tbestSrc\tmeanMargin\tmaxMargin\tmeanScore\tminScore\twords");
+            for (String id : scored) {
+                SemanticIndex.Stored st = index.stored(id).orElseThrow();
+                float[] source = index.sourceVector(id).orElseThrow();
+                SemanticIndex.Reference ref = index.reference(st.category());
+                List<String> texts = SemanticIndex.sentencesOf(prePassed.get(id).content());
+                double dens = 0, best = -1, mm = 0, mx = -9, ms = 0, mn = 9;
+                int low = 0;
+                StringBuilder words = new StringBuilder();
+                for (int i = 0; i < texts.size(); i++) {
+                    float[] v = st.sentences().get(i);
+                    dens += ref.density(v, id);
+                    double typ = Math.max(st.typical()[i], Vectors.dot(v, task));
+                    low += typ < s.topicSimilarity() ? 1 : 0;
+                    best = Math.max(best, Vectors.dot(v, source));
+                    double m = anchors.margin(v);
+                    mm += m;
+                    mx = Math.max(mx, m);
+                    ms += typ - m;
+                    mn = Math.min(mn, typ - m);
+                    words.append(texts.get(i).strip().split("\\s+").length).append(' ');
+                }
+                int n = texts.size();
+                rows.add(String.join("\t", id, label.getOrDefault(id, "clean"), String.format(java.util.Locale.ROOT, "%.3f", dens / n), String.valueOf(n),
+                        String.valueOf(low), String.format(java.util.Locale.ROOT, "%.3f", best), String.format(java.util.Locale.ROOT, "%.3f", mm / n),
+                        String.format(java.util.Locale.ROOT, "%.3f", mx), String.format(java.util.Locale.ROOT, "%.3f", ms / n),
+                        String.format(java.util.Locale.ROOT, "%.3f", mn), words.toString().strip()));
+            }
+            Path out = Path.of("target/sm-passage/items-" + which + ".tsv");
+            Files.createDirectories(out.getParent());
+            Files.write(out, rows);
+            assertThat(rows).isNotEmpty();
+            System.out.println("wrote " + out + " (" + (rows.size() - 1) + " items)");
         } finally {
             pool.shutdown();
         }

@@ -238,7 +238,7 @@ class SemanticReviewerTests {
         SemanticSettings d = SemanticSettings.defaults();
         SemanticSettings unreachable = new SemanticSettings(d.topicSimilarity(), d.wholeTextShare(), d.otherSourceSimilarity(),
                 d.otherSourceMargin(), d.copyCosine(), d.atypicalSimilarity(), d.paraphraseMinSentences(), d.passageCosine(), 100_000,
-                d.styleDensity(), d.anchorScore(), d.wholeTextSource(), d.catalogAnchorScore());
+                d.styleDensity(), d.anchorScore(), d.wholeTextSource(), d.catalogAnchorScore(), d.minSentenceWords());
         SemanticIndex thin = new SemanticIndex(ds, Embedder::shared, pool, unreachable); // the round's vectors are reused
         thin.prepare(catalog);
         SemanticReviewer.Analysis a = new SemanticReviewer("C", Set.of("on-specification", "original"), thin).analyse(Scoring.request(it));
@@ -250,6 +250,51 @@ class SemanticReviewerTests {
                 .review(Scoring.request(it))).review();
         assertThat(r.check("on-specification").orElseThrow().detail())
                 .contains("off-topic sentences not judged: the category has " + (categorySize - 1) + " other items (min-category-peers 100000)");
+    }
+
+    /**
+     * A sentence of fewer than {@code min-sentence-words} words is never judged off-topic by itself:
+     * a clean item that passes, with short FAQ-style sentences added, still passes; judged from one
+     * word on (the same vectors, {@code min-sentence-words} 1), the added sentences are off-topic, so
+     * it is the minimum that keeps them.
+     */
+    @Test
+    void aVeryShortSentenceIsNotJudgedOffTopicOnItsOwn() {
+        SnapshotItem clean = sample.ids().stream().filter(i -> sample.truth.getOrDefault(i, List.of()).isEmpty())
+                .filter(i -> !Scoring.failed(reviews.get(i), "on-specification"))
+                .map(i -> catalog.get(i).orElseThrow())
+                .filter(it -> SemanticReviewer.peers(index.reference(it.category()), it.id(), index.settings().minCategoryPeers())
+                        >= index.settings().minCategoryPeers())
+                .findFirst().orElseThrow();
+        String content = clean.content() + " Can it go in the dishwasher? Yes. Chew, smile, carry on.";
+        SnapshotItem faq = new SnapshotItem(clean.id(), clean.rev() + 1, content, clean.source(), clean.category());
+        SemanticReviewer.Analysis a = reviewer.analyse(Scoring.request(faq));
+        assertThat(a.findings()).noneMatch(f -> f.reason() == SemanticReviewer.Reason.OFF_TOPIC);
+        assertThat(a.wholeText()).isFalse();
+        // beside a long off-topic sentence (the test is open), only that one is judged off-topic
+        String drift = "The council approved a new bus route through the old market district.";
+        SnapshotItem drifted = new SnapshotItem(clean.id(), clean.rev() + 1, clean.content() + " " + drift + " Yes. Chew, smile, carry on.",
+                clean.source(), clean.category());
+        assertThat(reviewer.analyse(Scoring.request(drifted)).findings()).filteredOn(f -> f.reason() == SemanticReviewer.Reason.OFF_TOPIC)
+                .extracting(SemanticReviewer.SentenceFinding::text).containsExactly(drift);
+
+        SemanticSettings d = SemanticSettings.defaults();
+        assertThat(d.minSentenceWords()).isEqualTo(6);
+        SemanticSettings everyWord = SemanticSettings.from(Map.of("min-sentence-words", 1.0));
+        SemanticIndex judgedAll = new SemanticIndex(ds, Embedder::shared, pool, everyWord); // the round's vectors are reused
+        judgedAll.prepare(catalog);
+        SemanticReviewer.Analysis b = new SemanticReviewer("C", Set.of("on-specification", "original"), judgedAll).analyse(Scoring.request(faq));
+        assertThat(b.findings()).filteredOn(f -> f.reason() == SemanticReviewer.Reason.OFF_TOPIC)
+                .extracting(SemanticReviewer.SentenceFinding::text).isNotEmpty()
+                .allMatch(t -> SemanticReviewer.words(t) < 6, "only the added short sentences");
+    }
+
+    @Test
+    void sentenceWordsAreRunsOfLettersOrDigits() {
+        assertThat(SemanticReviewer.words("Yes.")).isEqualTo(1);
+        assertThat(SemanticReviewer.words("Don't — it's fine.")).isEqualTo(3);
+        assertThat(SemanticReviewer.words("USB-C, $39.50.")).isEqualTo(4);
+        assertThat(SemanticReviewer.words("  ")).isZero();
     }
 
     @Test
