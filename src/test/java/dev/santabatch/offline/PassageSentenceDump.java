@@ -52,6 +52,16 @@ class PassageSentenceDump {
         return out;
     }
 
+    static double cosine(float[] a, float[] b) {
+        double d = 0, na = 0, nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            d += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return d / Math.sqrt(na * nb);
+    }
+
     static double top(List<float[]> bank, float[] v) {
         double[] c = new double[bank.size()];
         for (int i = 0; i < c.length; i++) {
@@ -279,7 +289,14 @@ class PassageSentenceDump {
             dev.santabatch.semantic.TopicAnchors anchors = dev.santabatch.semantic.TopicAnchors.of(index.embedder());
             float[] task = index.textVector(job.taskSpec());
             List<String> rows = new ArrayList<>();
-            rows.add("id\tlabel\tstyle\tn\tlow\tbestSrc\tmeanMargin\tmaxMargin\tmeanScore\tminScore\twords");
+            rows.add("id\tlabel\tstyle\tn\tlow\tbestSrc\tmeanMargin\tmaxMargin\tmeanScore\tminScore\twords\townCent\tbestOther\totherCat");
+            Map<String, float[]> centroids = new LinkedHashMap<>();
+            for (String cat : prePassed.values().stream().map(SnapshotItem::category).distinct().sorted().toList()) {
+                SemanticIndex.Reference ref = index.reference(cat);
+                if (ref != null && ref.vectors().length > 0) {
+                    centroids.put(cat, Vectors.mean(java.util.Arrays.asList(ref.vectors()), Embedder.DIMENSION));
+                }
+            }
             for (String id : scored) {
                 SemanticIndex.Stored st = index.stored(id).orElseThrow();
                 float[] source = index.sourceVector(id).orElseThrow();
@@ -302,6 +319,18 @@ class PassageSentenceDump {
                     words.append(texts.get(i).strip().split("\\s+").length).append(' ');
                 }
                 int n = texts.size();
+                float[] cv = Vectors.mean(st.sentences(), Embedder.DIMENSION);
+                double own = centroids.containsKey(st.category()) ? cosine(cv, centroids.get(st.category())) : -1;
+                double bestOther = -1;
+                String otherCat = "";
+                for (var ce : centroids.entrySet()) {
+                    double cc = cosine(cv, ce.getValue());
+                    if (!ce.getKey().equals(st.category()) && cc > bestOther) {
+                        bestOther = cc;
+                        otherCat = ce.getKey();
+                    }
+                }
+                words.append('\t').append(String.format(java.util.Locale.ROOT, "%.3f\t%.3f\t%s", own, bestOther, otherCat));
                 rows.add(String.join("\t", id, label.getOrDefault(id, "clean"), String.format(java.util.Locale.ROOT, "%.3f", dens / n), String.valueOf(n),
                         String.valueOf(low), String.format(java.util.Locale.ROOT, "%.3f", best), String.format(java.util.Locale.ROOT, "%.3f", mm / n),
                         String.format(java.util.Locale.ROOT, "%.3f", mx), String.format(java.util.Locale.ROOT, "%.3f", ms / n),
