@@ -168,6 +168,18 @@ final class FixtureSet {
     }
 
     /**
+     * The fourth blind set, same shape (ids E001...): written in session 7 by an engineer who saw
+     * neither the reviewers' code and docs nor the other sets, while the third was being analysed.
+     * Measured once, after that session's change (min-sentence-words); no threshold may be derived
+     * on it.
+     */
+    static final Path BLIND4 = Path.of("src/test/resources/fixtures/blind4-clean-drift.csv");
+
+    static FixtureSet blind4() throws IOException {
+        return cleanAndDrift(BLIND4, "case");
+    }
+
+    /**
      * A set of clean, competitor-clean and unnamed drift texts (the semantic method's case), the kind in
      * {@code kindColumn}; {@code passage} and {@code competitor} are read when the file has them.
      */

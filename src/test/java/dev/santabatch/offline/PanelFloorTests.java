@@ -228,6 +228,17 @@ class PanelFloorTests {
     }
 
     /**
+     * The fourth blind set ({@link FixtureSet#blind4()}): the same floors. OPEN (issue 4), measured once
+     * (session 7): see the disabled reason.
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "santa.openFloors", matches = "true",
+            disabledReason = "OPEN FLOOR (issue 4): measured once in session 7 (figures in docs/offline-reviewers.md); run with -Dsanta.openFloors=true")
+    void fourthBlindHandWrittenCleanTextsInLargeCategories() throws Exception {
+        cleanAndDriftFloors("fourth blind set", FixtureSet.blind4(), 50, 15);
+    }
+
+    /**
      * A clean-and-drift set reviewed inside the sample catalog, only its cases scored. A flag of a
      * clean text is a false positive (a hold). Issue 4's floors: panel recall 0.90 and precision 0.80;
      * the semantic reviewer (unnamed drift is its case) recall 0.85 and precision 0.80; the lexical
