@@ -53,7 +53,14 @@ public record LexicalThresholds(double nearDuplicateJaccard, double sourceOverla
                 thresholds.getOrDefault("near-duplicate-jaccard", DEFAULT_NEAR_DUPLICATE_JACCARD),
                 thresholds.getOrDefault("source-overlap-margin", DEFAULT_SOURCE_OVERLAP_MARGIN),
                 thresholds.getOrDefault("stop-shingle-share", DEFAULT_STOP_SHINGLE_SHARE),
-                (int) Math.round(thresholds.getOrDefault("stop-shingle-min-df", (double) DEFAULT_STOP_SHINGLE_MIN_DF)));
+                wholeMinDf(thresholds.getOrDefault("stop-shingle-min-df", (double) DEFAULT_STOP_SHINGLE_MIN_DF)));
+    }
+
+    private static int wholeMinDf(double v) {
+        if (v != Math.rint(v) || Math.abs(v) > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("lexical threshold 'stop-shingle-min-df' must be a whole number, was " + v);
+        }
+        return (int) v;
     }
 
     /** Shingles in more than this many of {@code items} items are stop shingles. */

@@ -73,6 +73,44 @@ public record SemanticSettings(
             "min-category-peers", "style-density", "anchor-score", "whole-text-source", "catalog-anchor-score",
             "min-sentence-words");
 
+    /** Every value in its range (cosines in [-1, 1], shares in (0, 1], counts whole and positive); the message names the key. */
+    public SemanticSettings {
+        for (Map.Entry<String, Double> c : Map.of("topic-similarity", topicSimilarity, "other-source-similarity", otherSourceSimilarity,
+                "copy-cosine", copyCosine, "atypical-similarity", atypicalSimilarity, "passage-cosine", passageCosine,
+                "style-density", styleDensity, "whole-text-source", wholeTextSource).entrySet()) {
+            range(c.getKey(), c.getValue(), -1, 1, "a cosine");
+        }
+        range("other-source-margin", otherSourceMargin, 0, 2, "a difference of cosines");
+        // typicality (a cosine) minus an anchor margin (a difference of cosines)
+        range("anchor-score", anchorScore, -3, 3, "a cosine minus a difference of cosines");
+        range("catalog-anchor-score", catalogAnchorScore, -3, 3, "a cosine minus a difference of cosines");
+        if (!(wholeTextShare > 0 && wholeTextShare <= 1)) {
+            throw new IllegalArgumentException("semantic threshold 'whole-text-share' must lie in (0, 1] (a share of sentences), was " + wholeTextShare);
+        }
+        if (paraphraseMinSentences < 1 || minSentenceWords < 1 || minCategoryPeers < 0) {
+            throw new IllegalArgumentException("semantic thresholds 'paraphrase-min-sentences' and 'min-sentence-words' must be at least 1"
+                    + " and 'min-category-peers' at least 0, were " + paraphraseMinSentences + ", " + minSentenceWords + ", " + minCategoryPeers);
+        }
+    }
+
+    private static void range(String key, double v, double lo, double hi, String what) {
+        if (!(v >= lo && v <= hi)) {
+            throw new IllegalArgumentException("semantic threshold '" + key + "' must lie in [" + (int) lo + ", " + (int) hi + "] (" + what + "), was " + v);
+        }
+    }
+
+    /** A count threshold: a whole number (2.5 sentences means nothing). */
+    private static int whole(Map<String, Double> thresholds, String key, int dflt) {
+        Double v = thresholds.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v != Math.rint(v) || Math.abs(v) > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("semantic threshold '" + key + "' must be a whole number, was " + v);
+        }
+        return v.intValue();
+    }
+
     public static SemanticSettings defaults() {
         return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33, 0.45, 6);
     }
@@ -92,13 +130,13 @@ public record SemanticSettings(
                 thresholds.getOrDefault("other-source-margin", d.otherSourceMargin),
                 thresholds.getOrDefault("copy-cosine", d.copyCosine),
                 thresholds.getOrDefault("atypical-similarity", d.atypicalSimilarity),
-                thresholds.getOrDefault("paraphrase-min-sentences", (double) d.paraphraseMinSentences).intValue(),
+                whole(thresholds, "paraphrase-min-sentences", d.paraphraseMinSentences),
                 thresholds.getOrDefault("passage-cosine", d.passageCosine),
-                thresholds.getOrDefault("min-category-peers", (double) d.minCategoryPeers).intValue(),
+                whole(thresholds, "min-category-peers", d.minCategoryPeers),
                 thresholds.getOrDefault("style-density", d.styleDensity),
                 thresholds.getOrDefault("anchor-score", d.anchorScore),
                 thresholds.getOrDefault("whole-text-source", d.wholeTextSource),
                 thresholds.getOrDefault("catalog-anchor-score", d.catalogAnchorScore),
-                thresholds.getOrDefault("min-sentence-words", (double) d.minSentenceWords).intValue());
+                whole(thresholds, "min-sentence-words", d.minSentenceWords));
     }
 }

@@ -646,6 +646,33 @@ class JobFileLoaderTests {
                           - id: C
                             type: semantic
                         """, "reviewers[0].thresholds", 15, "unknown lexical threshold 'near-dupe'"),
+                Arguments.of("semantic threshold out of its range", BASE + """
+                        reviewers:
+                          - id: B
+                            type: lexical
+                          - id: C
+                            type: semantic
+                            thresholds:
+                              passage-cosine: 5
+                        """, "reviewers[1].thresholds", 17, "semantic threshold 'passage-cosine' must lie in [-1, 1] (a cosine), was 5.0"),
+                Arguments.of("semantic count threshold not a whole number", BASE + """
+                        reviewers:
+                          - id: B
+                            type: lexical
+                          - id: C
+                            type: semantic
+                            thresholds:
+                              min-sentence-words: 2.5
+                        """, "reviewers[1].thresholds", 17, "semantic threshold 'min-sentence-words' must be a whole number, was 2.5"),
+                Arguments.of("lexical count threshold not a whole number", BASE + """
+                        reviewers:
+                          - id: B
+                            type: lexical
+                            thresholds:
+                              stop-shingle-min-df: 2.5
+                          - id: C
+                            type: semantic
+                        """, "reviewers[0].thresholds", 15, "lexical threshold 'stop-shingle-min-df' must be a whole number, was 2.5"),
                 Arguments.of("llm reviewer without model", BASE + """
                         reviewers:
                           - id: B
