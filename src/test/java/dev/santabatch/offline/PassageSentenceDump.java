@@ -120,7 +120,7 @@ class PassageSentenceDump {
             Embedder e = index.embedder();
             List<float[]> prod = bank(e, lines(new InputStreamReader(getClass().getResourceAsStream("/semantic/anchors-product.txt"), StandardCharsets.UTF_8)));
             List<float[]> off = bank(e, lines(new InputStreamReader(getClass().getResourceAsStream("/semantic/anchors-offtopic.txt"), StandardCharsets.UTF_8)));
-            List<float[]> shop = bank(e, lines(Files.newBufferedReader(Path.of(System.getProperty("shop", "/work/shop-anchors.txt")))));
+            List<float[]> shop = bank(e, lines(Files.newBufferedReader(Path.of(System.getProperty("shop", "src/test/resources/dev/shop-anchors.txt")))));
             List<String> rows = new ArrayList<>();
             rows.add("id\tlabel\tneighbours\ttotal\tn\ttyp\tprod\toff\tshop\tsrc\ttext");
             Map<String, SemanticIndex.Passage> allPassages = null;
