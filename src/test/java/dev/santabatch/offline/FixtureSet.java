@@ -133,50 +133,30 @@ final class FixtureSet {
     }
 
     /**
-     * The blind set: 65 clean, competitor-clean and drift texts written by an engineer who did not
-     * see the reviewers' design, for evaluating the topic anchors after they were built (column
-     * {@code case}, no {@code passage} or {@code competitor}; no threshold may be derived on it).
+     * The blind sets, in the order they were written, each 65 clean, competitor-clean and drift texts
+     * (column {@code case}, the drift sentences quoted in {@code note}; shape: {@code BlindSetShapeTests})
+     * by an engineer who saw neither the reviewers' code and docs nor the other sets; each was
+     * measured once before anything was derived on it:
+     * <ol>
+     *   <li>{@code blind-clean-drift.csv} (ids B...): written while the topic anchors were built;
+     *       a development set since session 6 (its lexical competitor-mention holds were looked at);
+     *   <li>{@code blind2-clean-drift.csv} (C...): session 6, measured after that session's changes;
+     *       a development set since session 7 (its holds were analysed);
+     *   <li>{@code blind3-clean-drift.csv} (D...): session 7, measured on the reviewers as they were;
+     *       a development set since (its holds were analysed);
+     *   <li>{@code blind4-clean-drift.csv} (E...): session 7, written while the third was analysed,
+     *       measured after that session's change ({@code min-sentence-words}).
+     * </ol>
      */
-    static final Path BLIND = Path.of("src/test/resources/fixtures/blind-clean-drift.csv");
+    static final List<Path> BLIND_SETS = List.of(
+            Path.of("src/test/resources/fixtures/blind-clean-drift.csv"),
+            Path.of("src/test/resources/fixtures/blind2-clean-drift.csv"),
+            Path.of("src/test/resources/fixtures/blind3-clean-drift.csv"),
+            Path.of("src/test/resources/fixtures/blind4-clean-drift.csv"));
 
-    static FixtureSet blind() throws IOException {
-        return cleanAndDrift(BLIND, "case");
-    }
-
-    /**
-     * The second blind set, same shape (ids C001...): written in session 6 by an engineer who saw
-     * neither the reviewers' code and docs nor the other sets, after the first blind set had been
-     * looked at to find the lexical reviewer's competitor-mention holds (so that one is a development
-     * set since). Measured once, after the changes it judges; no threshold may be derived on it.
-     */
-    static final Path BLIND2 = Path.of("src/test/resources/fixtures/blind2-clean-drift.csv");
-
-    static FixtureSet blind2() throws IOException {
-        return cleanAndDrift(BLIND2, "case");
-    }
-
-    /**
-     * The third blind set, same shape (ids D001...): written in session 7 by an engineer who saw
-     * neither the reviewers' code and docs nor the other sets, when the second had been opened for
-     * analysis (a development set since). Measured once, on the reviewers as they were when it was
-     * written; no threshold may be derived on it.
-     */
-    static final Path BLIND3 = Path.of("src/test/resources/fixtures/blind3-clean-drift.csv");
-
-    static FixtureSet blind3() throws IOException {
-        return cleanAndDrift(BLIND3, "case");
-    }
-
-    /**
-     * The fourth blind set, same shape (ids E001...): written in session 7 by an engineer who saw
-     * neither the reviewers' code and docs nor the other sets, while the third was being analysed.
-     * Measured once, after that session's change (min-sentence-words); no threshold may be derived
-     * on it.
-     */
-    static final Path BLIND4 = Path.of("src/test/resources/fixtures/blind4-clean-drift.csv");
-
-    static FixtureSet blind4() throws IOException {
-        return cleanAndDrift(BLIND4, "case");
+    /** Blind set {@code n} (1-based) of {@link #BLIND_SETS}. */
+    static FixtureSet blind(int n) throws IOException {
+        return cleanAndDrift(BLIND_SETS.get(n - 1), "case");
     }
 
     /**

@@ -76,21 +76,27 @@ class PassageSentenceDump {
         return s / k;
     }
 
-    @Test
-    void dump() throws Exception {
-        String which = System.getProperty("set", "fixtures");
+    /** A scored set inside the sample catalog, after the job's rules pre-pass, with its labels. */
+    record Loaded(JobDefinition job, SemanticSettings settings, Map<String, SnapshotItem> prePassed, Map<String, String> label,
+            List<String> scored) {}
+
+    /**
+     * {@code -Dset=fixtures|blind|blind2|blind3|blind4|large} (the set's cases scored) or anything
+     * else (every sample item scored, labelled by the sample's ground truth).
+     */
+    static Loaded load(String which) throws Exception {
         JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
         RuleEngine rules = RuleEngine.forJob(job);
         Map<String, SnapshotItem> items = new LinkedHashMap<>(MemorySnapshot.items(MemorySnapshot.records(PanelFloorTests.SAMPLE),
                 "id", "description", MemorySnapshot.PRODUCT_SOURCE));
         Map<String, String> label = new LinkedHashMap<>();
         for (CSVRecord t : MemorySnapshot.records(Path.of("sample-data/products.truth.csv"))) {
-            label.merge(t.get("id"), t.get("kind"), (a, b) -> a + "+" + b);
+            label.merge(t.get("id"), t.get("kind") + (t.get("truth").startsWith("product:") ? ":named" : ""), (a, b) -> a + "+" + b);
         }
         FixtureSet set = switch (which) {
             case "fixtures" -> FixtureSet.load();
-            case "blind" -> FixtureSet.blind();
-            case "blind2" -> FixtureSet.blind2();
+            case "blind" -> FixtureSet.blind(1);
+            case "blind2", "blind3", "blind4" -> FixtureSet.blind(Integer.parseInt(which.substring(5)));
             case "large" -> FixtureSet.cleanLargeCategories();
             default -> null;
         };
@@ -110,13 +116,36 @@ class PassageSentenceDump {
             prePassed.put(it.id(), o.changed() ? new SnapshotItem(it.id(), 1, o.text(), it.source(), it.category()) : it);
         }
         ReviewerSpec c = job.reviewers().stream().filter(r -> r.type().equals("semantic")).findFirst().orElseThrow();
-        SemanticSettings s = SemanticSettings.from(c.thresholds());
+        return new Loaded(job, SemanticSettings.from(c.thresholds()), prePassed, label, scored);
+    }
+
+    /** The loaded catalog's semantic index, prepared for one round in a fresh in-memory store. */
+    static SemanticIndex prepared(Loaded l, ExecutorService pool) {
         JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:passage-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        ds.setURL("jdbc:h2:mem:dump-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        SemanticIndex index = new SemanticIndex(ds, Embedder::shared, pool, l.settings());
+        index.prepare(new MemorySnapshot(1, 1, l.prePassed()));
+        return index;
+    }
+
+    static void write(String name, List<String> rows) throws Exception {
+        Path out = Path.of("target/sm-passage/" + name + ".tsv");
+        Files.createDirectories(out.getParent());
+        Files.write(out, rows);
+        assertThat(rows).hasSizeGreaterThan(1);
+        System.out.println("wrote " + out + " (" + (rows.size() - 1) + " rows)");
+    }
+
+    @Test
+    void dump() throws Exception {
+        String which = System.getProperty("set", "fixtures");
+        Loaded l = load(which);
+        SemanticSettings s = l.settings();
+        Map<String, SnapshotItem> prePassed = l.prePassed();
+        Map<String, String> label = l.label();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            SemanticIndex index = new SemanticIndex(ds, Embedder::shared, pool, s);
-            index.prepare(new MemorySnapshot(1, 1, prePassed));
+            SemanticIndex index = prepared(l, pool);
             Embedder e = index.embedder();
             List<float[]> prod = bank(e, lines(new InputStreamReader(getClass().getResourceAsStream("/semantic/anchors-product.txt"), StandardCharsets.UTF_8)));
             List<float[]> off = bank(e, lines(new InputStreamReader(getClass().getResourceAsStream("/semantic/anchors-offtopic.txt"), StandardCharsets.UTF_8)));
@@ -124,7 +153,7 @@ class PassageSentenceDump {
             List<String> rows = new ArrayList<>();
             rows.add("id\tlabel\tneighbours\ttotal\tn\ttyp\tprod\toff\tshop\tsrc\ttext");
             Map<String, SemanticIndex.Passage> allPassages = null;
-            for (String id : scored) {
+            for (String id : l.scored()) {
                 SnapshotItem it = prePassed.get(id);
                 SemanticIndex.Stored st = index.stored(id).orElseThrow();
                 float[] source = index.sourceVector(id).orElseThrow();
@@ -171,27 +200,18 @@ class PassageSentenceDump {
                             texts.get(which2.get(k)).replace('\t', ' ').replace('\n', ' ')));
                 }
             }
-            Path out = Path.of("target/sm-passage/" + which + ".tsv");
-            Files.createDirectories(out.getParent());
-            Files.write(out, rows);
-            assertThat(rows).isNotEmpty();
-            System.out.println("wrote " + out + " (" + (rows.size() - 1) + " passage sentences)");
+            write(which, rows);
         } finally {
             pool.shutdown();
         }
     }
 
-    /** Every sentence of a clean-and-drift set's items ({@code -Dset=blind|blind2|large}) with the off-topic measures. */
+    /** Every sentence of a clean-and-drift set's items ({@code -Dset=blind|blind2|blind3|blind4|large}) with the off-topic measures. */
     @Test
     void sentences() throws Exception {
         String which = System.getProperty("set", "blind2");
-        Path file = switch (which) {
-            case "blind" -> Path.of("src/test/resources/fixtures/blind-clean-drift.csv");
-            case "blind2" -> Path.of("src/test/resources/fixtures/blind2-clean-drift.csv");
-            case "blind3" -> FixtureSet.BLIND3;
-            case "large" -> FixtureSet.CLEAN_LARGE;
-            default -> throw new IllegalArgumentException(which);
-        };
+        Path file = which.equals("large") ? FixtureSet.CLEAN_LARGE
+                : FixtureSet.BLIND_SETS.get(which.equals("blind") ? 0 : Integer.parseInt(which.substring(5)) - 1);
         JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
         Map<String, SnapshotItem> items = new LinkedHashMap<>(MemorySnapshot.items(MemorySnapshot.records(PanelFloorTests.SAMPLE),
                 "id", "description", MemorySnapshot.PRODUCT_SOURCE));
@@ -199,12 +219,9 @@ class PassageSentenceDump {
         items.putAll(MemorySnapshot.items(recs, "id", "description", MemorySnapshot.PRODUCT_SOURCE));
         ReviewerSpec c = job.reviewers().stream().filter(r -> r.type().equals("semantic")).findFirst().orElseThrow();
         SemanticSettings s = SemanticSettings.from(c.thresholds());
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:sent-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            SemanticIndex index = new SemanticIndex(ds, Embedder::shared, pool, s);
-            index.prepare(new MemorySnapshot(1, 1, items));
+            SemanticIndex index = prepared(new Loaded(job, s, items, Map.of(), List.of()), pool);
             dev.santabatch.semantic.TopicAnchors anchors = dev.santabatch.semantic.TopicAnchors.of(index.embedder());
             float[] task = index.textVector(job.taskSpec());
             List<String> rows = new ArrayList<>();
@@ -212,7 +229,7 @@ class PassageSentenceDump {
             for (CSVRecord r : recs) {
                 String id = r.get("id");
                 String kind = r.isMapped("case") ? r.get("case") : r.get("kind");
-                String note = r.get("note");
+                String note = r.isMapped("note") ? r.get("note") : r.get("passage");
                 SemanticIndex.Stored st = index.stored(id).orElseThrow();
                 float[] source = index.sourceVector(id).orElseThrow();
                 SemanticIndex.Reference ref = index.reference(st.category());
@@ -233,61 +250,24 @@ class PassageSentenceDump {
                             String.format(java.util.Locale.ROOT, "%.3f", ref.density(v, id)), t.replace('\t', ' ').replace('\n', ' ')));
                 }
             }
-            Path out = Path.of("target/sm-passage/sent-" + which + ".tsv");
-            Files.createDirectories(out.getParent());
-            Files.write(out, rows);
-            assertThat(rows).isNotEmpty();
-            System.out.println("wrote " + out + " (" + (rows.size() - 1) + " sentences)");
+            write("sent-" + which, rows);
         } finally {
             pool.shutdown();
         }
     }
 
-    /** Per item of a set ({@code -Dset=fixtures|blind|blind2|blind3|large|sample}): the whole-text off-topic measures. */
+    /** Per item of a set (as {@link #load}): the whole-text off-topic measures and the cosines to category reference means. */
     @Test
     void items() throws Exception {
         String which = System.getProperty("set", "blind3");
-        JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
-        RuleEngine rules = RuleEngine.forJob(job);
-        Map<String, SnapshotItem> items = new LinkedHashMap<>(MemorySnapshot.items(MemorySnapshot.records(PanelFloorTests.SAMPLE),
-                "id", "description", MemorySnapshot.PRODUCT_SOURCE));
-        Map<String, String> label = new LinkedHashMap<>();
-        for (CSVRecord t : MemorySnapshot.records(Path.of("sample-data/products.truth.csv"))) {
-            label.merge(t.get("id"), t.get("kind") + (t.get("truth").startsWith("product:") ? ":named" : ""), (a, b) -> a + "+" + b);
-        }
-        FixtureSet set = switch (which) {
-            case "fixtures" -> FixtureSet.load();
-            case "blind" -> FixtureSet.blind();
-            case "blind2" -> FixtureSet.blind2();
-            case "blind3" -> FixtureSet.blind3();
-            case "large" -> FixtureSet.cleanLargeCategories();
-            default -> null;
-        };
-        List<String> scored = new ArrayList<>();
-        if (set != null) {
-            items.putAll(set.items);
-            set.cases().forEach((id, c) -> {
-                label.put(id, c.clean() ? "clean:" + c.kind() : c.kind());
-                scored.add(id);
-            });
-        } else {
-            scored.addAll(items.keySet());
-        }
-        Map<String, SnapshotItem> prePassed = new LinkedHashMap<>();
-        for (SnapshotItem it : items.values()) {
-            RuleOutcome o = rules.apply(it.content(), it.source());
-            prePassed.put(it.id(), o.changed() ? new SnapshotItem(it.id(), 1, o.text(), it.source(), it.category()) : it);
-        }
-        ReviewerSpec c = job.reviewers().stream().filter(r -> r.type().equals("semantic")).findFirst().orElseThrow();
-        SemanticSettings s = SemanticSettings.from(c.thresholds());
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:items-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        Loaded l = load(which);
+        SemanticSettings s = l.settings();
+        Map<String, SnapshotItem> prePassed = l.prePassed();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            SemanticIndex index = new SemanticIndex(ds, Embedder::shared, pool, s);
-            index.prepare(new MemorySnapshot(1, 1, prePassed));
+            SemanticIndex index = prepared(l, pool);
             dev.santabatch.semantic.TopicAnchors anchors = dev.santabatch.semantic.TopicAnchors.of(index.embedder());
-            float[] task = index.textVector(job.taskSpec());
+            float[] task = index.textVector(l.job().taskSpec());
             List<String> rows = new ArrayList<>();
             rows.add("id\tlabel\tstyle\tn\tlow\tbestSrc\tmeanMargin\tmaxMargin\tmeanScore\tminScore\twords\townCent\tbestOther\totherCat");
             Map<String, float[]> centroids = new LinkedHashMap<>();
@@ -297,7 +277,7 @@ class PassageSentenceDump {
                     centroids.put(cat, Vectors.mean(java.util.Arrays.asList(ref.vectors()), Embedder.DIMENSION));
                 }
             }
-            for (String id : scored) {
+            for (String id : l.scored()) {
                 SemanticIndex.Stored st = index.stored(id).orElseThrow();
                 float[] source = index.sourceVector(id).orElseThrow();
                 SemanticIndex.Reference ref = index.reference(st.category());
@@ -331,16 +311,12 @@ class PassageSentenceDump {
                     }
                 }
                 words.append('\t').append(String.format(java.util.Locale.ROOT, "%.3f\t%.3f\t%s", own, bestOther, otherCat));
-                rows.add(String.join("\t", id, label.getOrDefault(id, "clean"), String.format(java.util.Locale.ROOT, "%.3f", dens / n), String.valueOf(n),
+                rows.add(String.join("\t", id, l.label().getOrDefault(id, "clean"), String.format(java.util.Locale.ROOT, "%.3f", dens / n), String.valueOf(n),
                         String.valueOf(low), String.format(java.util.Locale.ROOT, "%.3f", best), String.format(java.util.Locale.ROOT, "%.3f", mm / n),
                         String.format(java.util.Locale.ROOT, "%.3f", mx), String.format(java.util.Locale.ROOT, "%.3f", ms / n),
                         String.format(java.util.Locale.ROOT, "%.3f", mn), words.toString().strip()));
             }
-            Path out = Path.of("target/sm-passage/items-" + which + ".tsv");
-            Files.createDirectories(out.getParent());
-            Files.write(out, rows);
-            assertThat(rows).isNotEmpty();
-            System.out.println("wrote " + out + " (" + (rows.size() - 1) + " items)");
+            write("items-" + which, rows);
         } finally {
             pool.shutdown();
         }
