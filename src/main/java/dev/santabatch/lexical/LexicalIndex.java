@@ -514,8 +514,16 @@ public final class LexicalIndex implements OfflineMethod {
         return phraseFields.contains(f);
     }
 
-    /** Source overlap of a text: with its own source, and the best other item's (a lower bound), as IDF shares. */
+    /**
+     * Source overlap of a text: with its own source, and the best other item's (a lower bound), as IDF
+     * shares. The other item must share at least {@value #MIN_OTHER_TERMS} distinct terms with the
+     * text: one ordinary word of another item's name ("blend", "pan", "plus", "loop") in a text that
+     * happens not to repeat its own name is no evidence that the text is about that item.
+     */
     record Overlap(double own, double other, @Nullable String otherId) {}
+
+    /** Distinct source terms another item must share with a text to be its best other match. */
+    static final int MIN_OTHER_TERMS = 2;
 
     Overlap sourceOverlap(String itemId, Map<String, String> source, String content) {
         State s = state();
@@ -536,6 +544,7 @@ public final class LexicalIndex implements OfflineMethod {
                 .sorted(Comparator.comparingInt((String t) -> s.termDf.get(t)).thenComparing(t -> t))
                 .limit(FOREIGN_TERMS).toList();
         Map<String, Double> score = new HashMap<>();
+        Map<String, Integer> terms = new HashMap<>();
         for (String t : foreign) {
             List<String> ids = jdbc.queryForList("SELECT item_id FROM lx_term WHERE run_pk = ? AND term = ?"
                     // ordered as the index (run_pk, term, item_id), so H2 reads the first postings instead of sorting them all
@@ -544,12 +553,16 @@ public final class LexicalIndex implements OfflineMethod {
             for (String id : ids) {
                 if (!id.equals(itemId)) {
                     score.merge(id, q.get(t), Double::sum);
+                    terms.merge(id, 1, Integer::sum);
                 }
             }
         }
         String bestId = null;
         double best = 0;
         for (Map.Entry<String, Double> e : score.entrySet()) {
+            if (terms.get(e.getKey()) < MIN_OTHER_TERMS) {
+                continue;
+            }
             if (e.getValue() > best || (e.getValue() == best && bestId != null && e.getKey().compareTo(bestId) < 0)) {
                 best = e.getValue();
                 bestId = e.getKey();

@@ -115,6 +115,25 @@ class LexicalReviewerTests {
                 r.criticalIssues().toString());
     }
 
+    /**
+     * One ordinary word of another item's name ("Greenline") in a text that does not repeat its own
+     * name is no evidence that the text is about that item; its name and brand together are.
+     */
+    @Test
+    void oneWordOfAnotherItemsNameIsNotAWholeTextAboutIt() {
+        LexicalReviewer reviewer = new LexicalReviewer("B", LexicalHarness.JUDGED, index);
+        SnapshotItem own = item("F012");
+        Map<String, String> source = new LinkedHashMap<>(own.source());
+        String oneWord = "A greenline edge keeps the cut neat. It folds flat for storage.";
+        Review r = LexicalHarness.review(reviewer, new ReviewRequest(LexicalHarness.TASK, own.id(), source, oneWord, LexicalHarness.RUBRIC));
+        assertTrue(r.criticalIssues().stream().noneMatch(i -> i.contains("the whole text matches the source facts of another item")),
+                r.criticalIssues().toString());
+        String nameAndBrand = "Marwick Garden's Greenline keeps the cut neat. It folds flat for storage.";
+        Review named = LexicalHarness.review(reviewer, new ReviewRequest(LexicalHarness.TASK, own.id(), source, nameAndBrand, LexicalHarness.RUBRIC));
+        assertTrue(named.criticalIssues().stream().anyMatch(i -> i.startsWith("on-specification: the whole text matches the source facts of another item, F004")),
+                named.criticalIssues().toString());
+    }
+
     @Test
     void prepareIsIdempotentAndSketchesOncePerRevision() {
         JdbcTemplate jdbc = new JdbcTemplate(ds);
