@@ -206,16 +206,31 @@ public final class SemanticReviewer implements Reviewer {
         // its subject): never off-topic by itself, and the test opens only on a judged sentence; it
         // still counts in the whole text (a typical short sentence is evidence of the topic)
         boolean[] judged = new boolean[texts.size()];
+        // in a small category the density among its few items is no evidence either way (with no
+        // other item it is 1): a sentence's typicality there is its cosine to its own source facts
+        // and to the task alone
+        double[] small = offTopicTest ? null : new double[texts.size()];
         double lowestJudged = 1;
         int judgedCount = 0;
         for (int i = 0; i < texts.size(); i++) {
             judged[i] = words(texts.get(i)) >= s.minSentenceWords();
+            if (small != null) {
+                small[i] = Math.max(Vectors.dot(vectors.get(i), source), task == null ? -1 : Vectors.dot(vectors.get(i), task));
+            }
             if (judged[i]) {
                 judgedCount++;
-                lowestJudged = Math.min(lowestJudged, typical[i]);
+                lowestJudged = Math.min(lowestJudged, small != null ? small[i] : typical[i]);
             }
         }
-        if (offTopicTest && judgedCount > 0 && lowestJudged < s.topicSimilarity()) {
+        if (small != null && judgedCount > 0 && lowestJudged < s.topicSimilarity()) {
+            // a small category: only the topic anchors judge, sentence by sentence (no whole-text
+            // rule, which rests on the catalog's sentences): a sentence clearly nearer the off-topic
+            // bank than the product bank
+            TopicAnchors anchors = TopicAnchors.of(index.embedder());
+            for (int i = 0; i < texts.size(); i++) {
+                off[i] = judged[i] && small[i] < s.topicSimilarity() && anchors.margin(vectors.get(i)) >= s.smallCategoryMargin();
+            }
+        } else if (offTopicTest && judgedCount > 0 && lowestJudged < s.topicSimilarity()) {
             double densitySum = 0;
             for (float[] v : vectors) {
                 densitySum += reference.density(v, request.itemId());
@@ -249,7 +264,7 @@ public final class SemanticReviewer implements Reviewer {
         for (int i = 0; i < texts.size(); i++) {
             if (off[i]) {
                 offTopic++;
-                findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OFF_TOPIC, typical[i], null, 0));
+                findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OFF_TOPIC, small != null ? small[i] : typical[i], null, 0));
                 continue;
             }
             double own = Vectors.dot(vectors.get(i), source);
@@ -309,8 +324,8 @@ public final class SemanticReviewer implements Reviewer {
                 checks.add(own.isEmpty()
                         ? new Check(criterion, CheckResult.PASS, a.categoryPeers() >= index.settings().minCategoryPeers()
                                 ? String.format(Locale.ROOT, "every sentence is about its own product (lowest similarity %.2f)", a.lowestSimilarity())
-                                : String.format(Locale.ROOT, "no sentence is closer to another item's source; off-topic sentences not judged:"
-                                        + " the category has %d other items (min-category-peers %d)", a.categoryPeers(), index.settings().minCategoryPeers()))
+                                : String.format(Locale.ROOT, "no sentence is closer to another item's source, and none off-topic by the topic anchors"
+                                        + " alone: the category has %d other items (min-category-peers %d)", a.categoryPeers(), index.settings().minCategoryPeers()))
                         : new Check(criterion, CheckResult.FAIL, own.size() + " issue(s): " + own.get(0)));
             } else {
                 List<String> own = originalIssues(a);

@@ -46,6 +46,10 @@ import java.util.Set;
  *     rules pre-pass rewrote, "It will transform how you deal with joint pain.") is not off-topic for being rare
  *     ({@code catalog-anchor-score}; higher than {@code anchor-score}, since in such an item a low
  *     typicality is evidence)
+ * @param smallCategoryMargin in a category with fewer other items than {@code min-category-peers},
+ *     where the density is no evidence, a sentence below {@code topic-similarity} (to its own source
+ *     facts and the task) is off-topic when it is nearer the off-topic anchors than the product
+ *     anchors by at least this ({@code small-category-margin})
  * @param minSentenceWords a sentence of fewer words than this is never judged off-topic on its own:
  *     the embedding of "Yes.", "This is it." or "Short winter days?" says little about what it is
  *     about, and such a sentence leans on its neighbours (it still counts in the whole text, where
@@ -66,12 +70,13 @@ public record SemanticSettings(
         double anchorScore,
         double wholeTextSource,
         double catalogAnchorScore,
+        double smallCategoryMargin,
         int minSentenceWords) {
 
     public static final Set<String> NAMES = Set.of("topic-similarity", "whole-text-share", "other-source-similarity",
             "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-min-sentences", "passage-cosine",
             "min-category-peers", "style-density", "anchor-score", "whole-text-source", "catalog-anchor-score",
-            "min-sentence-words");
+            "small-category-margin", "min-sentence-words");
 
     /** Every value in its range (cosines in [-1, 1], shares in (0, 1], counts whole and positive); the message names the key. */
     public SemanticSettings {
@@ -81,6 +86,7 @@ public record SemanticSettings(
             range(c.getKey(), c.getValue(), -1, 1, "a cosine");
         }
         range("other-source-margin", otherSourceMargin, 0, 2, "a difference of cosines");
+        range("small-category-margin", smallCategoryMargin, -2, 2, "a difference of cosines");
         // typicality (a cosine) minus an anchor margin (a difference of cosines)
         range("anchor-score", anchorScore, -3, 3, "a cosine minus a difference of cosines");
         range("catalog-anchor-score", catalogAnchorScore, -3, 3, "a cosine minus a difference of cosines");
@@ -112,7 +118,7 @@ public record SemanticSettings(
     }
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33, 0.45, 6);
+        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33, 0.45, 0.10, 6);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
@@ -137,6 +143,7 @@ public record SemanticSettings(
                 thresholds.getOrDefault("anchor-score", d.anchorScore),
                 thresholds.getOrDefault("whole-text-source", d.wholeTextSource),
                 thresholds.getOrDefault("catalog-anchor-score", d.catalogAnchorScore),
+                thresholds.getOrDefault("small-category-margin", d.smallCategoryMargin),
                 whole(thresholds, "min-sentence-words", d.minSentenceWords));
     }
 }
