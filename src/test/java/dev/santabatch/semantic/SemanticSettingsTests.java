@@ -3,6 +3,11 @@ package dev.santabatch.semantic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.lexical.LexicalThresholds;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,5 +33,27 @@ class SemanticSettingsTests {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown semantic threshold 'catalog-anchor'")
                 .hasMessageContaining("catalog-anchor-score");
+    }
+
+    /** The default job file spells out every threshold of both offline reviewers, at its default. */
+    @Test
+    void theDefaultJobFileListsEveryThresholdAtItsDefault() throws Exception {
+        JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
+        ReviewerSpec semantic = job.reviewers().stream().filter(r -> r.type().equals("semantic")).findFirst().orElseThrow();
+        assertThat(semantic.thresholds().keySet()).containsExactlyInAnyOrderElementsOf(SemanticSettings.NAMES);
+        assertThat(SemanticSettings.from(semantic.thresholds())).isEqualTo(SemanticSettings.defaults());
+        ReviewerSpec lexical = job.reviewers().stream().filter(r -> r.type().equals("lexical")).findFirst().orElseThrow();
+        assertThat(lexical.thresholds()).hasSize(4);
+        assertThat(LexicalThresholds.of(lexical.thresholds())).isEqualTo(LexicalThresholds.defaults());
+    }
+
+    @Test
+    void aValueOutsideItsRangeIsRefusedByName() {
+        assertThatThrownBy(() -> SemanticSettings.from(Map.of("small-category-margin", 3.0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'small-category-margin' must lie in [-2, 2]");
+        assertThatThrownBy(() -> SemanticSettings.from(Map.of("whole-text-share", 0.0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'whole-text-share' must lie in (0, 1]");
     }
 }
