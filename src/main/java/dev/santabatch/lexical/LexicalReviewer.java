@@ -26,7 +26,9 @@ import java.util.stream.Collectors;
  *
  * <ul>
  *   <li>on-specification, by sentence: a sentence that names a value of another item's name/brand
- *       fields (absent from this item's own) fails, unless it is a comparison about this product
+ *       fields (absent from this item's own) fails, unless it opens with this product as its subject
+ *       ("It", "Its", "They", or its own name or brand after an optional article) before naming the
+ *       other, or it is a comparison about this product
  *       (a comparison or compatibility word such as "unlike", "than", "compared", "where", "although",
  *       "outlasts", "same", "compatible", "works with", and a reference to this product or
  *       "it/this/our/they"; or a sentence "Unlike X, ..." whose other products all come before its
@@ -50,6 +52,9 @@ public final class LexicalReviewer implements Reviewer {
             "same", "compatible", "compatibility");
     /** Words for this product (as subject or possessor); "they"/"them" for products named in the plural (earbuds, tablets). */
     private static final Set<String> SELF = Set.of("it", "its", "this", "our", "ours", "here", "we", "they", "them");
+    /** Subject words of a sentence about this product, when they open it. */
+    private static final Set<String> SUBJECT_SELF = Set.of("it", "its", "they");
+    private static final Set<String> ARTICLES = Set.of("the", "a", "an");
     private static final int MAX_NAMED = 5;
     private static final int MAX_QUOTE = 300;
 
@@ -149,12 +154,41 @@ public final class LexicalReviewer implements Reviewer {
             String sentence = span.of(text);
             List<Tokens.Tok> toks = Tokens.tokens(sentence);
             List<LexicalIndex.PhraseHit> hits = index.foreignPhrases(toks, request.source());
-            if (hits.isEmpty() || isComparisonAboutSelf(sentence, toks, hits, request)) {
+            if (hits.isEmpty() || opensWithThisProduct(toks, hits, request) || isComparisonAboutSelf(sentence, toks, hits, request)) {
                 continue;
             }
             out.add(new SentenceSpan(n + 1, span.start(), span.end(), sentence, describe(hits)));
         }
         return out;
+    }
+
+    /**
+     * Whether the sentence opens with this product as its subject, before any other product is
+     * named: "It pairs with the X band", "Its grommets clip onto the X", "They won't match the X",
+     * "The Vasselby cup fits the X" (this item's own name or brand after an optional article). Such a
+     * sentence is about this product, whatever else it names; a sentence about another product opens
+     * with that one or with something else ("Shoppers also consider the X", "Pair it with the X").
+     */
+    private boolean opensWithThisProduct(List<Tokens.Tok> toks, List<LexicalIndex.PhraseHit> hits, ReviewRequest request) {
+        int first = hits.stream().mapToInt(LexicalIndex.PhraseHit::tokenStart).min().orElse(0);
+        int i = 0;
+        if (i < toks.size() && ARTICLES.contains(toks.get(i).lower())) {
+            i++;
+        }
+        if (i >= first || i >= toks.size()) {
+            return false;
+        }
+        String w = toks.get(i).lower();
+        return (i == 0 && SUBJECT_SELF.contains(w)) || ownWords(request).contains(w);
+    }
+
+    /** The words of this item's own name and brand (its phrase fields), stop words left out. */
+    private Set<String> ownWords(ReviewRequest request) {
+        return request.source().entrySet().stream()
+                .filter(e -> e.getValue() != null && index.isPhraseField(e.getKey()))
+                .flatMap(e -> Tokens.words(e.getValue()).stream())
+                .filter(w -> !Tokens.STOP.contains(w))
+                .collect(Collectors.toSet());
     }
 
     private boolean isComparisonAboutSelf(String sentence, List<Tokens.Tok> toks, List<LexicalIndex.PhraseHit> hits, ReviewRequest request) {
@@ -177,11 +211,7 @@ public final class LexicalReviewer implements Reviewer {
         if (toks.get(0).lower().equals("unlike") && comma >= 0 && hits.stream().allMatch(h -> toks.get(h.tokenEnd() - 1).end() <= comma)) {
             return true;
         }
-        Set<String> own = request.source().entrySet().stream()
-                .filter(e -> e.getValue() != null && index.isPhraseField(e.getKey()))
-                .flatMap(e -> Tokens.words(e.getValue()).stream())
-                .filter(w -> !Tokens.STOP.contains(w))
-                .collect(Collectors.toSet());
+        Set<String> own = ownWords(request);
         for (int i = 0; i < toks.size(); i++) {
             if (!foreign[i] && (SELF.contains(toks.get(i).lower()) || own.contains(toks.get(i).lower()))) {
                 return true;

@@ -95,6 +95,34 @@ class LexicalReviewerTests {
         }
     }
 
+    /**
+     * A sentence that opens with this product as its subject ("It", "Its", "They", its own name)
+     * before naming another is about this product, with or without a comparison word; one that opens
+     * otherwise ("Pair it with...", "Shoppers also consider...") still fails.
+     */
+    @Test
+    void aSentenceOpeningWithThisProductIsAboutIt() {
+        LexicalReviewer reviewer = new LexicalReviewer("B", LexicalHarness.JUDGED, index);
+        SnapshotItem own = item("F023");
+        List<String> kept = List.of(
+                "It pairs with the Brewcraft Duo from Kaffeehaus milk jug.",
+                "Its lid also fits the Brewcraft Duo from Kaffeehaus carafe.",
+                "They won't match the Brewcraft Duo from Kaffeehaus on speed, but they cost far less.",
+                "The Morning Press sits neatly beside the Brewcraft Duo from Kaffeehaus on a small counter.");
+        List<String> flagged = List.of(
+                "Pair it with the Brewcraft Duo from Kaffeehaus for a complete setup.",
+                "Shoppers also consider the Brewcraft Duo from Kaffeehaus for lattes.",
+                "The Brewcraft Duo from Kaffeehaus pairs with it on many counters.");
+        for (String sentence : kept) {
+            ReviewRequest req = new ReviewRequest("spec", own.id(), own.source(), own.content() + " " + sentence, List.of());
+            assertTrue(reviewer.offSpecSentences(req).stream().noneMatch(s -> s.text().equals(sentence)), sentence);
+        }
+        for (String sentence : flagged) {
+            ReviewRequest req = new ReviewRequest("spec", own.id(), own.source(), own.content() + " " + sentence, List.of());
+            assertTrue(reviewer.offSpecSentences(req).stream().anyMatch(s -> s.text().equals(sentence)), sentence);
+        }
+    }
+
     @Test
     void copiesNameTheOtherItem() {
         LexicalReviewer reviewer = new LexicalReviewer("B", LexicalHarness.JUDGED, index);
