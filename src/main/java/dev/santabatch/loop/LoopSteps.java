@@ -76,9 +76,15 @@ public final class LoopSteps {
                 .processor(budget.guard(new ReviewStep.Unwrap()))
                 .writer(budget.saving(new ReviewStep.Writer(store, loop, run, pipeline)))
                 .listener(budget)
+                .listener(progress(REVIEW))
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)
                 .build();
+    }
+
+    /** Progress lines of a long step, with the round in progress. */
+    private StepProgress progress(String step) {
+        return new StepProgress(step, () -> loop.lastRound(run.runPk()).map(LoopStore.Round::round).orElse(0));
     }
 
     public Step classifyStep() {
@@ -101,6 +107,7 @@ public final class LoopSteps {
                 .processor(budget.guard(new BatchFixStep.Processor(panels, patterns, source, similarity())))
                 .writer(budget.saving(new BatchFixStep.Writer(store, loop, run)))
                 .listener(budget)
+                .listener(progress(BATCH_FIX))
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)
                 .build();
@@ -124,6 +131,7 @@ public final class LoopSteps {
                 .writer(budget.saving(new ModelBatchFix.Writer(store, loop, spend, run)))
                 .taskExecutor(executor)
                 .listener(budget)
+                .listener(progress(BATCH_FIX))
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)
                 .build();
