@@ -1,5 +1,6 @@
 package dev.santabatch.patterns;
 
+import dev.santabatch.semantic.Embedder;
 import dev.santabatch.semantic.Vectors;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -127,17 +128,27 @@ public final class PatternClassifier {
                 sim[i][j] = sim[j][i] = Vectors.dot(v[i], v[j]);
             }
         }
-        List<List<Integer>> clusters = new ArrayList<>();
+        // average linkage with the Lance-Williams update: the similarity of a merged cluster to
+        // another is the size-weighted mean of its parts' similarities, kept in sim itself (row and
+        // column of the surviving representative), so a merge costs O(clusters) instead of
+        // recomputing every pair's mean over its members. Same merges in the same order as the mean
+        // recomputed from the members: clusters are scanned in the same order, ties keep the first.
+        List<Integer> order = new ArrayList<>(n);
+        int[] size = new int[n];
+        List<List<Integer>> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            clusters.add(new ArrayList<>(List.of(i)));
+            order.add(i);
+            size[i] = 1;
+            members.add(new ArrayList<>(List.of(i)));
         }
-        while (clusters.size() > 1) {
+        while (order.size() > 1) {
             double best = -2;
             int bi = -1;
             int bj = -1;
-            for (int i = 0; i < clusters.size(); i++) {
-                for (int j = i + 1; j < clusters.size(); j++) {
-                    double s = average(sim, clusters.get(i), clusters.get(j));
+            for (int i = 0; i < order.size(); i++) {
+                double[] row = sim[order.get(i)];
+                for (int j = i + 1; j < order.size(); j++) {
+                    double s = row[order.get(j)];
                     if (s > best) {
                         best = s;
                         bi = i;
@@ -148,7 +159,22 @@ public final class PatternClassifier {
             if (best < threshold) {
                 break;
             }
-            clusters.get(bi).addAll(clusters.remove(bj));
+            int a = order.get(bi);
+            int b = order.get(bj);
+            for (int c : order) {
+                if (c != a && c != b) {
+                    double m = (size[a] * sim[a][c] + size[b] * sim[b][c]) / (size[a] + size[b]);
+                    sim[a][c] = m;
+                    sim[c][a] = m;
+                }
+            }
+            size[a] += size[b];
+            members.get(a).addAll(members.get(b));
+            order.remove(bj);
+        }
+        List<List<Integer>> clusters = new ArrayList<>();
+        for (int r : order) {
+            clusters.add(members.get(r));
         }
         List<List<Failure>> out = new ArrayList<>();
         for (List<Integer> c : clusters) {
@@ -158,32 +184,31 @@ public final class PatternClassifier {
         return out;
     }
 
-    private static double average(double[][] sim, List<Integer> a, List<Integer> b) {
-        double s = 0;
-        for (int i : a) {
-            for (int j : b) {
-                s += sim[i][j];
-            }
-        }
-        return s / (a.size() * b.size());
-    }
-
     private String centralIssue(List<Failure> cluster) {
         if (cluster.size() <= 2) {
             return cluster.get(0).issue();
         }
+        // the issue with the highest summed cosine to the others: sum over b != a of a.b is a.(S - a)
+        // with S the sum of all vectors, so one pass instead of one per pair (a 100,000-item round
+        // has clusters of thousands of failures)
+        float[][] v = new float[cluster.size()][];
+        double[] sum = new double[Embedder.DIMENSION];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = similarity.vector(cluster.get(i).issue());
+            for (int d = 0; d < v[i].length; d++) {
+                sum[d] += v[i][d];
+            }
+        }
         String best = cluster.get(0).issue();
-        double bestScore = -2;
-        for (Failure a : cluster) {
+        double bestScore = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < v.length; i++) {
             double s = 0;
-            for (Failure b : cluster) {
-                if (a != b) {
-                    s += similarity.cosine(a.issue(), b.issue());
-                }
+            for (int d = 0; d < v[i].length; d++) {
+                s += v[i][d] * (sum[d] - v[i][d]);
             }
             if (s > bestScore) {
                 bestScore = s;
-                best = a.issue();
+                best = cluster.get(i).issue();
             }
         }
         return best;
