@@ -69,6 +69,10 @@ public final class LexicalIndex implements OfflineMethod {
 
     private static final int CHUNK = 500;
     private static final int EXAMPLES = 3;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LexicalIndex.class);
+    /** Interval of the prepare's progress lines. */
+    static final long PROGRESS_NANOS = 30_000_000_000L;
+    private volatile long progressEveryNanos = PROGRESS_NANOS;
     private static final int POSTINGS = 200;
     private static final int FOREIGN_TERMS = 8;
     private static final double ESTIMATE_SLACK = 0.15;
@@ -116,6 +120,11 @@ public final class LexicalIndex implements OfflineMethod {
 
     // ------------------------------------------------------------------------------------------ build
 
+    /** Sets the interval of the prepare's progress lines (tests: 0, every chunk). */
+    void progressEveryNanos(long nanos) {
+        this.progressEveryNanos = nanos;
+    }
+
     @Override
     public void prepare(CatalogSnapshot snapshot) {
         LexicalSchema.create(jdbc);
@@ -138,16 +147,28 @@ public final class LexicalIndex implements OfflineMethod {
         jdbc.update("DELETE FROM lx_dense WHERE run_pk = ? AND round = ?", run, snapshot.round());
         BucketSizes sizes = new BucketSizes(bucketCap);
         List<SnapshotItem> chunk = new ArrayList<>(CHUNK);
+        // progress at most every PROGRESS_NANOS: a 100,000-item round sketches for minutes
+        long[] progress = {System.nanoTime(), System.nanoTime(), 0}; // start, last line, items stored
+        Runnable storeChunk = () -> {
+            store(snapshot, stop, chunk, sizes);
+            progress[2] += chunk.size();
+            chunk.clear();
+            long now = System.nanoTime();
+            if (now - progress[1] >= progressEveryNanos) {
+                progress[1] = now;
+                log.info("lexical index, round {}: sketched {} of {} items ({} /s)", snapshot.round(), progress[2], snapshot.size(),
+                        Math.round(progress[2] / ((now - progress[0]) / 1e9)));
+            }
+        };
         snapshot.forEach(item -> {
             b.learn(item);
             chunk.add(item);
             if (chunk.size() == CHUNK) {
-                store(snapshot, stop, chunk, sizes);
-                chunk.clear();
+                storeChunk.run();
             }
         });
         if (!chunk.isEmpty()) {
-            store(snapshot, stop, chunk, sizes);
+            storeChunk.run();
         }
         long[] dense = sizes.dense();
         storeDense(snapshot, dense);

@@ -1,5 +1,6 @@
 package dev.santabatch.lexical;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -160,6 +161,25 @@ class LexicalReviewerTests {
         Review named = LexicalHarness.review(reviewer, new ReviewRequest(LexicalHarness.TASK, own.id(), source, nameAndBrand, LexicalHarness.RUBRIC));
         assertTrue(named.criticalIssues().stream().anyMatch(i -> i.startsWith("on-specification: the whole text matches the source facts of another item, F004")),
                 named.criticalIssues().toString());
+    }
+
+    /** The prepare logs its progress (here every chunk): items sketched of the round's, the last line at all of them. */
+    @Test
+    void prepareLogsItsProgress() throws Exception {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LexicalIndex.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            LexicalIndex fresh = new LexicalIndex(LexicalHarness.h2(), LexicalThresholds.defaults());
+            fresh.progressEveryNanos(0);
+            fresh.prepare(snapshot);
+        } finally {
+            logger.detachAppender(appender);
+        }
+        List<String> lines = appender.list.stream().map(e -> e.getFormattedMessage()).filter(m -> m.startsWith("lexical index, round ")).toList();
+        assertFalse(lines.isEmpty());
+        assertTrue(lines.get(lines.size() - 1).contains("sketched " + snapshot.size() + " of " + snapshot.size() + " items"), lines.toString());
     }
 
     @Test
