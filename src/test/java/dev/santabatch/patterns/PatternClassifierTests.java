@@ -104,6 +104,41 @@ class PatternClassifierTests {
         assertThat(wrong).isEmpty();
     }
 
+    /** Average linkage by its plain definition: each pair's mean recomputed over its members (the reference). */
+    static List<List<Integer>> plainClusters(double[][] cos, double threshold) {
+        int n = cos.length;
+        List<List<Integer>> plain = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            plain.add(new java.util.ArrayList<>(List.of(i)));
+        }
+        while (plain.size() > 1) {
+            double best = -2;
+            int bi = -1;
+            int bj = -1;
+            for (int i = 0; i < plain.size(); i++) {
+                for (int j = i + 1; j < plain.size(); j++) {
+                    double t = 0;
+                    for (int a : plain.get(i)) {
+                        for (int b : plain.get(j)) {
+                            t += cos[a][b];
+                        }
+                    }
+                    t /= plain.get(i).size() * plain.get(j).size();
+                    if (t > best) {
+                        best = t;
+                        bi = i;
+                        bj = j;
+                    }
+                }
+            }
+            if (best < threshold) {
+                break;
+            }
+            plain.get(bi).addAll(plain.remove(bj));
+        }
+        return plain;
+    }
+
     /**
      * The clustering (average linkage with the Lance-Williams update, the label by one pass over the
      * summed vectors) gives the same clusters, in the same order, and the same labels as the plain
@@ -146,35 +181,7 @@ class PatternClassifierTests {
                 cos[i][j] = dev.santabatch.semantic.Vectors.dot(sim.vector(fs.get(i).issue()), sim.vector(fs.get(j).issue()));
             }
         }
-        List<List<Integer>> plain = new java.util.ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            plain.add(new java.util.ArrayList<>(List.of(i)));
-        }
-        while (plain.size() > 1) {
-            double best = -2;
-            int bi = -1;
-            int bj = -1;
-            for (int i = 0; i < plain.size(); i++) {
-                for (int j = i + 1; j < plain.size(); j++) {
-                    double t = 0;
-                    for (int a : plain.get(i)) {
-                        for (int b : plain.get(j)) {
-                            t += cos[a][b];
-                        }
-                    }
-                    t /= plain.get(i).size() * plain.get(j).size();
-                    if (t > best) {
-                        best = t;
-                        bi = i;
-                        bj = j;
-                    }
-                }
-            }
-            if (best < threshold) {
-                break;
-            }
-            plain.get(bi).addAll(plain.remove(bj));
-        }
+        List<List<Integer>> plain = plainClusters(cos, threshold);
         List<List<Failure>> expected = plain.stream().map(c -> c.stream().sorted().map(fs::get).toList()).toList();
         assertThat(clusters).as("clusters at %s", threshold).isEqualTo(expected);
         assertThat(clusters.size()).isBetween(2, n - 1);
