@@ -86,14 +86,7 @@ class LexicalReviewerTests {
                 "Many owners pair their mornings with the Brewcraft Duo from Kaffeehaus.",
                 "Kaffeehaus also makes the Brewcraft Duo, which many shoppers buy alongside it.",
                 "If you prefer something different, the Brewcraft Duo from Kaffeehaus is a popular alternative.");
-        for (String sentence : kept) {
-            ReviewRequest req = new ReviewRequest("spec", own.id(), own.source(), own.content() + " " + sentence, List.of());
-            assertTrue(reviewer.offSpecSentences(req).stream().noneMatch(s -> s.text().equals(sentence)), sentence);
-        }
-        for (String sentence : flagged) {
-            ReviewRequest req = new ReviewRequest("spec", own.id(), own.source(), own.content() + " " + sentence, List.of());
-            assertTrue(reviewer.offSpecSentences(req).stream().anyMatch(s -> s.text().equals(sentence)), sentence);
-        }
+        assertKeptAndFlagged(reviewer, own, kept, flagged);
     }
 
     /**
@@ -114,6 +107,11 @@ class LexicalReviewerTests {
                 "Pair it with the Brewcraft Duo from Kaffeehaus for a complete setup.",
                 "Shoppers also consider the Brewcraft Duo from Kaffeehaus for lattes.",
                 "The Brewcraft Duo from Kaffeehaus pairs with it on many counters.");
+        assertKeptAndFlagged(reviewer, own, kept, flagged);
+    }
+
+    /** Each sentence appended to the item's text: the kept ones are not off-specification, the flagged ones are. */
+    private static void assertKeptAndFlagged(LexicalReviewer reviewer, SnapshotItem own, List<String> kept, List<String> flagged) {
         for (String sentence : kept) {
             ReviewRequest req = new ReviewRequest("spec", own.id(), own.source(), own.content() + " " + sentence, List.of());
             assertTrue(reviewer.offSpecSentences(req).stream().noneMatch(s -> s.text().equals(sentence)), sentence);
