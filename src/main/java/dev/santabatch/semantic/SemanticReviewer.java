@@ -188,7 +188,13 @@ public final class SemanticReviewer implements Reviewer {
             List<SemanticIndex.Neighbour> sharing = index.near(SemanticIndex.PASSAGE, passage, s.passageCosine(), request.itemId());
             atLeast |= sharing.size() >= SemanticIndex.MAX_NEIGHBOURS;
             for (SemanticIndex.Neighbour n : sharing) {
-                dups.putIfAbsent(n.itemId(), new Duplicate(n.itemId(), n.cosine(), Math.min(atypical.size(), n.seq())));
+                // two texts about similar products are alike because the products are: the passage
+                // must be closer than the two items' source facts, unless the items are variants of
+                // one product line (then a shared passage is reused text)
+                double products = index.sourceVector(n.itemId()).map(o -> Vectors.dot(source, o)).orElse(-1.0);
+                if (products >= s.productLineSimilarity() || n.cosine() - products >= s.passageSourceMargin()) {
+                    dups.putIfAbsent(n.itemId(), new Duplicate(n.itemId(), n.cosine(), Math.min(atypical.size(), n.seq())));
+                }
             }
         }
         List<Duplicate> duplicates = new ArrayList<>(dups.values());
@@ -247,11 +253,19 @@ public final class SemanticReviewer implements Reviewer {
             } else {
                 boolean allLow = true;
                 double bestSource = -1;
+                // a text of several sentences: a sentence's coherence with the rest of its text counts
+                // (a product sentence in an unusual style still belongs to its text; an inserted
+                // anecdote is unlike its neighbours as well as unlike the catalog)
+                float[] sum = vectors.size() >= 2 ? Vectors.sum(vectors, Embedder.DIMENSION) : null;
                 for (int i = 0; i < texts.size(); i++) {
                     // a short sentence is no evidence of drift, but a typical one is evidence of topic
                     allLow &= typical[i] < s.topicSimilarity();
                     bestSource = Math.max(bestSource, Vectors.dot(vectors.get(i), source));
-                    off[i] = judged[i] && typical[i] < s.topicSimilarity() && typical[i] - anchors.margin(vectors.get(i)) < s.anchorScore();
+                    if (judged[i] && typical[i] < s.topicSimilarity()) {
+                        double anchored = typical[i] - anchors.margin(vectors.get(i));
+                        off[i] = sum == null ? anchored < s.anchorScore()
+                                : anchored + Vectors.coherence(vectors.get(i), sum) < s.coherentAnchorScore();
+                    }
                 }
                 if (allLow && bestSource < s.wholeTextSource()) {
                     wholeByAnchors = true;

@@ -55,6 +55,18 @@ import java.util.Set;
  *     about, and such a sentence leans on its neighbours (it still counts in the whole text, where
  *     a typical one is evidence of the topic)
  *     ({@code min-sentence-words})
+ * @param coherentAnchorScore in an item not written like the catalog and of at least two sentences,
+ *     a sentence below {@code topic-similarity} is off-topic when its typicality plus its coherence
+ *     (its cosine to the mean of the text's other sentences) minus its anchor margin is below this;
+ *     a sentence that belongs to its text is not off-topic for being unlike the catalog, and an
+ *     inserted sentence about something else is unlike the rest of its text as well
+ *     ({@code coherent-anchor-score}; {@code anchor-score} judges a text of one sentence)
+ * @param productLineSimilarity two items whose source facts are at least this similar are variants of
+ *     one product line: any passage they share (at least {@code passage-cosine}) is reused text
+ *     ({@code product-line-similarity})
+ * @param passageSourceMargin two items of different products share a passage only when their
+ *     passages are more alike than their source facts by at least this: texts about similar products
+ *     are alike because the products are ({@code passage-source-margin})
  */
 public record SemanticSettings(
         double topicSimilarity,
@@ -71,25 +83,32 @@ public record SemanticSettings(
         double wholeTextSource,
         double catalogAnchorScore,
         double smallCategoryMargin,
-        int minSentenceWords) {
+        int minSentenceWords,
+        double coherentAnchorScore,
+        double productLineSimilarity,
+        double passageSourceMargin) {
 
     public static final Set<String> NAMES = Set.of("topic-similarity", "whole-text-share", "other-source-similarity",
             "other-source-margin", "copy-cosine", "atypical-similarity", "paraphrase-min-sentences", "passage-cosine",
             "min-category-peers", "style-density", "anchor-score", "whole-text-source", "catalog-anchor-score",
-            "small-category-margin", "min-sentence-words");
+            "small-category-margin", "min-sentence-words", "coherent-anchor-score",
+            "product-line-similarity", "passage-source-margin");
 
     /** Every value in its range (cosines in [-1, 1], shares in (0, 1], counts whole and positive); the message names the key. */
     public SemanticSettings {
         for (Map.Entry<String, Double> c : Map.of("topic-similarity", topicSimilarity, "other-source-similarity", otherSourceSimilarity,
                 "copy-cosine", copyCosine, "atypical-similarity", atypicalSimilarity, "passage-cosine", passageCosine,
-                "style-density", styleDensity, "whole-text-source", wholeTextSource).entrySet()) {
+                "style-density", styleDensity, "whole-text-source", wholeTextSource, "product-line-similarity", productLineSimilarity).entrySet()) {
             range(c.getKey(), c.getValue(), -1, 1, "a cosine");
         }
         range("other-source-margin", otherSourceMargin, 0, 2, "a difference of cosines");
         range("small-category-margin", smallCategoryMargin, -2, 2, "a difference of cosines");
+        range("passage-source-margin", passageSourceMargin, -2, 2, "a difference of cosines");
         // typicality (a cosine) minus an anchor margin (a difference of cosines)
         range("anchor-score", anchorScore, -3, 3, "a cosine minus a difference of cosines");
         range("catalog-anchor-score", catalogAnchorScore, -3, 3, "a cosine minus a difference of cosines");
+        // typicality and coherence (cosines) minus an anchor margin
+        range("coherent-anchor-score", coherentAnchorScore, -4, 4, "two cosines minus a difference of cosines");
         if (!(wholeTextShare > 0 && wholeTextShare <= 1)) {
             throw new IllegalArgumentException("semantic threshold 'whole-text-share' must lie in (0, 1] (a share of sentences), was " + wholeTextShare);
         }
@@ -118,7 +137,7 @@ public record SemanticSettings(
     }
 
     public static SemanticSettings defaults() {
-        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33, 0.45, 0.10, 6);
+        return new SemanticSettings(0.46, 0.8, 0.75, 0.15, 0.97, 0.55, 2, 0.55, 40, 0.60, 0.21, 0.33, 0.45, 0.10, 6, 0.38, 0.65, 0.25);
     }
 
     /** Defaults overridden by the job file's thresholds; unknown names are refused. */
@@ -144,6 +163,9 @@ public record SemanticSettings(
                 thresholds.getOrDefault("whole-text-source", d.wholeTextSource),
                 thresholds.getOrDefault("catalog-anchor-score", d.catalogAnchorScore),
                 thresholds.getOrDefault("small-category-margin", d.smallCategoryMargin),
-                whole(thresholds, "min-sentence-words", d.minSentenceWords));
+                whole(thresholds, "min-sentence-words", d.minSentenceWords),
+                thresholds.getOrDefault("coherent-anchor-score", d.coherentAnchorScore),
+                thresholds.getOrDefault("product-line-similarity", d.productLineSimilarity),
+                thresholds.getOrDefault("passage-source-margin", d.passageSourceMargin));
     }
 }

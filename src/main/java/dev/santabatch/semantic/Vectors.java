@@ -160,12 +160,29 @@ public final class Vectors {
 
     /** Mean of unit vectors, normalised (a centroid direction). */
     public static float[] mean(Iterable<float[]> vs, int dim) {
+        return normalise(sum(vs, dim));
+    }
+
+    /** Component-wise sum of vectors (not normalised). */
+    public static float[] sum(Iterable<float[]> vs, int dim) {
         float[] m = new float[dim];
         for (float[] v : vs) {
             for (int i = 0; i < dim; i++) {
                 m[i] += v[i];
             }
         }
-        return normalise(m);
+        return m;
+    }
+
+    /**
+     * A member's coherence with the rest of its set: the cosine of {@code v} to the sum of the other
+     * members ({@code sum} minus {@code v}), 0 when nothing else is left.
+     */
+    public static double coherence(float[] v, float[] sum) {
+        float[] rest = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            rest[i] = sum[i] - v[i];
+        }
+        return cosine(v, rest);
     }
 }

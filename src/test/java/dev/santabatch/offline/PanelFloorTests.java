@@ -185,13 +185,14 @@ class PanelFloorTests {
      * Hand-written clean texts unlike the generator's templates, in categories where the semantic
      * off-topic test is on ({@link FixtureSet#cleanLargeCategories()}: 52 clean texts, 12 of them
      * with a competitor mention, and 14 unnamed drift texts, in the sample's six categories of about
-     * 200 items). OPEN (issue 4): panel precision 0.722 (5 of 52 clean texts held, all shared passages).
+     * 200 items). OPEN (issue 4): panel recall 0.857 (12 of 14), precision 0.800 (3 of 52 clean texts
+     * held) since session 8's coherence and passage-source rules (before: 0.929 / 0.722).
      * Not run by the build (about 20 s) until the floor is met:
      * {@code -Dsanta.openFloors=true}.
      */
     @Test
     @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "santa.openFloors", matches = "true",
-            disabledReason = "OPEN FLOOR (issue 4): panel precision 0.722 < 0.80 on clean-large-categories.csv; run with -Dsanta.openFloors=true")
+            disabledReason = "OPEN FLOOR (issue 4): panel recall 0.857 < 0.90 on clean-large-categories.csv; run with -Dsanta.openFloors=true")
     void handWrittenCleanTextsInLargeCategories() throws Exception {
         cleanAndDriftFloors("clean texts in large categories", FixtureSet.cleanLargeCategories(), 52, 14);
     }
@@ -199,14 +200,15 @@ class PanelFloorTests {
     /**
      * The blind sets ({@link FixtureSet#BLIND_SETS}): the same floors. OPEN (issue 4), each measured
      * once before anything was derived on it: panel recall / precision 1.000 / 0.517 (set 1),
-     * 0.533 / 0.250 (set 2), 0.667 / 0.350 (set 3), 0.600 / 0.455 (set 4); today's figures, with the
-     * changes the first three led to, in docs/offline-reviewers.md. Not run by the build until the
+     * 0.533 / 0.250 (set 2), 0.667 / 0.350 (set 3), 0.600 / 0.455 (set 4), 0.600 / 0.588 (set 5,
+     * after session 8's rules); today's figures, with the changes the first four led to, in
+     * docs/offline-reviewers.md and docs/semantic-reviewer.md. Not run by the build until the
      * floors are met: {@code -Dsanta.openFloors=true}.
      */
     @ParameterizedTest(name = "blind set {0}")
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 5})
     @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "santa.openFloors", matches = "true",
-            disabledReason = "OPEN FLOOR (issue 4): panel recall 0.53-1.00 < 0.90 and precision 0.26-0.60 < 0.80 on the blind sets; run with -Dsanta.openFloors=true")
+            disabledReason = "OPEN FLOOR (issue 4): panel recall 0.60-1.00 < 0.90 and precision 0.57-0.71 < 0.80 on the blind sets; run with -Dsanta.openFloors=true")
     void blindHandWrittenSets(int n) throws Exception {
         cleanAndDriftFloors("blind set " + n, FixtureSet.blind(n), 50, 15);
     }

@@ -173,7 +173,8 @@ class PassageSentenceDump {
                 if (atyp.size() >= s.paraphraseMinSentences()) {
                     List<SemanticIndex.Neighbour> n = index.near(SemanticIndex.PASSAGE, Vectors.mean(atyp, Embedder.DIMENSION), s.passageCosine(), id);
                     StringBuilder b = new StringBuilder();
-                    n.forEach(x -> b.append(x.itemId()).append(String.format(java.util.Locale.ROOT, "@%.2f ", x.cosine())));
+                    n.forEach(x -> b.append(x.itemId()).append(String.format(java.util.Locale.ROOT, "@%.2f~%.2f ", x.cosine(),
+                            Vectors.dot(source, index.sourceVector(x.itemId()).orElseThrow()))));
                     nb = b.toString().strip();
                     float[] mine = Vectors.mean(atyp, Embedder.DIMENSION);
                     List<Double> cos = new ArrayList<>();
@@ -187,7 +188,7 @@ class PassageSentenceDump {
                     for (int q = 0; q < Math.min(8, cos.size()); q++) {
                         t.append(String.format(java.util.Locale.ROOT, "%.3f ", cos.get(q)));
                     }
-                    nb = nb + "|" + t.toString().strip();
+                    nb = nb + "|" + t.toString().strip() + String.format(java.util.Locale.ROOT, "|%.3f", Vectors.dot(mine, source));
                 }
                 for (int k = 0; k < atyp.size(); k++) {
                     float[] v = atyp.get(k);
@@ -225,7 +226,7 @@ class PassageSentenceDump {
             dev.santabatch.semantic.TopicAnchors anchors = dev.santabatch.semantic.TopicAnchors.of(index.embedder());
             float[] task = index.textVector(job.taskSpec());
             List<String> rows = new ArrayList<>();
-            rows.add("id\tcase\tstyle\tdrift\ttyp\tmargin\tsrc\tdensity\ttext");
+            rows.add("id\tcase\tstyle\tdrift\ttyp\tmargin\tsrc\tdensity\tloo\ttext");
             for (CSVRecord r : recs) {
                 String id = r.get("id");
                 String kind = r.isMapped("case") ? r.get("case") : r.get("kind");
@@ -247,13 +248,30 @@ class PassageSentenceDump {
                     rows.add(String.join("\t", id, kind, String.format(java.util.Locale.ROOT, "%.3f", style), String.valueOf(drift),
                             String.format(java.util.Locale.ROOT, "%.3f", typ), String.format(java.util.Locale.ROOT, "%.3f", anchors.margin(v)),
                             String.format(java.util.Locale.ROOT, "%.3f", Vectors.dot(v, source)),
-                            String.format(java.util.Locale.ROOT, "%.3f", ref.density(v, id)), t.replace('\t', ' ').replace('\n', ' ')));
+                            String.format(java.util.Locale.ROOT, "%.3f", ref.density(v, id)),
+                            String.format(java.util.Locale.ROOT, "%.3f", leaveOneOut(st.sentences(), i)), t.replace('\t', ' ').replace('\n', ' ')));
                 }
             }
             write("sent-" + which, rows);
         } finally {
             pool.shutdown();
         }
+    }
+
+    /** Cosine of sentence {@code i} to the mean of the text's other sentences (0 for a one-sentence text). */
+    static double leaveOneOut(List<float[]> sentences, int i) {
+        if (sentences.size() < 2) {
+            return 0;
+        }
+        float[] mean = new float[sentences.get(i).length];
+        for (int j = 0; j < sentences.size(); j++) {
+            if (j != i) {
+                for (int d = 0; d < mean.length; d++) {
+                    mean[d] += sentences.get(j)[d];
+                }
+            }
+        }
+        return cosine(sentences.get(i), mean);
     }
 
     /** Per item of a set (as {@link #load}): the whole-text off-topic measures and the cosines to category reference means. */

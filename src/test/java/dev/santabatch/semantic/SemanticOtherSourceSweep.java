@@ -175,7 +175,7 @@ class SemanticOtherSourceSweep {
             for (double[] at : new double[][] {{0.80, 0.20}, {0.75, 0.15}, {0.70, 0.15}}) {
                 SemanticSettings s = new SemanticSettings(d.topicSimilarity(), d.wholeTextShare(), at[0], at[1], d.copyCosine(),
                         d.atypicalSimilarity(), d.paraphraseMinSentences(), d.passageCosine(), d.minCategoryPeers(),
-                        d.styleDensity(), d.anchorScore(), d.wholeTextSource(), d.catalogAnchorScore(), d.smallCategoryMargin(), d.minSentenceWords());
+                        d.styleDensity(), d.anchorScore(), d.wholeTextSource(), d.catalogAnchorScore(), d.smallCategoryMargin(), d.minSentenceWords(), d.coherentAnchorScore(), d.productLineSimilarity(), d.passageSourceMargin());
                 SemanticIndex at2 = new SemanticIndex(ds, Embedder::shared, pool, s);
                 at2.prepare(catalog); // the round is prepared: loads its state, writes nothing
                 SemanticReviewer reviewer = new SemanticReviewer("C", Set.of("on-specification", "original"), at2);

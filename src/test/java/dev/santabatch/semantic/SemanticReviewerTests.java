@@ -232,7 +232,7 @@ class SemanticReviewerTests {
         SemanticSettings d = SemanticSettings.defaults();
         SemanticSettings unreachable = new SemanticSettings(d.topicSimilarity(), d.wholeTextShare(), d.otherSourceSimilarity(),
                 d.otherSourceMargin(), d.copyCosine(), d.atypicalSimilarity(), d.paraphraseMinSentences(), d.passageCosine(), 100_000,
-                d.styleDensity(), d.anchorScore(), d.wholeTextSource(), d.catalogAnchorScore(), d.smallCategoryMargin(), d.minSentenceWords());
+                d.styleDensity(), d.anchorScore(), d.wholeTextSource(), d.catalogAnchorScore(), d.smallCategoryMargin(), d.minSentenceWords(), d.coherentAnchorScore(), d.productLineSimilarity(), d.passageSourceMargin());
         SemanticIndex thin = new SemanticIndex(ds, Embedder::shared, pool, unreachable); // the round's vectors are reused
         thin.prepare(catalog);
         SemanticReviewer small = new SemanticReviewer("C", Set.of("on-specification", "original"), thin);
