@@ -123,6 +123,7 @@ public final class RunReport {
         Map<String, List<Set<String>>> runFlagged = new LinkedHashMap<>();
         Map<String, List<Verdict>> runRatings = new LinkedHashMap<>();
         Map<String, Long> taxonomyRun = new TreeMap<>();
+        List<Map<String, Object>> taxonomyByPattern = new ArrayList<>();
         for (LoopStore.Round round : rounds) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("round", round.round());
@@ -173,6 +174,8 @@ public final class RunReport {
             m.put("agreement", agreement(agreement, List.copyOf(ratings.values()), ctx.lowAgreementKappa()));
             List<Map<String, Object>> patterns = new ArrayList<>();
             for (LoopStore.PatternRow p : loop.patterns(ctx.runPk(), round.round())) {
+                taxonomyByPattern.add(ordered("id", p.id(round.round()), "criterion", p.criterion(), "label", p.label(),
+                        "sampled_items", p.items().size()));
                 patterns.add(ordered("id", p.id(round.round()), "pattern", p.patternNo(), "criterion", p.criterion(),
                         "label", p.label(),
                         "sampled_items", p.items().size(), "sample_share", p.share(), "systematic", p.systematic(),
@@ -184,6 +187,15 @@ public final class RunReport {
         r.put("rounds", perRound);
 
         SantaMetrics runMetrics = SantaMetrics.ofRun(histories.values());
+        // per round: that round's model calls and tokens against the run's baselines (N x reviewers,
+        // and full Santa with the run's observed means); offline checks are counted for the run only
+        SpendSnapshot spent = ctx.spendSnapshot() == null ? SpendSnapshot.NONE : ctx.spendSnapshot();
+        for (Map<String, Object> m : perRound) {
+            int n = (Integer) m.get("round");
+            var tally = spent.rounds().getOrDefault(n, SpendSnapshot.NONE.run());
+            m.put("cost", SpendReport.modelCost(new SpendSnapshot(n, tally, Map.of(n, tally)), items, ctx.modelReviewers(),
+                    runMetrics.meanReviewsPerItem().orElse(1.0), runMetrics.meanFixesPerItem().orElse(0.0)));
+        }
         Agreement runAgreement = Agreement.ofFlaggedBy(
                 runFlagged.values().stream().flatMap(List::stream).toList(), ctx.panelSize());
         Map<String, Object> run = new LinkedHashMap<>();
@@ -195,6 +207,7 @@ public final class RunReport {
         run.put("escalations_by_cause", store.escalationsByCause(ctx.runPk()));
         run.put("escalations_by_reason", store.escalationsByReason(ctx.runPk()));
         run.put("issue_taxonomy_by_criterion", taxonomyRun);
+        run.put("issue_taxonomy_by_pattern", taxonomyByPattern);
         run.put("agreement", agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()));
         Map<String, Object> boundMap = new LinkedHashMap<>(bound(status, rounds));
         boundMap.put("escalated_items_counted_apart", store.escalationsByCause(ctx.runPk()).values().stream()
@@ -287,12 +300,14 @@ public final class RunReport {
         return m;
     }
 
-    private static Map<String, Object> bound(String status, List<LoopStore.Round> rounds) {
+    static Map<String, Object> bound(String status, List<LoopStore.Round> rounds) {
         if (rounds.isEmpty()) {
             return Map.of("stated", false, "why", "no sampling round ran");
         }
         LoopStore.Round last = rounds.get(rounds.size() - 1);
-        if (FULLY_REVIEWED.equals(status) || last.fullReview()) {
+        // a full review is the run's last word only when the run ended well; a not-clean run whose
+        // last round happened to review everything still has no clean sample to speak of
+        if (FULLY_REVIEWED.equals(status) || (CLEAN.equals(status) && last.fullReview())) {
             return ordered("stated", false, "why", "fully reviewed, no sampling bound",
                     "sentence", CleanSampleBound.fullReviewSentence(last.sampleSize()));
         }

@@ -194,6 +194,16 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void aRateOutsideTheRangeIsAcceptedOnlyWithTheOverrideKey() throws Exception {
+        JobDefinition job = JobFileLoader.load(write(BASE + "sampling:\n  rate: 0.2\n  allow-rate-outside-range: true\n"));
+        assertThat(job.sampling()).isEqualTo(new SamplingSpec(0.2, true, 5, 100, null));
+        // even with the override a rate must be a share of the items
+        JobFileException e = catchThrowableOfType(JobFileException.class,
+                () -> JobFileLoader.load(write(BASE + "sampling:\n  rate: 1.5\n  allow-rate-outside-range: true\n")));
+        assertThat(e.getMessage()).contains("sampling.rate").contains("greater than 0 and at most 1");
+    }
+
+    @Test
     void llmModelSpecGetsDefaultsAndParsesDurations() throws Exception {
         // given
         Path file = write(BASE + """

@@ -483,6 +483,14 @@ class ModelBatchFixFaultTests {
             Map<String, Object> cost = map(map(map(report.get("run")).get("cost")).get("model"));
             assertThat(num(cost.get("model_reviewers"))).isEqualTo(1);
             assertThat(num(cost.get("calls"))).isEqualTo(server.requests().size());
+            // per round: that round's calls against the same baseline; the rounds add up to the run
+            List<Map<String, Object>> rounds = list(report.get("rounds"));
+            assertThat(rounds.stream().mapToLong(r -> num(map(r.get("cost")).get("calls"))).sum()).isEqualTo(num(cost.get("calls")));
+            assertThat(rounds).allSatisfy(r -> assertThat(num(map(r.get("cost")).get("model_reviewers"))).isEqualTo(1));
+            // the run's taxonomy by pattern lists every round's patterns
+            long patterns = rounds.stream().mapToLong(r -> list(r.get("patterns")).size()).sum();
+            assertThat(list(map(report.get("run")).get("issue_taxonomy_by_pattern"))).hasSize((int) patterns)
+                    .allSatisfy(p -> assertThat(p).containsKeys("id", "criterion", "label", "sampled_items"));
         }
     }
 }

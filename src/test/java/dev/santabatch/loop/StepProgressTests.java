@@ -15,7 +15,7 @@ import org.springframework.batch.core.job.parameters.JobParameters;
 import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.infrastructure.item.Chunk;
 
-/** The loop steps' progress lines: items written this session, the round, the rate, and a last line. */
+/** The loop steps' progress lines: items read and written this session, the round, the read rate, and a last line. */
 class StepProgressTests {
 
     @Test
@@ -28,7 +28,9 @@ class StepProgressTests {
             StepProgress p = new StepProgress("review", () -> 3, 0); // every chunk
             StepExecution step = new StepExecution(1L, "review", new JobExecution(1L, new JobInstance(1L, "santa"), new JobParameters()));
             p.beforeStep(step);
+            step.setReadCount(5); // a batch-fix reads every eligible item and writes what it fixed
             p.afterChunk(new Chunk<>(List.of("a", "b")));
+            step.setReadCount(9);
             p.afterChunk(new Chunk<>(List.of("c")));
             step.setStatus(BatchStatus.COMPLETED);
             p.afterStep(step);
@@ -37,8 +39,8 @@ class StepProgressTests {
         }
         List<String> lines = appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(0)).startsWith("review, round 3: 2 items this session (");
-        assertThat(lines.get(1)).startsWith("review, round 3: 3 items this session (");
-        assertThat(lines.get(2)).startsWith("review, round 3: COMPLETED (3 items this session in ");
+        assertThat(lines.get(0)).startsWith("review, round 3: 5 items read, 2 written this session (");
+        assertThat(lines.get(1)).startsWith("review, round 3: 9 items read, 3 written this session (");
+        assertThat(lines.get(2)).startsWith("review, round 3: COMPLETED (9 items read, 3 written this session in ");
     }
 }
