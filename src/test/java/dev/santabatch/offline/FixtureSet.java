@@ -148,7 +148,9 @@ final class FixtureSet {
      *       measured after that session's change ({@code min-sentence-words});
      *   <li>{@code blind5-clean-drift.csv} (F..., ids of its own: it is never reviewed with the
      *       fixtures): session 8, written while the coherence and passage-source rules were derived on
-     *       the others, measured once after them.
+     *       the others, measured once after them;
+     *   <li>{@code blind6-clean-drift.csv} (G...): session 8, written after those rules were fixed,
+     *       measured once on them.
      * </ol>
      */
     static final List<Path> BLIND_SETS = List.of(
@@ -156,7 +158,8 @@ final class FixtureSet {
             Path.of("src/test/resources/fixtures/blind2-clean-drift.csv"),
             Path.of("src/test/resources/fixtures/blind3-clean-drift.csv"),
             Path.of("src/test/resources/fixtures/blind4-clean-drift.csv"),
-            Path.of("src/test/resources/fixtures/blind5-clean-drift.csv"));
+            Path.of("src/test/resources/fixtures/blind5-clean-drift.csv"),
+            Path.of("src/test/resources/fixtures/blind6-clean-drift.csv"));
 
     /** Blind set {@code n} (1-based) of {@link #BLIND_SETS}. */
     static FixtureSet blind(int n) throws IOException {
