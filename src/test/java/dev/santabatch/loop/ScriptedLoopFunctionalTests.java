@@ -727,6 +727,53 @@ class ScriptedLoopFunctionalTests {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("escape:   not measured yet (target 0)");
     }
 
+    /**
+     * The round counter is written in the same transaction as the round's sample: when storing the
+     * sample fails (here a constraint added to the store makes every sample row invalid), no round
+     * row is left behind, and the rerun with the same run id draws round 1 once and converges.
+     */
+    @Test
+    void aRoundIsStoredOnlyWithItsSample() throws Exception {
+        Path job = markedLoopJob(400);
+        ByteArrayOutputStream first = new ByteArrayOutputStream();
+        // a first run creates the store's tables
+        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r0", null), dev.santabatch.run.TestJobsAccess.h2(dir),
+                new PrintStream(first, true, StandardCharsets.UTF_8), System.err, scripted(new AtomicInteger()))).isZero();
+        String url = (String) dev.santabatch.run.TestJobsAccess.h2(dir).get("spring.datasource.url");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "sa", "")) {
+            c.createStatement().execute("ALTER TABLE sb_sample ADD CONSTRAINT test_no_sample CHECK (seq < 0) NOCHECK");
+        }
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int failed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), dev.santabatch.run.TestJobsAccess.h2(dir),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, scripted(new AtomicInteger()));
+
+        assertThat(failed).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(1);
+        String rounds = "SELECT COUNT(*) FROM sb_round r JOIN sb_run u ON u.run_pk = r.run_pk WHERE u.run_id = 'r1'";
+        String sample = "SELECT COUNT(*) FROM sb_sample s JOIN sb_run u ON u.run_pk = s.run_pk WHERE u.run_id = 'r1'";
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "sa", "")) {
+            assertThat(count(c, rounds)).as("no round without its sample").isZero();
+            assertThat(count(c, sample)).isZero();
+            c.createStatement().execute("ALTER TABLE sb_sample DROP CONSTRAINT test_no_sample");
+        }
+
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        int resumed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), dev.santabatch.run.TestJobsAccess.h2(dir),
+                new PrintStream(again, true, StandardCharsets.UTF_8), System.err, scripted(new AtomicInteger()));
+        assertThat(resumed).as(again.toString(StandardCharsets.UTF_8)).isZero();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "sa", "")) {
+            assertThat(count(c, rounds + " AND r.round_no = 1")).isEqualTo(1);
+            assertThat(count(c, sample + " AND s.round_no = 1")).isPositive();
+        }
+    }
+
+    private static long count(java.sql.Connection c, String sql) throws java.sql.SQLException {
+        try (java.sql.ResultSet rs = c.createStatement().executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     private Path markedCatalog(int maxRounds) throws Exception {
         Path job = markedLoopJob(400);
         Files.writeString(job, Files.readString(job) + "santa:\n  max-rounds: " + maxRounds + "\n");

@@ -96,7 +96,7 @@ class PassageSentenceDump {
         FixtureSet set = switch (which) {
             case "fixtures" -> FixtureSet.load();
             case "blind" -> FixtureSet.blind(1);
-            case "blind2", "blind3", "blind4" -> FixtureSet.blind(Integer.parseInt(which.substring(5)));
+            case "blind2", "blind3", "blind4", "blind5", "blind6" -> FixtureSet.blind(Integer.parseInt(which.substring(5)));
             case "large" -> FixtureSet.cleanLargeCategories();
             default -> null;
         };
