@@ -150,7 +150,8 @@ final class FixtureSet {
      *       fixtures): session 8, written while the coherence and passage-source rules were derived on
      *       the others, measured once after them;
      *   <li>{@code blind6-clean-drift.csv} (G...): session 8, written after those rules were fixed,
-     *       measured once on them.
+     *       measured once on them. Both are development sets since, later in session 8, their missed
+     *       drift sentences were looked at (no rule came of it).
      * </ol>
      */
     static final List<Path> BLIND_SETS = List.of(
