@@ -33,7 +33,7 @@ class BlindSetShapeTests {
     private static final Pattern NUMBER = Pattern.compile("\\d[\\d,]*(?:\\.\\d+)?");
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"src/test/resources/fixtures/blind-clean-drift.csv", "src/test/resources/fixtures/blind2-clean-drift.csv", "src/test/resources/fixtures/blind3-clean-drift.csv", "src/test/resources/fixtures/blind4-clean-drift.csv", "src/test/resources/fixtures/blind5-clean-drift.csv", "src/test/resources/fixtures/blind6-clean-drift.csv"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"src/test/resources/fixtures/blind-clean-drift.csv", "src/test/resources/fixtures/blind2-clean-drift.csv", "src/test/resources/fixtures/blind3-clean-drift.csv", "src/test/resources/fixtures/blind4-clean-drift.csv", "src/test/resources/fixtures/blind5-clean-drift.csv", "src/test/resources/fixtures/blind6-clean-drift.csv", "src/test/resources/fixtures/blind7-clean-drift.csv"})
     void theBlindSetHasItsCasesCategoriesAndQuotedDrift(String file) throws Exception {
         List<CSVRecord> rows = MemorySnapshot.records(Path.of(file));
         List<CSVRecord> sample = MemorySnapshot.records(SAMPLE);
