@@ -228,6 +228,18 @@ public final class LexicalReviewer implements Reviewer {
         return "names " + named + " of another item" + (ids.isEmpty() ? "" : " (" + String.join(", ", ids) + ")");
     }
 
+    /**
+     * Whether the whole text matches another item's source facts better than its own (by at least
+     * {@code source-overlap-margin}): whole-text drift, which the offline fixer leaves to a person.
+     */
+    public boolean wholeTextAboutAnotherItem(ReviewRequest request) {
+        return aboutAnotherItem(index.sourceOverlap(request.itemId(), request.source(), request.content()));
+    }
+
+    private boolean aboutAnotherItem(LexicalIndex.Overlap o) {
+        return o.otherId() != null && o.other() - o.own() >= thresholds.sourceOverlapMargin();
+    }
+
     private List<String> onSpecification(ReviewRequest request, List<String> suggestions) {
         List<String> issues = new ArrayList<>();
         for (SentenceSpan s : offSpecSentences(request)) {
@@ -235,7 +247,7 @@ public final class LexicalReviewer implements Reviewer {
             suggestions.add(String.format(Locale.ROOT, "remove sentence %d, which is about another product", s.index()));
         }
         LexicalIndex.Overlap o = index.sourceOverlap(request.itemId(), request.source(), request.content());
-        if (o.otherId() != null && o.other() - o.own() >= thresholds.sourceOverlapMargin()) {
+        if (aboutAnotherItem(o)) {
             String what = index.item(o.otherId())
                     .map(it -> it.source().entrySet().stream()
                             .filter(e -> e.getValue() != null && index.isPhraseField(e.getKey()))

@@ -50,15 +50,22 @@ public final class OfflineFixer implements Fixer {
         Set<List<Integer>> semantic = null;
         for (ReviewerSpec spec : job.reviewers()) {
             if (LexicalReviewer.TYPE.equals(spec.type())) {
+                LexicalReviewer reviewer = (LexicalReviewer) panels.type(spec.type()).create(spec);
+                if (reviewer.wholeTextAboutAnotherItem(review)) {
+                    return wholeText("the lexical reviewer finds the whole text closer to another item's source facts");
+                }
                 Set<List<Integer>> spans = new TreeSet<>(OfflineFixer::compare);
-                for (SentenceSpan s : ((LexicalReviewer) panels.type(spec.type()).create(spec)).offSpecSentences(review)) {
+                for (SentenceSpan s : reviewer.offSpecSentences(review)) {
                     spans.add(List.of(s.start(), s.end()));
                 }
                 lexical = spans;
             } else if ("semantic".equals(spec.type())) {
+                SemanticReviewer.Analysis analysis = ((SemanticReviewer) panels.type(spec.type()).create(spec)).analyse(review);
+                if (analysis.wholeText()) {
+                    return wholeText("the semantic reviewer finds the whole text off-topic");
+                }
                 Set<List<Integer>> spans = new TreeSet<>(OfflineFixer::compare);
-                for (SemanticReviewer.SentenceFinding f :
-                        ((SemanticReviewer) panels.type(spec.type()).create(spec)).offSpecificationSentences(review)) {
+                for (SemanticReviewer.SentenceFinding f : analysis.findings()) {
                     spans.add(List.of(f.span().start(), f.span().end()));
                 }
                 semantic = spans;
@@ -77,9 +84,14 @@ public final class OfflineFixer implements Fixer {
         if (!namesItsOwnProduct(fixed, request.source())) {
             // what is left is not about this item either: whole-text drift, which only a person can fix
             return new FixOutcome.CannotFix("no offline fix: without the off-specification sentences the text no"
-                    + " longer names its own product or brand (the whole text drifted)");
+                    + " longer names its own product or brand (whole-text drift, which only a person can rewrite)");
         }
         return new FixOutcome.Fixed(fixed);
+    }
+
+    /** Whole-text drift: removing sentences cannot fix it, only a person can rewrite the text. */
+    private static FixOutcome wholeText(String why) {
+        return new FixOutcome.CannotFix("no offline fix: " + why + " (whole-text drift, which only a person can rewrite)");
     }
 
     /**

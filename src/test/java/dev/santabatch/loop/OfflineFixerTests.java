@@ -67,6 +67,14 @@ class OfflineFixerTests {
     /** Names F001's product in passing: the lexical reviewer localises the sentence, the semantic one does not. */
     static final String NAMES_IN_PASSING = "X906";
     static final String PASSING = "Velora X2 owners will recognise the menu layout.";
+    /**
+     * Names its own brand once, and F007's product twice: the lexical reviewer finds the whole text
+     * closer to F007's source facts than to its own, so it is whole-text drift, even though both
+     * reviewers localise the same two sentences and what is left names its own brand.
+     */
+    static final String WHOLE_OTHER = "X907";
+    static final String OWN_BRAND = "Tamsin's pocket camera has a bright screen for holiday snaps and a sturdy strap.";
+    static final String ABOUT_F007_AGAIN = "The Aquaguard 500 from Pellucid filters water in three stages.";
     /** What is left after the removal is too short for the job's length rule (40 characters). */
     static final String SHORT = "X905";
 
@@ -93,6 +101,7 @@ class OfflineFixerTests {
                 + COMPARISON + " The grip is deep enough for long lenses.");
         add(WHOLE_DRIFT, "Pico 3", "Tamsin", "A pocket camera with a bright screen for holiday snaps. " + ABOUT_F007);
         add(SHORT, "Kestrel 2", "Vandor", "The Kestrel 2 by Vandor. " + ABOUT_F010);
+        add(WHOLE_OTHER, "Pico 5", "Tamsin", OWN_BRAND + " " + ABOUT_F007 + " " + ABOUT_F007_AGAIN);
         add(NAMES_IN_PASSING, "Wren 4", "Oakhurst", "The Wren 4 from Oakhurst is a travel camera with a flip screen. " + PASSING
                 + " A spare battery slots into the grip.");
         items.putAll(added);
@@ -184,8 +193,25 @@ class OfflineFixerTests {
     @Test
     void nothingWhenTheRestNoLongerNamesItsOwnProduct() {
         assertThat(localised(WHOLE_DRIFT)).containsExactly(List.of(ABOUT_F007), List.of(ABOUT_F007));
+        // the lexical reviewer already finds the whole text closer to F007's source facts; were it not,
+        // what is left after the removal names neither the item's product nor its brand
         assertThat(fix(WHOLE_DRIFT, ON_SPEC_ISSUE)).isInstanceOfSatisfying(FixOutcome.CannotFix.class,
-                c -> assertThat(c.why()).contains("no longer names its own product"));
+                c -> assertThat(c.why()).contains("whole-text drift"));
+        assertThat(OfflineFixer.namesItsOwnProduct("A pocket camera with a bright screen for holiday snaps.", item(WHOLE_DRIFT).source()))
+                .isFalse();
+    }
+
+    @Test
+    void nothingForAWholeTextCloserToAnotherItemsSourceFacts() {
+        SnapshotItem it = item(WHOLE_OTHER);
+        ReviewRequest request = new ReviewRequest(job.taskSpec(), WHOLE_OTHER, it.source(), it.content(), job.santaCriteria());
+        assertThat(((LexicalReviewer) panels.type("lexical").create(job.reviewers().get(0))).wholeTextAboutAnotherItem(request)).isTrue();
+        // both reviewers localise the same sentences, and the rest names the item's own brand: removing
+        // them would leave a text, but the whole text drifted, so only a person can fix it
+        assertThat(localised(WHOLE_OTHER)).containsExactly(List.of(ABOUT_F007, ABOUT_F007_AGAIN), List.of(ABOUT_F007, ABOUT_F007_AGAIN));
+        assertThat(OfflineFixer.namesItsOwnProduct(OWN_BRAND, it.source())).isTrue();
+        assertThat(fix(WHOLE_OTHER, ON_SPEC_ISSUE)).isInstanceOfSatisfying(FixOutcome.CannotFix.class,
+                c -> assertThat(c.why()).contains("whole text closer to another item's source facts").contains("whole-text drift"));
     }
 
     @Test
