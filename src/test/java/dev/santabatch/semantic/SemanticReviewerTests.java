@@ -293,6 +293,47 @@ class SemanticReviewerTests {
                 .allMatch(t -> SemanticReviewer.words(t) < 6, "only the added short sentences");
     }
 
+    /**
+     * The same in an item written like the catalog (its sentences' mean density at least
+     * {@code style-density}, asserted, so the catalog-style branch decides): a short sentence added
+     * to a long clean sample text is not judged off-topic at the default, and is with
+     * {@code min-sentence-words} 1 (so the setting, not the sentence, is what keeps it).
+     */
+    @Test
+    void aVeryShortSentenceIsNotJudgedOffTopicInACatalogStyleItemEither() {
+        String shortOne = "Chew, smile, carry on.";
+        SemanticIndex judgedAll = new SemanticIndex(ds, Embedder::shared, pool, SemanticSettings.from(Map.of("min-sentence-words", 1.0)));
+        judgedAll.prepare(catalog); // the round's vectors are reused
+        SemanticReviewer all = new SemanticReviewer("C", Set.of("on-specification", "original"), judgedAll);
+        List<String> tried = new ArrayList<>();
+        for (String id : sample.ids()) {
+            if (!sample.truth.getOrDefault(id, List.of()).isEmpty() || Scoring.failed(reviews.get(id), "on-specification")) {
+                continue;
+            }
+            SnapshotItem clean = catalog.get(id).orElseThrow();
+            SemanticIndex.Reference ref = index.reference(clean.category());
+            if (SemanticReviewer.peers(ref, id, index.settings().minCategoryPeers()) < index.settings().minCategoryPeers()) {
+                continue;
+            }
+            SnapshotItem added = new SnapshotItem(id, clean.rev() + 1, clean.content() + " " + shortOne, clean.source(), clean.category());
+            List<float[]> vectors = index.embedder().embedAll(SemanticIndex.sentencesOf(added.content()), pool);
+            double style = vectors.stream().mapToDouble(v -> ref.density(v, id)).average().orElse(0);
+            if (style < index.settings().styleDensity()) {
+                continue;
+            }
+            tried.add(id);
+            boolean flaggedWhenJudged = all.analyse(Scoring.request(added)).findings().stream()
+                    .anyMatch(f -> f.reason() == SemanticReviewer.Reason.OFF_TOPIC && f.text().startsWith(shortOne));
+            if (!flaggedWhenJudged) {
+                continue;
+            }
+            // an item where judging the short sentence would flag it: at the default it is not judged
+            assertThat(reviewer.analyse(Scoring.request(added)).findings()).noneMatch(f -> f.reason() == SemanticReviewer.Reason.OFF_TOPIC);
+            return;
+        }
+        throw new AssertionError("no catalog-style clean sample item where the added short sentence is judged off-topic; tried " + tried.size());
+    }
+
     @Test
     void sentenceWordsAreRunsOfLettersOrDigits() {
         assertThat(SemanticReviewer.words("Yes.")).isEqualTo(1);
