@@ -240,6 +240,7 @@ class PassageSentenceDump {
                     sum += ref.density(v, id);
                 }
                 double style = sum / st.sentences().size();
+                float[] all = Vectors.sum(st.sentences(), Embedder.DIMENSION); // for each sentence's coherence with the rest
                 for (int i = 0; i < texts.size(); i++) {
                     float[] v = st.sentences().get(i);
                     String t = texts.get(i);
@@ -249,29 +250,13 @@ class PassageSentenceDump {
                             String.format(java.util.Locale.ROOT, "%.3f", typ), String.format(java.util.Locale.ROOT, "%.3f", anchors.margin(v)),
                             String.format(java.util.Locale.ROOT, "%.3f", Vectors.dot(v, source)),
                             String.format(java.util.Locale.ROOT, "%.3f", ref.density(v, id)),
-                            String.format(java.util.Locale.ROOT, "%.3f", leaveOneOut(st.sentences(), i)), t.replace('\t', ' ').replace('\n', ' ')));
+                            String.format(java.util.Locale.ROOT, "%.3f", Vectors.coherence(v, all)), t.replace('\t', ' ').replace('\n', ' ')));
                 }
             }
             write("sent-" + which, rows);
         } finally {
             pool.shutdown();
         }
-    }
-
-    /** Cosine of sentence {@code i} to the mean of the text's other sentences (0 for a one-sentence text). */
-    static double leaveOneOut(List<float[]> sentences, int i) {
-        if (sentences.size() < 2) {
-            return 0;
-        }
-        float[] mean = new float[sentences.get(i).length];
-        for (int j = 0; j < sentences.size(); j++) {
-            if (j != i) {
-                for (int d = 0; d < mean.length; d++) {
-                    mean[d] += sentences.get(j)[d];
-                }
-            }
-        }
-        return cosine(sentences.get(i), mean);
     }
 
     /** Per item of a set (as {@link #load}): the whole-text off-topic measures and the cosines to category reference means. */
