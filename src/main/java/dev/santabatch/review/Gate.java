@@ -11,12 +11,15 @@ import org.jspecify.annotations.Nullable;
  * Phase 3, "naughty or nice", over one panel round.
  *
  * <ol>
- *   <li>any reviewer failed to review → UNREVIEWED, whatever the others said;
+ *   <li>some reviewer returned a FAIL (a failed check) → NAUGHTY, whatever happened to the others:
+ *       a FAIL is a finding, and a reviewer that failed to review cannot outvote it. The critical
+ *       issues of every reviewer that reviewed are merged and de-duplicated (issues of one
+ *       criterion that {@link IssueSimilarity} calls the same become one issue, flagged by each
+ *       reviewer that raised it), and suggestions likewise;
+ *   <li>otherwise, some reviewer failed to review → UNREVIEWED;
  *   <li>no reviewer returned FAIL on any criterion and every Santa criterion was judged (PASS or
  *       FAIL) by at least one reviewer → NICE;
- *   <li>otherwise NAUGHTY, with every reviewer's critical issues merged and de-duplicated
- *       (issues of one criterion that {@link IssueSimilarity} calls the same become one issue,
- *       flagged by each reviewer that raised it), and suggestions likewise.
+ *   <li>otherwise (a criterion judged by nobody) NAUGHTY.
  * </ol>
  *
  * Thread-safe when its {@link IssueSimilarity} is.
@@ -43,7 +46,9 @@ public final class Gate {
                 .filter(r -> r.outcome() instanceof ReviewOutcome.FailedToReview)
                 .map(PanelReview::reviewerId)
                 .toList();
-        if (!failedReviewers.isEmpty()) {
+        boolean someFail = reviews.stream().anyMatch(r -> r.outcome() instanceof ReviewOutcome.Reviewed rv
+                && rv.review().checks().stream().anyMatch(c -> c.result() == CheckResult.FAIL));
+        if (!failedReviewers.isEmpty() && !someFail) {
             return new GateResult(GateVerdict.UNREVIEWED, List.of(), List.of(), List.of(), List.of(), failedReviewers);
         }
         Set<String> judged = new LinkedHashSet<>();
@@ -51,7 +56,10 @@ public final class Gate {
         List<MergedIssue> issues = new ArrayList<>();
         List<MergedIssue> suggestions = new ArrayList<>();
         for (PanelReview pr : reviews) {
-            Review review = ((ReviewOutcome.Reviewed) pr.outcome()).review();
+            if (!(pr.outcome() instanceof ReviewOutcome.Reviewed reviewed)) {
+                continue;
+            }
+            Review review = reviewed.review();
             for (Check check : review.checks()) {
                 if (check.result().judged()) {
                     judged.add(check.criterion());
@@ -77,7 +85,7 @@ public final class Gate {
                 suggestions,
                 failedCriteria,
                 unjudged,
-                List.of());
+                failedReviewers);
     }
 
     private void merge(List<MergedIssue> merged, String text, @Nullable String criterion, String reviewerId) {

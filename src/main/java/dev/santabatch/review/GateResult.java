@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param suggestions merged, de-duplicated suggestions (empty when UNREVIEWED)
  * @param failedCriteria criteria some reviewer failed, in rubric order
  * @param unjudgedCriteria Santa criteria no reviewer judged, in rubric order (empty when UNREVIEWED)
- * @param failedReviewers reviewers that failed to review, in panel order
+ * @param failedReviewers reviewers that failed to review, in panel order (UNREVIEWED, or NAUGHTY on
+ *     another reviewer's FAIL)
  */
 public record GateResult(
         GateVerdict verdict,

@@ -56,12 +56,12 @@ class GateTests {
 
     /** The documented rule, read directly off the table. */
     static GateVerdict expected(List<Cell> row) {
-        if (row.stream().anyMatch(Cell::failedToReview)) {
-            return GateVerdict.UNREVIEWED; // a panel verdict needs every reviewer's review
-        }
         boolean someoneFailedSomething = row.stream().anyMatch(cell -> cell.results().contains(CheckResult.FAIL));
         if (someoneFailedSomething) {
-            return GateVerdict.NAUGHTY; // no partial credit
+            return GateVerdict.NAUGHTY; // no partial credit, and a reviewer that failed to review cannot outvote a FAIL
+        }
+        if (row.stream().anyMatch(Cell::failedToReview)) {
+            return GateVerdict.UNREVIEWED; // a pass needs every reviewer's review
         }
         for (int criterion = 0; criterion < CRITERIA.size(); criterion++) {
             int i = criterion;
@@ -109,7 +109,8 @@ class GateTests {
         "PASS PASS        | FAIL PASS      | -              | NAUGHTY",
         "FAIL FAIL        | FAIL FAIL      | -              | NAUGHTY",
         "FAILED           | PASS PASS      | -              | UNREVIEWED",
-        "FAILED           | FAIL FAIL      | -              | UNREVIEWED",
+        "FAILED           | FAIL FAIL      | -              | NAUGHTY",
+        "PASS FAIL        | FAILED         | -              | NAUGHTY",
         "FAILED           | FAILED         | -              | UNREVIEWED",
         // offline reviewers splitting the criteria: each judged once, still nice
         "PASS N/E         | N/E PASS       | -              | NICE",
@@ -121,6 +122,7 @@ class GateTests {
         "PASS PASS        | PASS PASS      | PASS PASS      | NICE",
         "PASS PASS        | PASS PASS      | PASS FAIL      | NAUGHTY",
         "PASS PASS        | PASS PASS      | FAILED         | UNREVIEWED",
+        "PASS PASS        | FAILED         | FAIL PASS      | NAUGHTY",
         "PASS N/E         | PASS N/E       | N/E PASS       | NICE",
         "PASS N/E         | PASS N/E       | PASS N/E       | NAUGHTY",
         "N/E FAIL         | PASS N/E       | PASS PASS      | NAUGHTY",
@@ -155,17 +157,19 @@ class GateTests {
     }
 
     @Test
-    void failedToReviewOverridesAnotherReviewersFail() {
-        // given
+    void aFailFromOneReviewerIsNaughtyWhateverHappenedToTheOther() {
+        // given B failed to review and C failed accuracy
         List<Cell> row = List.of(Cell.FAILED, parse("FAIL PASS"));
 
         // when
         GateResult result = gate.decide(CRITERIA, panelReviews(row));
 
-        // then nothing is merged: the item is not fixed this round
-        assertThat(result.verdict()).isEqualTo(GateVerdict.UNREVIEWED);
+        // then the item is fixed for C's issue (and reviewed afresh by both)
+        assertThat(result.verdict()).isEqualTo(GateVerdict.NAUGHTY);
         assertThat(result.failedReviewers()).containsExactly("B");
-        assertThat(result.criticalIssues()).isEmpty();
+        assertThat(result.failedCriteria()).containsExactly("accuracy");
+        assertThat(result.criticalIssues()).extracting(MergedIssue::criterion).containsExactly("accuracy");
+        assertThat(result.criticalIssues()).allSatisfy(i -> assertThat(i.flaggedBy()).containsExactly("C"));
     }
 
     private static Cell parse(String text) {

@@ -381,10 +381,10 @@ class SantaProcessorTests {
 
     @Test
     void aFailedToReviewReviewerLeavesTheItemUnreviewedAndTheFixerIsNeverCalled() {
-        // given C fails the item, but B cannot review it
+        // given B cannot review the item and C passes it
         ScriptedPanel panel = new ScriptedPanel()
                 .reviewer("B", ALL, ReviewFixtures.transportFailure())
-                .reviewer("C", ALL, naughty());
+                .reviewer("C", ALL, pass());
         ScriptedFixer fixer = new ScriptedFixer();
 
         // when
@@ -399,6 +399,26 @@ class SantaProcessorTests {
                 .containsExactly(ReviewRecord.Kind.TRANSPORT, ReviewRecord.Kind.REVIEWED);
         // the operator is told who failed and why (for a model: endpoint, attempts, last error)
         assertThat(result.reasonDetail()).isEqualTo("failed to review: B: connection reset");
+    }
+
+    @Test
+    void aFailFromOneReviewerIsFixedWhenTheOtherFailedToReview() {
+        // given C fails the item while B cannot review it; after the fix both pass
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, ReviewFixtures.transportFailure(), pass())
+                .reviewer("C", ALL, naughty(), pass());
+        ScriptedFixer fixer = new ScriptedFixer(fixes(1));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE);
+
+        // then the FAIL is not outvoted: fixed for C's issues, reviewed afresh by both, NICE
+        assertThat(fixer.calls).hasValue(1);
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+        assertThat(result.fixes()).isEqualTo(1);
+        assertThat(result.reviewsToNice()).isEqualTo(2);
+        assertThat(result.firstIssues()).isNotEmpty()
+                .allSatisfy(i -> assertThat(i.flaggedBy()).containsExactly("C"));
     }
 
     @Test
