@@ -194,6 +194,67 @@ public final class LoopStore {
                 runPk, round);
     }
 
+    /** A sampled item left unreviewed: the round it was last left so, and why (null: never reviewed). */
+    public record UnreviewedSample(String itemId, int round, @Nullable String reason) {}
+
+    /**
+     * The items still ACTIVE (neither NICE nor held) that some round sampled and did not review:
+     * never covered by a clean sample. By item, the latest such round.
+     */
+    public java.util.Map<String, UnreviewedSample> sampledUnreviewed(long runPk) {
+        java.util.Map<String, UnreviewedSample> out = new java.util.HashMap<>();
+        jdbc.query("SELECT s.item_id, s.round_no, s.reason FROM sb_sample s JOIN sb_item i ON i.run_pk = s.run_pk"
+                        + " AND i.item_id = s.item_id WHERE s.run_pk = ? AND i.state = 'ACTIVE'"
+                        + " AND (s.outcome IS NULL OR s.outcome = 'UNREVIEWED') ORDER BY s.round_no",
+                rs -> {
+                    out.put(rs.getString(1), new UnreviewedSample(rs.getString(1), rs.getInt(2), rs.getString(3)));
+                },
+                runPk);
+        return out;
+    }
+
+    /**
+     * An unresolved FAIL: the review-0 reviews of an item's current revision in which a reviewer
+     * (its latest such review) returned FAIL.
+     *
+     * @param round the round of the latest such FAIL
+     * @param reviews by reviewer id, the FAIL reviews' JSON
+     */
+    public record FailedReview(String itemId, int round, java.util.Map<String, String> reviews) {}
+
+    /**
+     * The items still ACTIVE whose current revision has a FAIL from some reviewer (its latest
+     * review 0 of that revision): left unresolved by an attempt that ended unreviewed (a fix
+     * reviewed by a reviewer that then failed to review is not kept), never to be shipped.
+     */
+    public java.util.Map<String, FailedReview> failsOnCurrentRevision(long runPk) {
+        java.util.Map<String, java.util.Map<String, Object[]>> latest = new java.util.HashMap<>();
+        jdbc.query("SELECT r.item_id, r.reviewer, r.round_no, r.verdict, r.review_json FROM sb_review r JOIN sb_item i"
+                        + " ON i.run_pk = r.run_pk AND i.item_id = r.item_id AND i.current_rev = r.rev"
+                        + " WHERE r.run_pk = ? AND i.state = 'ACTIVE' AND r.iteration = 0 AND r.outcome = 'REVIEWED'"
+                        + " ORDER BY r.round_no",
+                rs -> {
+                    latest.computeIfAbsent(rs.getString(1), k -> new java.util.LinkedHashMap<>())
+                            .put(rs.getString(2), new Object[] {rs.getInt(3), rs.getString(4), rs.getString(5)});
+                },
+                runPk);
+        java.util.Map<String, FailedReview> out = new java.util.HashMap<>();
+        latest.forEach((item, byReviewer) -> {
+            java.util.Map<String, String> fails = new java.util.TreeMap<>();
+            int round = 0;
+            for (var e : byReviewer.entrySet()) {
+                if ("FAIL".equals(e.getValue()[1])) {
+                    fails.put(e.getKey(), e.getValue()[2] == null ? "" : (String) e.getValue()[2]);
+                    round = Math.max(round, (Integer) e.getValue()[0]);
+                }
+            }
+            if (!fails.isEmpty()) {
+                out.put(item, new FailedReview(item, round, fails));
+            }
+        });
+        return out;
+    }
+
     // ---------------------------------------------------------------- reviews and issues
 
     public record ReviewRow(String itemId, int rev, int iteration, String reviewer, String outcome,

@@ -24,7 +24,8 @@ import java.util.Map;
 public final class FailedRunReport {
 
     /** Outputs an export writes; a failed run removes any an earlier export of it left. */
-    static final List<String> EXPORTED = List.of("catalog.csv", "changes.csv", "escalations.csv", "rejects.csv", "audit.csv");
+    static final List<String> EXPORTED = List.of("catalog.csv", "verified.csv", "unverified.csv", "changes.csv",
+            "escalations.csv", "rejects.csv", "audit.csv");
 
     private FailedRunReport() {}
 
@@ -47,8 +48,8 @@ public final class FailedRunReport {
         long rejects = store.countRejects(runPk);
         r.put("input", RunReport.ordered("records", items + rejects, "items", items, "rejects", rejects));
         r.put("outputs", RunReport.ordered("shipped", 0, "note",
-                "a failed run ships nothing: no catalog.csv is written (one left by an earlier export of this run is"
-                        + " removed); restart the run"));
+                "a failed run ships nothing: no catalog.csv or verified.csv is written (those left by an earlier"
+                        + " export of this run are removed); restart the run"));
         List<Map<String, Object>> rounds = new ArrayList<>();
         for (LoopStore.Round round : loop.rounds(runPk)) {
             long nice = 0;

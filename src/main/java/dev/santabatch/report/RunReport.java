@@ -97,15 +97,28 @@ public final class RunReport {
         };
     }
 
-    public static Map<String, Object> build(Store store, LoopStore loop, Context ctx, String status, long shipped,
-            long held, long rejects) {
+    /**
+     * What an export wrote, per the shipping invariant.
+     *
+     * @param shippedFile {@code catalog.csv} (clean, fully-reviewed) or {@code verified.csv}
+     * @param shipped items in {@code shippedFile}
+     * @param unverified items in {@code unverified.csv}
+     * @param held items in {@code escalations.csv}
+     * @param failUnresolved of {@code held}, the items held for a FAIL on their current revision that
+     *     the run ended before resolving ({@code FAIL_UNRESOLVED})
+     */
+    public record Outputs(String shippedFile, long shipped, long unverified, long held, long failUnresolved) {}
+
+    public static Map<String, Object> build(Store store, LoopStore loop, Context ctx, String status, Outputs outputs,
+            long rejects) {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("status", status);
         r.put("job", ctx.job());
         r.put("run_id", ctx.runId());
         long items = store.countItems(ctx.runPk());
         r.put("input", Map.of("records", items + rejects, "items", items, "rejects", rejects));
-        r.put("outputs", Map.of("shipped", shipped, "held", held));
+        r.put("outputs", ordered("shipped_file", outputs.shippedFile(), "shipped", outputs.shipped(),
+                "unverified", outputs.unverified(), "held", outputs.held(), "fail_unresolved", outputs.failUnresolved()));
 
         List<Map<String, Object>> rules = new ArrayList<>();
         for (Store.RuleCount c : store.ruleCounts(ctx.runPk())) {
@@ -205,7 +218,11 @@ public final class RunReport {
         run.put("sampled", runMetrics.sampled());
         run.put("escalated_in_review", runMetrics.escalated());
         run.put("escalations_by_cause", store.escalationsByCause(ctx.runPk()));
-        run.put("escalations_by_reason", store.escalationsByReason(ctx.runPk()));
+        Map<String, Long> byReason = new TreeMap<>(store.escalationsByReason(ctx.runPk()));
+        if (outputs.failUnresolved() > 0) {
+            byReason.put("FAIL_UNRESOLVED", outputs.failUnresolved());
+        }
+        run.put("escalations_by_reason", byReason);
         run.put("issue_taxonomy_by_criterion", taxonomyRun);
         run.put("issue_taxonomy_by_pattern", taxonomyByPattern);
         run.put("agreement", agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()));
@@ -508,7 +525,13 @@ public final class RunReport {
         Map<String, Object> input = (Map<String, Object>) r.get("input");
         lines.add("read:     " + input.get("records") + " records: " + input.get("items") + " items, " + input.get("rejects")
                 + " rejected");
-        lines.add("shipped:  " + outputs.get("shipped") + " items; held for a person: " + outputs.get("held"));
+        Object file = outputs.getOrDefault("shipped_file", "catalog.csv");
+        lines.add(("catalog.csv".equals(file) ? "shipped:  " : "verified: ") + outputs.get("shipped") + " items in " + file
+                + "; unverified: " + outputs.getOrDefault("unverified", 0) + " (unverified.csv); held for a person: "
+                + outputs.get("held") + " (escalations.csv)");
+        if (!"catalog.csv".equals(file)) {
+            lines.add("          no catalog.csv: the run did not end clean; publish nothing from it unverified");
+        }
         lines.add("rounds:   " + run.get("rounds") + "; first-pass rate " + pct(run.get("first_pass_rate"))
                 + " (target > 70 %); mean reviews to NICE " + num(run.get("mean_reviews_to_nice")) + " (target < 1.5)");
         escapeLine(r).ifPresent(lines::add);

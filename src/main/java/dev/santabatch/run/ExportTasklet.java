@@ -12,7 +12,7 @@ import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,12 +26,15 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
- * Writes the run's outputs from the store: {@code catalog.csv} (the input's header, column order
- * and row order; latest revisions; escalated items held out: the seed ships only what passed),
- * {@code changes.csv}, {@code escalations.csv}, {@code rejects.csv}, {@code audit.csv} and {@code
- * report.json}. Every file is written under a temporary name and moved into place, so a stopped or
- * failed export never leaves a half file; rerunning it rewrites them whole. When the last round
- * ended not clean the step's exit status is {@link #NOT_CLEAN}: the job then stops, restartable.
+ * Writes the run's outputs from the store, each item where {@link ShippingInvariant} places it:
+ * {@code catalog.csv} when the run ends {@code clean} or {@code fully-reviewed}, else {@code
+ * verified.csv} (the input's header, column order and row order; latest revisions), {@code
+ * unverified.csv} (the same columns and a reason column), {@code changes.csv}, {@code
+ * escalations.csv}, {@code rejects.csv}, {@code audit.csv} and {@code report.json}. The files are
+ * written into a fresh folder beside the run's, which then replaces it ({@link OutputFolder}): a
+ * stopped or failed export never leaves a half file nor a mix of two exports, and an export after a
+ * resume replaces the earlier one whole. When the last round ended not clean the step's exit status
+ * is {@link #NOT_CLEAN}: the job then stops, restartable.
  */
 final class ExportTasklet implements Tasklet {
 
@@ -66,61 +69,85 @@ final class ExportTasklet implements Tasklet {
      * @return the last round's decision
      */
     String export(long jobInstanceId, @Nullable String statusOverride) throws IOException {
-        Files.createDirectories(run.outDir());
+        String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
+        String status = statusOverride != null ? statusOverride : RunReport.status(decision);
+        Path dir = OutputFolder.begin(run.outDir());
         List<String> header = run.header();
         int contentIndex = run.column(run.job().input().contentColumn());
         int idIndex = run.column(run.job().input().idColumn());
         long[] shipped = {0};
+        long[] unverified = {0};
         long[] held = {0};
+        List<Unresolved> unresolved = new ArrayList<>();
         GroundTruthEscapes truth = run.groundTruth() == null ? null : new GroundTruthEscapes(run.groundTruth());
         if (truth != null) {
             // what the rules pre-pass left of each item: planted defects it fixed are not the reviewers'
             store.forEachRevision(run.runPk(), dev.santabatch.prepass.PrePass.CAUSE, truth::afterPrePass);
         }
+        ShippingInvariant invariant = new ShippingInvariant(loop, run.runPk(), status);
+        String shippedFile = ShippingInvariant.shippedFile(status);
         AuditFile.Reservoir audit = new AuditFile.Reservoir(run.job().santa().auditSize(), run.seed());
-        try (CatalogCsvWriter out = CatalogCsvWriter.create(run.outDir().resolve("catalog.csv"), header)) {
+        List<String> unverifiedHeader = new ArrayList<>(header);
+        unverifiedHeader.add(unverifiedReasonColumn(header));
+        try (CatalogCsvWriter out = CatalogCsvWriter.create(dir.resolve(shippedFile), header);
+                CatalogCsvWriter rest = CatalogCsvWriter.create(dir.resolve(UNVERIFIED), unverifiedHeader)) {
             store.forEachItem(run.runPk(), item -> {
                 List<String> values = FieldsCodec.decode(item.fields());
                 String original = values.get(contentIndex);
-                if ("ESCALATED".equals(item.state())) {
-                    held[0]++;
-                    if (truth != null) {
-                        truth.offer(values.get(idIndex), original, null);
-                    }
-                    return;
-                }
+                ShippingInvariant.Placement placement = invariant.place(item);
                 if (item.content() != null) {
                     values = new ArrayList<>(values);
                     values.set(contentIndex, item.content());
                 }
                 try {
-                    out.writeRow(values);
+                    switch (placement.place()) {
+                        case HELD -> {
+                            held[0]++;
+                            if (placement.failed() != null) {
+                                unresolved.add(new Unresolved(placement.failed(), original, values.get(contentIndex)));
+                            }
+                            if (truth != null) {
+                                truth.offer(values.get(idIndex), original, null);
+                            }
+                        }
+                        case UNVERIFIED -> {
+                            List<String> row = new ArrayList<>(values);
+                            row.add(placement.why());
+                            rest.writeRow(row);
+                            unverified[0]++;
+                            if (truth != null) {
+                                truth.offer(values.get(idIndex), original, null);
+                            }
+                        }
+                        case SHIPPED -> {
+                            out.writeRow(values);
+                            shipped[0]++;
+                            audit.offer(new AuditFile.ShippedItem(item.id(), values.get(contentIndex)));
+                            if (truth != null) {
+                                truth.offer(values.get(idIndex), original, values.get(contentIndex));
+                            }
+                        }
+                    }
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-                shipped[0]++;
-                audit.offer(new AuditFile.ShippedItem(item.id(), values.get(contentIndex)));
-                if (truth != null) {
-                    truth.offer(values.get(idIndex), original, values.get(contentIndex));
-                }
             });
             out.commit();
+            rest.commit();
         }
         long rejects = 0;
         try (CatalogCsvWriter out = CatalogCsvWriter.create(
-                run.outDir().resolve("rejects.csv"), List.of("line", "end_line", "reason", "raw"))) {
+                dir.resolve("rejects.csv"), List.of("line", "end_line", "reason", "raw"))) {
             for (Store.RejectRow r : store.rejects(run.runPk())) {
                 out.writeRow(List.of(String.valueOf(r.line()), String.valueOf(r.endLine()), r.reason(), r.raw()));
                 rejects++;
             }
             out.commit();
         }
-        long changes = writeChanges(contentIndex);
-        writeEscalations(contentIndex);
-        AuditFile.write(run.outDir().resolve("audit.csv"), audit.sample());
+        long changes = writeChanges(dir, contentIndex);
+        writeEscalations(dir, contentIndex, unresolved);
+        AuditFile.write(dir.resolve("audit.csv"), audit.sample());
 
-        String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
-        String status = statusOverride != null ? statusOverride : RunReport.status(decision);
         SpendStore spendStore = new SpendStore(store.jdbc());
         boolean modelMatcher = run.job().batchFixByModelMatcher();
         dev.santabatch.llm.SpendSnapshot snapshot = spendStore.load(run.runPk());
@@ -133,7 +160,7 @@ final class ExportTasklet implements Tasklet {
                         run.job().reviewers().stream().filter(r -> !"llm".equals(r.type()))
                                 .map(dev.santabatch.job.ReviewerSpec::id).toList(),
                         !"llm".equals(run.job().fixer().type())),
-                status, shipped[0], held[0], rejects);
+                status, new RunReport.Outputs(shippedFile, shipped[0], unverified[0], held[0], unresolved.size()), rejects);
         report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
         Map<String, Object> audited = RunReport.storedAudit(store, run.runPk(),
                 audit.sample().stream().map(AuditFile.ShippedItem::id).toList());
@@ -141,11 +168,28 @@ final class ExportTasklet implements Tasklet {
         if (RunReport.BUDGET_STOPPED.equals(status)) {
             report.put("budget_stop", budgetStop(spendStore));
         }
-        RunReport.write(run.outDir().resolve("report.json"), report);
-        log.info("export: {} items shipped to {}, {} held, {} rejects, {} changes; status {}", shipped[0],
-                run.outDir().resolve("catalog.csv"), held[0], rejects, changes, status);
+        RunReport.write(dir.resolve("report.json"), report);
+        OutputFolder.publish(dir, run.outDir());
+        log.info("export: {} items in {}, {} unverified, {} held ({} with an unresolved FAIL), {} rejects, {} changes;"
+                        + " status {}", shipped[0], run.outDir().resolve(shippedFile), unverified[0], held[0],
+                unresolved.size(), rejects, changes, status);
         return decision;
     }
+
+    /** The file of what a run does not ship, with why; in every exported run. */
+    static final String UNVERIFIED = "unverified.csv";
+
+    /** The name of {@code unverified.csv}'s reason column: {@code unverified_reason}, unless the input has one. */
+    static String unverifiedReasonColumn(List<String> header) {
+        String name = "unverified_reason";
+        while (header.contains(name)) {
+            name = name + "_";
+        }
+        return name;
+    }
+
+    /** An item held at export for a FAIL on its current revision that the run ended before resolving. */
+    private record Unresolved(LoopStore.FailedReview fail, String original, String current) {}
 
     /** Why the run stopped, and what it left undone: the round's sampled items not reviewed, the items still eligible. */
     private Map<String, Object> budgetStop(SpendStore spendStore) {
@@ -175,10 +219,10 @@ final class ExportTasklet implements Tasklet {
     }
 
     /** {@code changes.csv}: one row per revision, with the text before and after; text kept exact. */
-    private long writeChanges(int contentIndex) throws IOException {
+    private long writeChanges(Path dir, int contentIndex) throws IOException {
         long[] n = {0};
         try (CatalogCsvWriter out = CatalogCsvWriter.create(
-                run.outDir().resolve("changes.csv"), List.of("item_id", "round", "cause", "pattern", "before", "after"))) {
+                dir.resolve("changes.csv"), List.of("item_id", "round", "cause", "pattern", "before", "after"))) {
             store.forEachChange(run.runPk(), c -> {
                 String before = c.previous() != null ? c.previous() : FieldsCodec.decode(c.fields()).get(contentIndex);
                 try {
@@ -192,6 +236,21 @@ final class ExportTasklet implements Tasklet {
             out.commit();
         }
         return n[0];
+    }
+
+    /** The critical issues of an unresolved FAIL's reviews, one per line, each with its reviewer. */
+    private static String failIssues(LoopStore.FailedReview fail) {
+        List<String> lines = new ArrayList<>();
+        fail.reviews().forEach((reviewer, json) -> {
+            try {
+                for (String issue : dev.santabatch.review.Review.fromJson(json).criticalIssues()) {
+                    lines.add(reviewer + ": " + issue);
+                }
+            } catch (dev.santabatch.review.MalformedReviewException e) {
+                lines.add(reviewer + ": FAIL (review not readable: " + e.getMessage() + ")");
+            }
+        });
+        return String.join("\n", lines);
     }
 
     /**
@@ -208,11 +267,13 @@ final class ExportTasklet implements Tasklet {
     /**
      * {@code escalations.csv}: items held for a person, with the original text, the last revision
      * that passed the rules, the last attempted fix and the open issues. Neutralised for
-     * spreadsheets (a cell starting with =, +, -, @, tab or CR gets a leading quote).
+     * spreadsheets (a cell starting with =, +, -, @, tab or CR gets a leading quote). The items
+     * held at export with an unresolved FAIL ({@link ShippingInvariant#FAIL_UNRESOLVED}: cause
+     * {@code review}, the FAIL's round, the failing reviewers' critical issues) follow the stored ones.
      */
-    private void writeEscalations(int contentIndex) throws IOException {
+    private void writeEscalations(Path dir, int contentIndex, List<Unresolved> unresolved) throws IOException {
         try (CatalogCsvWriter out = CatalogCsvWriter.neutralising(
-                run.outDir().resolve("escalations.csv"),
+                dir.resolve("escalations.csv"),
                 List.of("item_id", "round", "cause", "reason", "pattern", "original", "last_passing", "last_attempt",
                         "open_issues"))) {
             store.forEachEscalation(run.runPk(), e -> {
@@ -226,6 +287,10 @@ final class ExportTasklet implements Tasklet {
                     throw new UncheckedIOException(ex);
                 }
             });
+            for (Unresolved u : unresolved) {
+                out.writeRow(u.fail().itemId(), String.valueOf(u.fail().round()), ShippingInvariant.CAUSE,
+                        ShippingInvariant.FAIL_UNRESOLVED, "", u.original(), u.current(), "", failIssues(u.fail()));
+            }
             out.commit();
         }
     }

@@ -499,7 +499,8 @@ public final class Launcher {
                 err.println("santa-batch: could not read " + reportFile + ": " + e.getMessage());
             }
             out.println("  outputs:  " + run.outDir());
-            out.println("            catalog.csv, changes.csv, escalations.csv, rejects.csv, audit.csv, report.json");
+            out.println("            " + (notClean || budget ? "verified.csv" : "catalog.csv")
+                    + ", unverified.csv, changes.csv, escalations.csv, rejects.csv, audit.csv, report.json");
             if (notClean) {
                 out.println("  resume:   raise santa.max-rounds in " + run.job().file() + ", then: santa-batch run "
                         + run.job().file() + " --run-id " + run.runId());

@@ -65,7 +65,8 @@ class RunReportAgreementTests {
 
     Map<String, Object> report(int panelSize) {
         var ctx = new RunReport.Context("job", "r1", RUN, panelSize, 0.4, List.of(), null, null, 0);
-        return RunReport.build(store, loop, ctx, RunReport.FULLY_REVIEWED, 0, 0, 0);
+        return RunReport.build(store, loop, ctx, RunReport.FULLY_REVIEWED,
+                new RunReport.Outputs("catalog.csv", 0, 0, 0, 0), 0);
     }
 
     Map<String, Object> agreement(int panelSize) {

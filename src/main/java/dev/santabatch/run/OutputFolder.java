@@ -1,0 +1,55 @@
+package dev.santabatch.run;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * A run's output folder, written whole or not at all: the files go into {@code <run-id>.partial}
+ * beside the folder, which then takes the folder's place (the old folder is moved aside to {@code
+ * <run-id>.replaced} and deleted). A reader sees either the earlier export or the new one, never a
+ * mix; a process killed mid-export leaves the earlier folder (or, killed between the two moves, the
+ * new one complete under {@code .partial}, which the next export writes afresh).
+ */
+final class OutputFolder {
+
+    private OutputFolder() {}
+
+    /** A fresh, empty folder to write an export of {@code target} into. */
+    static Path begin(Path target) throws IOException {
+        Path partial = sibling(target, ".partial");
+        deleteTree(partial);
+        Files.createDirectories(partial);
+        return partial;
+    }
+
+    /** Puts {@code partial} in {@code target}'s place, replacing what was there. */
+    static void publish(Path partial, Path target) throws IOException {
+        Path replaced = sibling(target, ".replaced");
+        deleteTree(replaced);
+        if (Files.exists(target)) {
+            Files.move(target, replaced, StandardCopyOption.ATOMIC_MOVE);
+        }
+        Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
+        deleteTree(replaced);
+    }
+
+    private static Path sibling(Path target, String suffix) {
+        Path abs = target.toAbsolutePath();
+        return abs.resolveSibling(abs.getFileName() + suffix);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.santabatch.run;
+
+import dev.santabatch.loop.LoopStore;
+import dev.santabatch.report.RunReport;
+import dev.santabatch.store.Store;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Where each accepted item goes when a run's outputs are written: the shipping invariant.
+ *
+ * <ul>
+ *   <li>held by a person ({@code escalations.csv}): an item escalated in the run; and an item with a
+ *       FAIL from any reviewer on its current revision that the run ended before resolving
+ *       ({@link #FAIL_UNRESOLVED}: a FAIL is never outvoted, not even by a reviewer that failed to
+ *       review, nor covered by a clean sample);
+ *   <li>shipped ({@code catalog.csv} when the run ends {@code clean} or {@code fully-reviewed},
+ *       {@code verified.csv} otherwise): an item NICE on its current revision; and, in a clean run
+ *       only, an item never left unreviewed in a sample, which the clean sample covers;
+ *   <li>unverified ({@code unverified.csv}, with why): the rest, i.e. an item sampled and left
+ *       unreviewed (never covered by a clean sample), and, in a run that did not end clean, every
+ *       item not verified NICE.
+ * </ul>
+ *
+ * Every accepted item has exactly one place. Derived from the store on every export, so a run
+ * resumed after a limit was raised (more rounds, a larger budget) goes on from the stored state and
+ * its export replaces the earlier one.
+ */
+final class ShippingInvariant {
+
+    /** The cause {@code escalations.csv} gives an item held for an unresolved FAIL: the review's. */
+    static final String CAUSE = "santa-fix";
+
+    /** The escalation reason of an item left with a FAIL on its current revision. */
+    static final String FAIL_UNRESOLVED = "FAIL_UNRESOLVED";
+
+    /** An item's output file. */
+    enum Place {
+        SHIPPED,
+        UNVERIFIED,
+        HELD
+    }
+
+    /**
+     * @param place where the item goes
+     * @param why for an unverified item, why it is not verified (for {@code unverified.csv}); empty
+     *     otherwise
+     * @param failed for an item held as {@link #FAIL_UNRESOLVED}: the unresolved FAIL, else {@code null}
+     */
+    record Placement(Place place, String why, LoopStore.@org.jspecify.annotations.Nullable FailedReview failed) {}
+
+    private final boolean coveredByCleanSample;
+    private final String status;
+    private final Map<String, LoopStore.FailedReview> failed;
+    private final Map<String, LoopStore.UnreviewedSample> unreviewed;
+
+    /**
+     * @param status the run's status ({@link RunReport#CLEAN}, {@link RunReport#FULLY_REVIEWED},
+     *     {@link RunReport#NOT_CLEAN}, {@link RunReport#BUDGET_STOPPED})
+     */
+    ShippingInvariant(LoopStore loop, long runPk, String status) {
+        this.status = Objects.requireNonNull(status, "status");
+        this.coveredByCleanSample = ships(status);
+        this.failed = loop.failsOnCurrentRevision(runPk);
+        this.unreviewed = loop.sampledUnreviewed(runPk);
+    }
+
+    /** Whether a run of this status writes {@code catalog.csv} (else {@code verified.csv}). */
+    static boolean ships(String status) {
+        return RunReport.CLEAN.equals(status) || RunReport.FULLY_REVIEWED.equals(status);
+    }
+
+    /** The shipped file's name for this status. */
+    static String shippedFile(String status) {
+        return ships(status) ? "catalog.csv" : "verified.csv";
+    }
+
+    Placement place(Store.StoredItem item) {
+        switch (item.state()) {
+            case "ESCALATED" -> {
+                return new Placement(Place.HELD, "", null);
+            }
+            case "NICE" -> {
+                return new Placement(Place.SHIPPED, "", null);
+            }
+            default -> {
+                // ACTIVE: not verified NICE on its current revision
+            }
+        }
+        LoopStore.FailedReview fail = failed.get(item.id());
+        if (fail != null) {
+            return new Placement(Place.HELD, "", fail);
+        }
+        LoopStore.UnreviewedSample left = unreviewed.get(item.id());
+        if (left != null) {
+            return new Placement(Place.UNVERIFIED, "sampled in round " + left.round() + " and not reviewed"
+                    + (left.reason() == null ? " (the run stopped before its review)" : " (" + left.reason() + ")"), null);
+        }
+        if (coveredByCleanSample) {
+            return new Placement(Place.SHIPPED, "", null);
+        }
+        return new Placement(Place.UNVERIFIED, "not verified: the run ended " + status + " before a clean sample", null);
+    }
+}
