@@ -114,7 +114,10 @@ class LlmJobWiringTests {
             assertThat(first.out()).contains("STOPPED (budget reached) (exit 3)").contains("status:   BUDGET-STOPPED")
                     .contains("budget.max-calls reached").contains("raise the budget");
             Path out = dir.resolve("out/llmjob/r1");
-            assertThat(out.resolve("catalog.csv")).exists();
+            // nothing looks shippable: verified.csv and unverified.csv, no catalog.csv
+            assertThat(out.resolve("catalog.csv")).doesNotExist();
+            assertThat(out.resolve("verified.csv")).exists();
+            assertThat(out.resolve("unverified.csv")).exists();
             assertThat(out.resolve("escalations.csv")).exists();
             Map<String, Object> report = RunReport.read(out.resolve("report.json"));
             assertThat(report.get("status")).isEqualTo("budget-stopped");
