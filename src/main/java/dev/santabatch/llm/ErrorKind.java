@@ -30,8 +30,10 @@ public enum ErrorKind {
     UNKNOWN_VERDICT("unknown-verdict", Category.ANSWER),
     /** The review has no check for a reviewed criterion. */
     MISSING_CRITERION("missing-criterion", Category.ANSWER),
-    /** The review contradicts itself (e.g. PASS with critical issues, FAIL without a failed check). */
+    /** The review contradicts itself: PASS with a failed check, or PASS with any critical issue. */
     CONTRADICTION("contradiction", Category.ANSWER),
+    /** The review is incomplete: FAIL without a failed check, or a failed check with neither issue nor detail. */
+    INCOMPLETE("incomplete", Category.ANSWER),
     /** The review checks a criterion twice, or one that is not reviewed. */
     WRONG_CRITERION("wrong-criterion", Category.ANSWER),
     /** The review answers NOT_EVALUATED for a criterion a model must judge. */

@@ -57,6 +57,9 @@ public final class LoopStore {
               failure VARCHAR,
               duration_ms BIGINT NOT NULL,
               PRIMARY KEY (run_pk, item_id, rev, iteration, reviewer, round_no))""",
+            // issues the validator attributed (added after first release, so stores created before get them here)
+            "ALTER TABLE sb_review ADD COLUMN IF NOT EXISTS issues_reattributed INT DEFAULT 0 NOT NULL",
+            "ALTER TABLE sb_review ADD COLUMN IF NOT EXISTS issues_derived INT DEFAULT 0 NOT NULL",
             """
             CREATE TABLE IF NOT EXISTS sb_issue (
               run_pk BIGINT NOT NULL,
@@ -257,13 +260,54 @@ public final class LoopStore {
 
     // ---------------------------------------------------------------- reviews and issues
 
+    /**
+     * One stored review.
+     *
+     * @param issuesReattributed critical issues without a criterion prefix that validation
+     *     attributed to a failed criterion
+     * @param issuesDerived failed checks without a critical issue whose detail became their issue
+     */
     public record ReviewRow(String itemId, int rev, int iteration, String reviewer, String outcome,
-            @Nullable String verdict, @Nullable String reviewJson, @Nullable String failure, long durationMillis) {}
+            @Nullable String verdict, @Nullable String reviewJson, @Nullable String failure, long durationMillis,
+            int issuesReattributed, int issuesDerived) {
+
+        /** A row with nothing attributed. */
+        public ReviewRow(String itemId, int rev, int iteration, String reviewer, String outcome,
+                @Nullable String verdict, @Nullable String reviewJson, @Nullable String failure, long durationMillis) {
+            this(itemId, rev, iteration, reviewer, outcome, verdict, reviewJson, failure, durationMillis, 0, 0);
+        }
+    }
+
+    /**
+     * Issues validation attributed in a round's stored reviews (every iteration).
+     *
+     * @param reattributed critical issues without a criterion prefix given to a failed criterion
+     * @param derivedFromDetail failed checks without an issue whose detail became their issue
+     */
+    public record IssueAttribution(long reattributed, long derivedFromDetail) {
+        public static final IssueAttribution NONE = new IssueAttribution(0, 0);
+
+        public IssueAttribution plus(IssueAttribution o) {
+            return new IssueAttribution(reattributed + o.reattributed, derivedFromDetail + o.derivedFromDetail);
+        }
+    }
+
+    /** {@link IssueAttribution} per round that stored reviews, by round number. */
+    public java.util.Map<Integer, IssueAttribution> issueAttribution(long runPk) {
+        java.util.Map<Integer, IssueAttribution> out = new java.util.TreeMap<>();
+        jdbc.query("SELECT round_no, SUM(issues_reattributed), SUM(issues_derived) FROM sb_review WHERE run_pk = ?"
+                        + " GROUP BY round_no",
+                rs -> {
+                    out.put(rs.getInt(1), new IssueAttribution(rs.getLong(2), rs.getLong(3)));
+                },
+                runPk);
+        return out;
+    }
 
     public void insertReviews(long runPk, int round, List<ReviewRow> rows) {
         jdbc.batchUpdate(
                 "INSERT INTO sb_review (run_pk, round_no, item_id, rev, iteration, reviewer, outcome, verdict, review_json,"
-                        + " failure, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + " failure, duration_ms, issues_reattributed, issues_derived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
                 1000,
                 (ps, r) -> {
@@ -278,6 +322,8 @@ public final class LoopStore {
                     ps.setString(9, r.reviewJson());
                     ps.setString(10, r.failure());
                     ps.setLong(11, r.durationMillis());
+                    ps.setInt(12, r.issuesReattributed());
+                    ps.setInt(13, r.issuesDerived());
                 });
     }
 

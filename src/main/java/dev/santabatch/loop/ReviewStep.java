@@ -328,7 +328,7 @@ final class ReviewStep {
                         : new Review(rr.verdict(), rr.checks(), rr.criticalIssues(), rr.suggestions()).toJson();
                 reviews.add(new LoopStore.ReviewRow(id, baseRev + rr.iteration(), rr.iteration(), rr.reviewerId(),
                         rr.outcome().name(), rr.verdict() == null ? null : rr.verdict().name(), json, rr.failure(),
-                        rr.duration().toMillis()));
+                        rr.duration().toMillis(), rr.reattributedIssues(), rr.derivedIssues()));
             }
             loop.insertReviews(runPk, round, reviews);
             List<LoopStore.IssueRow> issues = new ArrayList<>();

@@ -129,6 +129,10 @@ public final class RunReport {
 
         List<LoopStore.Round> rounds = loop.rounds(ctx.runPk());
         List<Map<String, Object>> perRound = new ArrayList<>();
+        // critical issues the review validator attributed: free-text (unprefixed) issues given to a
+        // failed check's criterion, and failed checks without an issue whose detail became it
+        Map<Integer, LoopStore.IssueAttribution> attribution = loop.issueAttribution(ctx.runPk());
+        LoopStore.IssueAttribution attributionRun = LoopStore.IssueAttribution.NONE;
         // run level: every item once (an item left unreviewed is sampled again in a later round, its
         // stored reviews reused): outcomes per item in round order; panel verdicts and flagged
         // issues per item and revision, the latest round's
@@ -169,6 +173,10 @@ public final class RunReport {
             m.put("escalated", metrics.escalated());
             m.put("unreviewed", metrics.unreviewed());
             m.put("escalations_by_reason", metrics.escalationsByReason());
+            LoopStore.IssueAttribution attributed = attribution.getOrDefault(round.round(), LoopStore.IssueAttribution.NONE);
+            attributionRun = attributionRun.plus(attributed);
+            m.put("issues_reattributed", attributed.reattributed());
+            m.put("issues_derived_from_detail", attributed.derivedFromDetail());
             List<LoopStore.IssueRow> issues = loop.issues(ctx.runPk(), round.round());
             Map<String, Long> taxonomy = new TreeMap<>();
             List<Set<String>> flagged = new ArrayList<>();
@@ -223,6 +231,8 @@ public final class RunReport {
             byReason.put("FAIL_UNRESOLVED", outputs.failUnresolved());
         }
         run.put("escalations_by_reason", byReason);
+        run.put("issues_reattributed", attributionRun.reattributed());
+        run.put("issues_derived_from_detail", attributionRun.derivedFromDetail());
         run.put("issue_taxonomy_by_criterion", taxonomyRun);
         run.put("issue_taxonomy_by_pattern", taxonomyByPattern);
         run.put("agreement", agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()));

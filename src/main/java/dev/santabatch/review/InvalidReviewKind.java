@@ -16,12 +16,15 @@ public enum InvalidReviewKind {
     NOT_EVALUATED_JUDGED_CRITERION,
     /** PASS or FAIL for a criterion the (offline) reviewer does not declare: it must answer NOT_EVALUATED. */
     JUDGED_UNDECLARED_CRITERION,
-    /** Verdict FAIL without any failed check. */
+    /** Verdict FAIL without any failed check: incomplete. */
     FAIL_WITHOUT_FAILED_CHECK,
-    /** Verdict PASS with a failed check. */
+    /** Verdict PASS with a failed check: a contradiction. */
     PASS_WITH_FAILED_CHECK,
-    /** Verdict PASS with critical issues. */
+    /** Verdict PASS with critical issues, prefixed with a criterion or not: a contradiction. */
     PASS_WITH_CRITICAL_ISSUES,
-    /** A failed check with no critical issue for its criterion. */
+    /**
+     * A failed check with no critical issue for its criterion (none prefixed with it, none
+     * attributable) and a blank detail to take as its issue: incomplete.
+     */
     FAILED_CHECK_WITHOUT_ISSUE
 }

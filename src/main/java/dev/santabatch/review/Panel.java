@@ -81,7 +81,8 @@ public final class Panel {
         ReviewValidation v = validator.validate(review, request.criterionIds(), reviewer.criteria());
         if (v instanceof ReviewValidation.Valid valid) {
             return java.util.Optional.of(new PanelReview(reviewer.id(), reviewer.criteria(),
-                    new ReviewOutcome.Reviewed(valid.review(), Duration.ZERO, valid.droppedCount()), Duration.ZERO));
+                    new ReviewOutcome.Reviewed(valid.review(), Duration.ZERO, valid.reattributedIssues(), valid.derivedIssues()),
+                    Duration.ZERO));
         }
         return java.util.Optional.empty();
     }
@@ -98,9 +99,11 @@ public final class Panel {
             if (v instanceof ReviewValidation.Invalid bad) {
                 outcome = new ReviewOutcome.FailedToReview(
                         ReviewOutcome.FailureKind.INVALID_ANSWER, bad.message(), bad.kind());
-            } else if (v instanceof ReviewValidation.Valid valid && valid.droppedCount() > 0) {
-                outcome = new ReviewOutcome.Reviewed(
-                        valid.review(), reviewed.duration(), reviewed.droppedIssues() + valid.droppedCount());
+            } else if (v instanceof ReviewValidation.Valid valid && valid.attributed()) {
+                // a reviewer that does not validate its own answers (an offline one): counted here
+                outcome = new ReviewOutcome.Reviewed(valid.review(), reviewed.duration(),
+                        reviewed.reattributedIssues() + valid.reattributedIssues(),
+                        reviewed.derivedIssues() + valid.derivedIssues());
             }
         }
         return new PanelReview(reviewer.id(), reviewer.criteria(), outcome, elapsed);

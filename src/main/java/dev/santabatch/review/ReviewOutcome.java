@@ -10,18 +10,22 @@ public sealed interface ReviewOutcome {
     /**
      * A valid review.
      *
-     * @param review the validated review (issues naming no known criterion already dropped)
+     * @param review the validated review (issues already attributed to failed criteria)
      * @param duration how long the reviewer took
-     * @param droppedIssues how many critical issues were dropped for naming no known criterion
+     * @param reattributedIssues critical issues without a criterion prefix that validation
+     *     attributed to a failed criterion
+     * @param derivedIssues failed checks without a critical issue whose detail validation took as
+     *     their issue
      */
-    record Reviewed(Review review, Duration duration, int droppedIssues) implements ReviewOutcome {
+    record Reviewed(Review review, Duration duration, int reattributedIssues, int derivedIssues) implements ReviewOutcome {
         public Reviewed {
             Objects.requireNonNull(review, "review");
             Objects.requireNonNull(duration, "duration");
         }
 
+        /** A review taken as answered: nothing attributed or derived. */
         public Reviewed(Review review, Duration duration) {
-            this(review, duration, 0);
+            this(review, duration, 0, 0);
         }
     }
 

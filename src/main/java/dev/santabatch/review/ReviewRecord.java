@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * @param criticalIssues the review's critical issues after validation (empty on failure)
  * @param suggestions the review's suggestions (empty on failure)
  * @param duration the reviewer's wall time as measured by the panel
- * @param droppedIssues critical issues dropped for naming no known criterion
+ * @param reattributedIssues critical issues without a criterion prefix attributed to a failed
+ *     criterion by validation
+ * @param derivedIssues failed checks without a critical issue whose detail became their issue
  * @param failure the failure message; {@code null} when reviewed
  * @param invalidKind for an invalid answer, why it was invalid
  * @param reused true when this is a review stored earlier for the same revision and reused (the
@@ -31,7 +33,8 @@ public record ReviewRecord(
         List<String> criticalIssues,
         List<String> suggestions,
         Duration duration,
-        int droppedIssues,
+        int reattributedIssues,
+        int derivedIssues,
         @Nullable String failure,
         @Nullable InvalidReviewKind invalidKind,
         boolean reused) {
@@ -59,11 +62,12 @@ public record ReviewRecord(
         if (pr.outcome() instanceof ReviewOutcome.Reviewed r) {
             Review review = r.review();
             return new ReviewRecord(pr.reviewerId(), iteration, Kind.REVIEWED, review.verdict(), review.checks(),
-                    review.criticalIssues(), review.suggestions(), pr.elapsed(), r.droppedIssues(), null, null, reused);
+                    review.criticalIssues(), review.suggestions(), pr.elapsed(), r.reattributedIssues(), r.derivedIssues(), null, null,
+                    reused);
         }
         ReviewOutcome.FailedToReview f = (ReviewOutcome.FailedToReview) pr.outcome();
         Kind kind = f.kind() == ReviewOutcome.FailureKind.TRANSPORT ? Kind.TRANSPORT : Kind.INVALID_ANSWER;
         return new ReviewRecord(pr.reviewerId(), iteration, kind, null, List.of(), List.of(), List.of(),
-                pr.elapsed(), 0, f.message(), f.invalidKind(), false);
+                pr.elapsed(), 0, 0, f.message(), f.invalidKind(), false);
     }
 }

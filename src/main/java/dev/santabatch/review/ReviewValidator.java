@@ -17,15 +17,37 @@ import java.util.Set;
  *   <li>a criterion the reviewer judges must be PASS or FAIL; one it does not judge must be
  *       NOT_EVALUATED (a model reviewer judges every reviewed criterion, so never answers
  *       NOT_EVALUATED);
- *   <li>every critical issue starts with {@code <criterion-id>:}; an issue naming no reviewed
- *       criterion is dropped and counted, not invalid;
- *   <li>no contradiction: FAIL needs a failed check; PASS allows neither a failed check nor a
- *       critical issue; every failed check needs a critical issue for its criterion.
+ *   <li>no contradiction: PASS allows neither a failed check nor any critical issue, prefixed or
+ *       not ({@link InvalidReviewKind#PASS_WITH_FAILED_CHECK},
+ *       {@link InvalidReviewKind#PASS_WITH_CRITICAL_ISSUES});
+ *   <li>complete: FAIL needs a failed check ({@link InvalidReviewKind#FAIL_WITHOUT_FAILED_CHECK}).
  * </ul>
+ *
+ * The seed's contract has free-text critical issues; the prompt asks for a
+ * {@code <criterion-id>:} prefix on each, but an answer without it is accepted. The decision table
+ * for a FAIL verdict (the valid review carries the attributed, prefixed issues):
+ *
+ * <table>
+ *   <caption>Issues of a FAIL review</caption>
+ *   <tr><th>issue</th><th>failed checks</th><th>belongs to</th><th>counted as</th></tr>
+ *   <tr><td>prefixed with a reviewed criterion id (ignoring case and blanks)</td><td>any</td>
+ *       <td>that criterion, unchanged</td><td>-</td></tr>
+ *   <tr><td>without such a prefix</td><td>one</td><td>that check's criterion</td><td>re-attributed</td></tr>
+ *   <tr><td>without such a prefix</td><td>several</td><td>the check whose detail shares the most words
+ *       with the issue; every such check on a tie</td><td>re-attributed (once per issue)</td></tr>
+ *   <tr><td>none for a failed check</td><td>-</td><td>the check's detail becomes its issue</td>
+ *       <td>derived from detail</td></tr>
+ *   <tr><td>none for a failed check whose detail is blank</td><td>-</td>
+ *       <td>invalid ({@link InvalidReviewKind#FAILED_CHECK_WITHOUT_ISSUE})</td><td>-</td></tr>
+ * </table>
  *
  * Stateless and thread-safe.
  */
 public final class ReviewValidator {
+
+    /** Words that say nothing about which criterion an issue is about. */
+    private static final Set<String> FUNCTION_WORDS = Set.of("the", "and", "for", "with", "not", "but", "this", "that",
+            "are", "was", "its", "from", "has", "have", "than", "which", "there", "their", "into", "about");
 
     /**
      * @param review the review as parsed
@@ -63,43 +85,99 @@ public final class ReviewValidator {
             }
         }
 
-        List<String> kept = new ArrayList<>();
-        List<String> dropped = new ArrayList<>();
-        Set<String> criteriaWithIssue = new HashSet<>();
-        for (String issue : review.criticalIssues()) {
-            Optional<String> criterion = criterionOf(issue, reviewed);
-            if (criterion.isPresent()) {
-                kept.add(issue);
-                criteriaWithIssue.add(criterion.get());
-            } else {
-                dropped.add(issue);
-            }
-        }
-
         List<String> failed = review.checks().stream()
                 .filter(c -> c.result() == CheckResult.FAIL)
                 .map(Check::criterion)
                 .toList();
-        if (review.verdict() == Verdict.FAIL && failed.isEmpty()) {
-            return invalid(InvalidReviewKind.FAIL_WITHOUT_FAILED_CHECK, "verdict FAIL without a failed check");
-        }
         if (review.verdict() == Verdict.PASS && !failed.isEmpty()) {
             return invalid(InvalidReviewKind.PASS_WITH_FAILED_CHECK, "verdict PASS with failed check(s) " + failed);
         }
-        if (review.verdict() == Verdict.PASS && !kept.isEmpty()) {
-            return invalid(InvalidReviewKind.PASS_WITH_CRITICAL_ISSUES, "verdict PASS with " + kept.size() + " critical issue(s)");
+        if (review.verdict() == Verdict.PASS && !review.criticalIssues().isEmpty()) {
+            return invalid(InvalidReviewKind.PASS_WITH_CRITICAL_ISSUES,
+                    "verdict PASS with " + review.criticalIssues().size() + " critical issue(s)");
         }
+        if (review.verdict() == Verdict.FAIL && failed.isEmpty()) {
+            return invalid(InvalidReviewKind.FAIL_WITHOUT_FAILED_CHECK, "verdict FAIL without a failed check");
+        }
+        if (failed.isEmpty()) {
+            return new ReviewValidation.Valid(review, 0, 0);
+        }
+
+        List<String> issues = new ArrayList<>();
+        Set<String> criteriaWithIssue = new HashSet<>();
+        int reattributed = 0;
+        for (String issue : review.criticalIssues()) {
+            Optional<String> criterion = criterionOf(issue, reviewed);
+            if (criterion.isPresent()) {
+                issues.add(issue);
+                criteriaWithIssue.add(criterion.get());
+                continue;
+            }
+            List<String> owners = owners(issue, failed, review);
+            for (String owner : owners) {
+                issues.add(owner + ": " + issue.strip());
+                criteriaWithIssue.add(owner);
+            }
+            reattributed++;
+        }
+        int derived = 0;
         for (String id : failed) {
-            if (!criteriaWithIssue.contains(id)) {
+            if (criteriaWithIssue.contains(id)) {
+                continue;
+            }
+            String detail = review.check(id).map(Check::detail).orElse("").strip();
+            if (detail.isEmpty()) {
                 return invalid(
                         InvalidReviewKind.FAILED_CHECK_WITHOUT_ISSUE,
-                        "failed check for criterion '" + id + "' without a critical issue '" + id + ": ...'");
+                        "failed check for criterion '" + id + "' with neither a critical issue nor a detail");
+            }
+            issues.add(id + ": " + detail);
+            derived++;
+        }
+        Review attributed = reattributed == 0 && derived == 0
+                ? review
+                : new Review(review.verdict(), review.checks(), issues, review.suggestions());
+        return new ReviewValidation.Valid(attributed, reattributed, derived);
+    }
+
+    /**
+     * The failed criteria an issue without a criterion prefix belongs to: the only failed one; of
+     * several, the one whose check detail shares the most {@link #words} with the issue, or every
+     * one sharing that most (a tie, none sharing any word included).
+     */
+    static List<String> owners(String issue, List<String> failed, Review review) {
+        if (failed.size() == 1) {
+            return failed;
+        }
+        Set<String> issueWords = words(issue);
+        List<String> best = new ArrayList<>();
+        int most = -1;
+        for (String id : failed) {
+            Set<String> shared = words(review.check(id).map(Check::detail).orElse(""));
+            shared.retainAll(issueWords);
+            if (shared.size() > most) {
+                most = shared.size();
+                best.clear();
+            }
+            if (shared.size() == most) {
+                best.add(id);
             }
         }
-        Review cleaned = dropped.isEmpty()
-                ? review
-                : new Review(review.verdict(), review.checks(), kept, review.suggestions());
-        return new ReviewValidation.Valid(cleaned, dropped);
+        return best;
+    }
+
+    /**
+     * The distinct words of a text compared for attribution: {@link IssueSimilarity#normalise
+     * normalised}, at least 3 characters long, function words left out.
+     */
+    static Set<String> words(String text) {
+        Set<String> out = new HashSet<>();
+        for (String w : IssueSimilarity.normalise(text).split(" ")) {
+            if (w.length() >= 3 && !FUNCTION_WORDS.contains(w)) {
+                out.add(w);
+            }
+        }
+        return out;
     }
 
     /**

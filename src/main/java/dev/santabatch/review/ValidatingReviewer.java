@@ -61,7 +61,8 @@ public final class ValidatingReviewer implements Reviewer {
                 ReviewValidation validation = validator.validate(review, request.criterionIds(), criteria);
                 if (validation instanceof ReviewValidation.Valid valid) {
                     return new ReviewOutcome.Reviewed(
-                            valid.review(), Duration.ofMillis(clock.millis() - start), valid.droppedCount());
+                            valid.review(), Duration.ofMillis(clock.millis() - start),
+                            valid.reattributedIssues(), valid.derivedIssues());
                 }
                 ReviewValidation.Invalid bad = (ReviewValidation.Invalid) validation;
                 invalid = new ReviewOutcome.FailedToReview(

@@ -59,8 +59,8 @@ final class LexicalHarness {
         ReviewOutcome.Reviewed r = assertInstanceOf(ReviewOutcome.Reviewed.class, outcome);
         ReviewValidation v = new ReviewValidator().validate(r.review(), request.criterionIds(), reviewer.criteria());
         ReviewValidation.Valid valid = assertInstanceOf(ReviewValidation.Valid.class, v, () -> "invalid review " + v + " of " + request.itemId());
-        if (valid.droppedCount() != 0) {
-            throw new AssertionError("issues dropped: " + valid.droppedIssues());
+        if (valid.attributed()) {
+            throw new AssertionError("issues attributed by validation (not prefixed, or missing): " + valid);
         }
         return r.review();
     }

@@ -117,6 +117,15 @@ public final class CatalogModelServer implements AutoCloseable {
         /** A review in the right shape whose verdict is neither PASS nor FAIL. */
         record UnknownVerdict() implements Fault {}
 
+        /**
+         * A correct review in the seed's exact shape: its critical issues are free text, without the
+         * {@code <criterion-id>:} prefix the prompt asks for.
+         */
+        record SeedShape() implements Fault {}
+
+        /** A review whose checks all PASS, verdict PASS, with one unprefixed critical issue ("subtle problem"). */
+        record PassWithUnprefixedIssue() implements Fault {}
+
         static Fault status(int code, Map<String, String> headers) {
             return new Status(code, headers, "{\"error\":{\"message\":\"scripted " + code + "\",\"type\":\"test\",\"code\":\"scripted\"}}");
         }
@@ -387,16 +396,22 @@ public final class CatalogModelServer implements AutoCloseable {
         }
         for (String c : criteria) {
             List<Defect> hits = found.stream().filter(d -> d.criterion().equals(c)).toList();
+            if (fault instanceof Fault.PassWithUnprefixedIssue) {
+                hits = List.of();
+            }
             ObjectNode check = checks.addObject();
             check.put("criterion", c);
             check.put("result", hits.isEmpty() ? "PASS" : "FAIL");
             check.put("detail", hits.isEmpty() ? "no problem found" : wording(hits.get(0), call));
             for (Defect d : hits) {
-                critical.add(c + ": " + wording(d, call) + quote(d));
+                critical.add((fault instanceof Fault.SeedShape ? "" : c + ": ") + wording(d, call) + quote(d));
             }
             failed |= !hits.isEmpty();
         }
-        if (fault instanceof Fault.PassWithCritical) {
+        if (fault instanceof Fault.PassWithUnprefixedIssue) {
+            root.put("verdict", "PASS");
+            critical.add("subtle problem");
+        } else if (fault instanceof Fault.PassWithCritical) {
             root.put("verdict", "PASS");
             if (critical.isEmpty()) {
                 critical.add((criteria.isEmpty() ? ON_SPEC : criteria.get(0)) + ": the text might be too generic");

@@ -244,4 +244,67 @@ class LlmReviewerTests {
             assertThat(governor.snapshot().run().role(LlmRoles.reviewer("B")).errors()).isEqualTo(2);
         }
     }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = ';', textBlock = """
+        MALFORMED;                      malformed-json
+        UNKNOWN_VERDICT;                unknown-verdict
+        MISSING_CHECK;                  missing-criterion
+        DUPLICATE_CHECK;                wrong-criterion
+        UNKNOWN_CHECK;                  wrong-criterion
+        JUDGED_UNDECLARED_CRITERION;    wrong-criterion
+        NOT_EVALUATED_JUDGED_CRITERION; not-evaluated
+        PASS_WITH_FAILED_CHECK;         contradiction
+        PASS_WITH_CRITICAL_ISSUES;      contradiction
+        FAIL_WITHOUT_FAILED_CHECK;      incomplete
+        FAILED_CHECK_WITHOUT_ISSUE;     incomplete
+        """)
+    void everyInvalidKindIsCountedUnderItsErrorLabel(InvalidReviewKind kind, String label) {
+        assertThat(LlmReviewer.kindOf(kind).label()).isEqualTo(label);
+    }
+
+    @Test
+    void aPassWithAnUnprefixedIssueIsAContradictionRetriedOnceFresh() throws Exception {
+        // given PASS, every check PASS, and a free-text critical issue; then a clean PASS
+        String contradiction = """
+                {"verdict": "PASS", "checks": [%s], "critical_issues": ["subtle problem"], "suggestions": []}"""
+                .formatted(String.join(", ", IDS.stream()
+                        .map(id -> "{\"criterion\": \"" + id + "\", \"result\": \"PASS\", \"detail\": \"fine\"}").toList()));
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(contradiction), Reply.ok(LlmFixtures.passJson()))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            ReviewOutcome outcome = reviewer(server, governor, model(server.baseUrl())).review(request("A kettle."));
+
+            // then the retry's PASS is the review, and the contradiction is counted once
+            assertThat(outcome).isInstanceOfSatisfying(ReviewOutcome.Reviewed.class,
+                    r -> assertThat(r.review().criticalIssues()).isEmpty());
+            assertThat(server.requests()).hasSize(2);
+            assertThat(server.requests().get(1).body()).isEqualTo(server.requests().get(0).body());
+            assertThat(governor.snapshot().run().errors(ErrorKind.CONTRADICTION)).isEqualTo(1);
+            assertThat(governor.snapshot().run().total().answerRetries()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aFailInTheSeedsShapeIsAReviewWithItsIssueAttributed() throws Exception {
+        // given FAIL with one failed check and a free-text issue, as the seed's contract allows
+        String seedShape = """
+                {"verdict": "FAIL", "checks": [%s], "critical_issues": ["states 5 years; the source says 2"], "suggestions": []}"""
+                .formatted(String.join(", ", IDS.stream()
+                        .map(id -> "{\"criterion\": \"" + id + "\", \"result\": \"" + (id.equals(IDS.get(0)) ? "FAIL" : "PASS")
+                                + "\", \"detail\": \"warranty\"}").toList()));
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(seedShape))) {
+            CallGovernor governor = new CallGovernor(FAST);
+
+            ReviewOutcome outcome = reviewer(server, governor, model(server.baseUrl())).review(request("A kettle."));
+
+            // then one call, no error, the issue under the failed criterion
+            assertThat(outcome).isInstanceOfSatisfying(ReviewOutcome.Reviewed.class, r -> {
+                assertThat(r.review().criticalIssues()).containsExactly(IDS.get(0) + ": states 5 years; the source says 2");
+                assertThat(r.reattributedIssues()).isEqualTo(1);
+            });
+            assertThat(server.requests()).hasSize(1);
+            assertThat(governor.snapshot().run().total().errors()).isZero();
+        }
+    }
 }

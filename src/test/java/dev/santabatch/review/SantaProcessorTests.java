@@ -512,22 +512,24 @@ class SantaProcessorTests {
     }
 
     @Test
-    void droppedIssuesAreCountedInTheRecord() {
-        // given B adds an issue naming no criterion
-        Review withStray = new Review(Verdict.FAIL,
-                List.of(new Check("accuracy", CheckResult.FAIL, ""), new Check("compliance", CheckResult.PASS, "")),
-                List.of("accuracy: wrong warranty", "style: dull"), List.of());
+    void reattributedAndDerivedIssuesAreCountedInTheRecord() {
+        // given B's issue has no criterion prefix and its second failed check no issue
+        Review seedShape = new Review(Verdict.FAIL,
+                List.of(new Check("accuracy", CheckResult.FAIL, "warranty wrong"),
+                        new Check("compliance", CheckResult.FAIL, "uses cheap")),
+                List.of("the warranty is wrong"), List.of());
         ScriptedPanel panel = new ScriptedPanel()
-                .reviewer("B", ALL, reviewed(withStray), pass())
+                .reviewer("B", ALL, reviewed(seedShape), pass())
                 .reviewer("C", ALL, pass(), pass());
 
         // when
         SantaResult result = processor(panel, new ScriptedFixer(fixes(1))).process("item-1", ORIGINAL, SOURCE);
 
         // then
-        assertThat(result.reviews().get(0).droppedIssues()).isEqualTo(1);
-        assertThat(result.reviews().get(0).criticalIssues()).containsExactly("accuracy: wrong warranty");
-        assertThat(result.revisions().get(0).issues()).containsExactly("accuracy: wrong warranty");
+        assertThat(result.reviews().get(0).reattributedIssues()).isEqualTo(1);
+        assertThat(result.reviews().get(0).derivedIssues()).isEqualTo(1);
+        assertThat(result.reviews().get(0).criticalIssues()).containsExactly("accuracy: the warranty is wrong", "compliance: uses cheap");
+        assertThat(result.revisions().get(0).issues()).containsExactly("accuracy: the warranty is wrong", "compliance: uses cheap");
     }
 
     @Test

@@ -55,7 +55,7 @@ final class Scoring {
                 Review r = ((ReviewOutcome.Reviewed) o).review();
                 ReviewValidation v = validator.validate(r, REVIEWED, reviewer.criteria());
                 assertThat(v).as("review of %s: %s", it.id(), r).isInstanceOf(ReviewValidation.Valid.class);
-                assertThat(((ReviewValidation.Valid) v).droppedIssues()).isEmpty();
+                assertThat(((ReviewValidation.Valid) v).attributed()).as("issues attributed by validation").isFalse();
                 out.put(it.id(), r);
             }));
         }
