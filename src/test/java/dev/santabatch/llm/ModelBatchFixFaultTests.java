@@ -235,8 +235,11 @@ class ModelBatchFixFaultTests {
             assertThat(num(map(map(map(calls.get("run")).get("by_role")).get("matcher")).get("errors")))
                     .isEqualTo(2 * cal.candidates());
             assertThat(num(map(map(calls.get("run")).get("errors_by_kind")).get("5xx"))).isEqualTo(2 * cal.candidates());
-            // the defective items the matcher could not reach are shipped as they were (the run is not clean)
-            assertThat(Files.readString(out(dir, "r1").resolve("catalog.csv"))).contains(MARKER.strip());
+            // the defective items the matcher could not reach are not shipped: the run is not clean, so
+            // only verified items are written, and the unreached ones are unverified, as they were
+            assertThat(out(dir, "r1").resolve("catalog.csv")).doesNotExist();
+            assertThat(Files.readString(out(dir, "r1").resolve("verified.csv"))).doesNotContain(MARKER.strip());
+            assertThat(Files.readString(out(dir, "r1").resolve("unverified.csv"))).contains(MARKER.strip());
 
             // when the matcher is back and the run resumes with more rounds
             matcherDown.set(false);
