@@ -344,7 +344,9 @@ public final class FaultSoakBenchmark {
                 return 0;
             }
             var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(rs.getString(1));
-            return node.path("run").path("calls").asLong(-1);
+            // SpendSnapshot: {"run": {"total": {"calls": n, ...}, ...}, ...}; a plainer shape if it changes
+            var run = node.path("run");
+            return run.path("total").has("calls") ? run.path("total").path("calls").asLong() : run.path("calls").asLong(-1);
         } catch (Exception e) {
             return -1;
         }
@@ -413,7 +415,7 @@ public final class FaultSoakBenchmark {
 
     /**
      * Per kill: the extra calls it cost, that is the requests of a later execution that repeat one
-     * (same item, revision, role) the server had answered without a fault in the killed execution:
+     * (the same {@link #question}) the server had answered without a fault in the killed execution:
      * the answer was received or on its way and was lost with the process. A repeat is charged to the
      * execution that last had the key answered (so an answer lost at one kill and re-asked two
      * executions later is still that kill's), each key once per kill.
@@ -429,7 +431,7 @@ public final class FaultSoakBenchmark {
         calls.sort(java.util.Comparator.comparingInt(Call::seq));
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = CatalogModelServer.attemptKey(c);
+            String key = question(c);
             Integer i = lastAnswered.get(key);
             if (i != null && i < j && charged.add(i + "\n" + key)) {
                 perExecution[i]++;
@@ -446,6 +448,16 @@ public final class FaultSoakBenchmark {
             }
         }
         return out;
+    }
+
+    /**
+     * The question a call asks: its model and messages. A retry asks the same question; so does a
+     * request an execution sends again because the answer was lost with a killed process. Finer than
+     * the server's {@link CatalogModelServer#attemptKey attempt key}: a matcher call about the same
+     * text for another pattern is another question.
+     */
+    static String question(Call c) {
+        return c.model() + "\n" + c.system() + "\n" + c.user();
     }
 
     static int executionOf(List<Execution> ex, int seq) {
@@ -468,7 +480,7 @@ public final class FaultSoakBenchmark {
                 if (c.seq() <= e.firstSeq() || c.seq() > e.lastSeq()) {
                     continue;
                 }
-                String key = CatalogModelServer.attemptKey(c);
+                String key = question(c);
                 if (answered.contains(key)) {
                     n++;
                 }
@@ -644,6 +656,12 @@ public final class FaultSoakBenchmark {
                 overKill.isEmpty() ? allExtra.size() + " kills checked" : String.join("; ", overKill));
         verdict("report.json calls between the server's and that plus the in-flight limit per kill", reportMismatch.isEmpty(),
                 reportMismatch.isEmpty() ? all.size() + " runs checked" : String.join("; ", reportMismatch));
+        List<String> catalogWhenNotClean = all.stream()
+                .filter(r -> r.idsByFile().containsKey("catalog.csv")
+                        && !List.of(RunReport.CLEAN, RunReport.FULLY_REVIEWED).contains(r.report().get("status")))
+                .map(r -> r.name() + " (" + r.report().get("status") + ")").toList();
+        verdict("catalog.csv written only when a run ends clean or fully-reviewed (the outputs contract)", catalogWhenNotClean.isEmpty(),
+                catalogWhenNotClean.isEmpty() ? all.size() + " runs checked" : "catalog.csv in " + String.join(", ", catalogWhenNotClean));
         if (totalKills < killsWanted) {
             System.out.printf("  note: only %d of %d kills landed (runs finished before their kill moment)%n", totalKills, killsWanted);
         }
