@@ -141,7 +141,8 @@ public final class FaultSoakBenchmark {
         while (left > 0 && series < kills + 5) {
             series++;
             int want = Math.min(perRun, left);
-            boolean tightRun = !budgetRun && left <= perRun;
+            // (only when there are two series or more: a single series is compared with the reference)
+            boolean tightRun = !budgetRun && left <= perRun && kills > perRun;
             budgetRun |= tightRun;
             String name = (tightRun ? "budget-" : "killed-") + series;
             long budget = tightRun ? tight : maxCalls;
@@ -643,6 +644,8 @@ public final class FaultSoakBenchmark {
         System.out.printf("  reference: %d calls, status %s; killed runs: calls %s, wall %s s%n", reference.calls().size(),
                 reference.report().get("status"), killed.stream().map(r -> Integer.toString(r.calls().size())).toList(),
                 killed.stream().map(r -> String.format("%.0f", r.wallSeconds())).toList());
+        System.out.printf("  executions that failed (exit 1) and were resumed: %s%n", all.stream()
+                .map(r -> r.name() + " " + r.executions().stream().filter(e -> e.exit() == 1).count()).toList());
         System.out.printf("  extra calls per kill %s (mean %.1f), in flight at the kills %s, in-flight limit %d%n", allExtra,
                 allExtra.stream().mapToLong(Long::longValue).average().orElse(0),
                 killed.stream().flatMap(r -> r.kills().stream()).map(k -> Integer.toString(k.inFlightAtKill())).toList(), MAX_IN_FLIGHT);
