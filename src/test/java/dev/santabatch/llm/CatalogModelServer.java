@@ -59,7 +59,9 @@ import org.apache.commons.csv.CSVRecord;
  * call by rules ({@link #inject}): HTTP statuses with headers (429 with {@code Retry-After}, 500,
  * 401), a response held past the client's timeout, malformed JSON, a review missing a criterion, a
  * PASS with critical issues; {@link #outage(boolean)} makes the whole endpoint answer 503.
- * {@link #delay(Duration)} holds every answer (the benchmark's fixed 200 ms).
+ * {@link #delay(Duration)} holds every answer (the benchmark's fixed 200 ms). {@link #drawFaults}
+ * draws a fault per call from (item, revision, role, attempt) at given rates instead (the fault
+ * soak); {@link #answers()} records what each call was answered, a review's verdict included.
  */
 public final class CatalogModelServer implements AutoCloseable {
 
