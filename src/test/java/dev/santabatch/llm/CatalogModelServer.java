@@ -59,7 +59,9 @@ import org.apache.commons.csv.CSVRecord;
  * call by rules ({@link #inject}): HTTP statuses with headers (429 with {@code Retry-After}, 500,
  * 401), a response held past the client's timeout, malformed JSON, a review missing a criterion, a
  * PASS with critical issues; {@link #outage(boolean)} makes the whole endpoint answer 503.
- * {@link #delay(Duration)} holds every answer (the benchmark's fixed 200 ms).
+ * {@link #delay(Duration)} holds every answer (the benchmark's fixed 200 ms). {@link #drawFaults}
+ * draws a fault per call from (item, revision, role, attempt) at given rates instead (the fault
+ * soak); {@link #answers()} records what each call was answered, a review's verdict included.
  */
 public final class CatalogModelServer implements AutoCloseable {
 
@@ -126,12 +128,96 @@ public final class CatalogModelServer implements AutoCloseable {
         /** A review whose checks all PASS, verdict PASS, with one unprefixed critical issue ("subtle problem"). */
         record PassWithUnprefixedIssue() implements Fault {}
 
+        /** A review that says FAIL while every check says PASS (the critical issues, if any, kept). */
+        record FailWithoutFailedCheck() implements Fault {}
+
         static Fault status(int code, Map<String, String> headers) {
             return new Status(code, headers, "{\"error\":{\"message\":\"scripted " + code + "\",\"type\":\"test\",\"code\":\"scripted\"}}");
         }
     }
 
     private record Rule(Predicate<Call> when, AtomicInteger remaining, Fault fault) {}
+
+    /**
+     * One answer the server gave (or began to give) to a call: its HTTP status, for a review the
+     * verdict it wrote, the fault it injected ({@code ""} for none) and the call's attempt number at
+     * its {@link #attemptKey key} (1 for the first time the server saw that key).
+     */
+    public record Answer(int seq, Kind kind, String model, String content, int status, String verdict, String fault,
+            int attempt) {
+
+        /** A fault-free review answer that says FAIL: the model judged this exact text to fail. */
+        public boolean faultFreeFail() {
+            return kind == Kind.REVIEW && status == 200 && fault.isEmpty() && "FAIL".equals(verdict);
+        }
+    }
+
+    /**
+     * Faults drawn per call, deterministically from ({@code seed}, the call's {@link #attemptKey key},
+     * its attempt number at that key), not from the order calls arrive in: the same item, revision,
+     * role and attempt always get the same fault, whatever the timing. Each rate is a share of all
+     * calls; a review-only fault (missing criterion, contradiction) drawn for a fix or match call is
+     * no fault, and garbage is malformed JSON for reviews and matches and an empty text for fixes.
+     * Contradictions are half a PASS with a critical issue, half a FAIL without a failed check.
+     *
+     * @param hang the share of answers held for {@code hangFor}
+     * @param retryAfterSeconds the {@code Retry-After} of a 429
+     * @param hangFor how long a hung answer is held (past the client's timeout)
+     */
+    public record FaultRates(long seed, double rate429, double rate5xx, double hang, double garbage, double missingCriterion,
+            double contradiction, int retryAfterSeconds, Duration hangFor) {
+
+        /** The fault for attempt {@code attempt} of a call with this key, or null. */
+        public Fault draw(Kind kind, String key, int attempt) {
+            double u = unit(seed, key, attempt, 0);
+            double edge = rate429;
+            if (u < edge) {
+                return Fault.status(429, Map.of("Retry-After", Integer.toString(retryAfterSeconds)));
+            }
+            if (u < (edge += rate5xx)) {
+                int[] codes = {500, 502, 503};
+                return Fault.status(codes[(int) Math.floor(unit(seed, key, attempt, 1) * codes.length)], Map.of());
+            }
+            if (u < (edge += hang)) {
+                return new Fault.Hang(hangFor);
+            }
+            if (u < (edge += garbage)) {
+                return new Fault.MalformedJson();
+            }
+            if (u < (edge += missingCriterion)) {
+                return kind == Kind.REVIEW ? new Fault.MissingCriterion() : null;
+            }
+            if (u < (edge += contradiction)) {
+                if (kind != Kind.REVIEW) {
+                    return null;
+                }
+                return unit(seed, key, attempt, 2) < 0.5 ? new Fault.PassWithCritical() : new Fault.FailWithoutFailedCheck();
+            }
+            return null;
+        }
+
+        /** A uniform draw in [0, 1) from the seed, the key, the attempt and a stream number. */
+        static double unit(long seed, String key, int attempt, int stream) {
+            long h = seed * 0x9E3779B97F4A7C15L;
+            for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
+                h = (h ^ (b & 0xff)) * 0x100000001B3L;
+            }
+            h ^= attempt * 0xC2B2AE3D27D4EB4FL + stream * 0x165667B19E3779F9L;
+            // splitmix64 finaliser
+            h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;
+            h = (h ^ (h >>> 27)) * 0x94D049BB133111EBL;
+            h ^= h >>> 31;
+            return (h >>> 11) * 0x1.0p-53;
+        }
+    }
+
+    /**
+     * The key calls are counted by for drawn faults: the item (its source facts), the revision (the
+     * content text), the role (the call's kind and model).
+     */
+    public static String attemptKey(Call c) {
+        return c.kind() + "\n" + c.model() + "\n" + c.source() + "\n" + c.content();
+    }
 
     /**
      * Rephrasings of one problem per defect kind; all-MiniLM-L6-v2 cosines of their stripped texts
@@ -167,6 +253,9 @@ public final class CatalogModelServer implements AutoCloseable {
     private final List<Defect> defects;
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private final List<Answer> answers = Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, AtomicInteger> attempts = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile FaultRates drawn;
     private final AtomicInteger seq = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
@@ -232,6 +321,15 @@ public final class CatalogModelServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Faults drawn per call by {@code rates} (after the {@link #inject} rules, which come first): see
+     * {@link FaultRates}.
+     */
+    public CatalogModelServer drawFaults(FaultRates rates) {
+        this.drawn = rates;
+        return this;
+    }
+
     /** While on, every call answers 503: the whole endpoint is down. */
     public CatalogModelServer outage(boolean down) {
         outage.set(down);
@@ -255,6 +353,23 @@ public final class CatalogModelServer implements AutoCloseable {
 
     public int maxInFlight() {
         return maxInFlight.get();
+    }
+
+    /** Requests being handled now (received, handler not ended). */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Requests received now whose answer has not started (see {@link #maxAwaitingAnswer()}). */
+    public int awaitingAnswer() {
+        return awaiting.get();
+    }
+
+    /** Every answer given or begun, in the order they were decided (one per recorded call). */
+    public List<Answer> answers() {
+        synchronized (answers) {
+            return List.copyOf(answers);
+        }
     }
 
     /**
@@ -335,7 +450,12 @@ public final class CatalogModelServer implements AutoCloseable {
             String model = json.path("model").asText();
             Call probe = new Call(seq.incrementAndGet(), kind, arrival, Map.copyOf(exchange.getRequestHeaders()), body, json,
                     system, user, content, source, criteria, model, "");
+            int attempt = attempts.computeIfAbsent(attemptKey(probe), k -> new AtomicInteger()).incrementAndGet();
             Fault fault = outage.get() ? new Fault.Status(503, Map.of(), "{\"error\":{\"message\":\"down\"}}") : fault(probe);
+            FaultRates rates = drawn;
+            if (fault == null && rates != null && !outage.get()) {
+                fault = rates.draw(kind, attemptKey(probe), attempt);
+            }
             Call call = new Call(probe.seq(), kind, arrival, probe.headers(), body, json, system, user, content, source, criteria,
                     model, fault == null ? "" : fault.toString());
             calls.add(call);
@@ -343,19 +463,22 @@ public final class CatalogModelServer implements AutoCloseable {
                 sleep(delay);
             }
             if (fault instanceof Fault.Status s) {
+                answers.add(new Answer(call.seq(), kind, model, content, s.code(), "", call.fault(), attempt));
                 answerStarts(awaitingFlag);
                 send(exchange, s.code(), s.headers(), s.body());
                 return;
             }
-            if (fault instanceof Fault.Hang h) {
-                sleep(h.hold());
-            }
             String answer = switch (kind) {
                 case REVIEW -> review(call, fault);
-                case FIX -> corrected(content, source);
+                case FIX -> fault instanceof Fault.MalformedJson ? "" : corrected(content, source);
                 case MATCH -> match(call, fault);
                 case OTHER -> "ok";
             };
+            answers.add(new Answer(call.seq(), kind, model, content, 200, kind == Kind.REVIEW ? verdictOf(answer) : "",
+                    call.fault(), attempt));
+            if (fault instanceof Fault.Hang h) {
+                sleep(h.hold());
+            }
             String completion = completion(model, answer, body.length() / 4);
             answerStarts(awaitingFlag);
             send(exchange, 200, Map.of("Content-Type", "application/json"), completion);
@@ -418,6 +541,12 @@ public final class CatalogModelServer implements AutoCloseable {
             }
         } else if (fault instanceof Fault.UnknownVerdict) {
             root.put("verdict", "UNSURE");
+        } else if (fault instanceof Fault.FailWithoutFailedCheck) {
+            root.put("verdict", "FAIL");
+            for (JsonNode check : checks) {
+                ((ObjectNode) check).put("result", "PASS");
+                ((ObjectNode) check).put("detail", "no problem found");
+            }
         } else {
             root.put("verdict", failed ? "FAIL" : "PASS");
         }
@@ -430,6 +559,15 @@ public final class CatalogModelServer implements AutoCloseable {
         ordered.set("critical_issues", root.get("critical_issues"));
         ordered.set("suggestions", root.get("suggestions"));
         return JSON.writeValueAsString(ordered);
+    }
+
+    /** The verdict field of a review answer, or "" when it is not a JSON object with one. */
+    private static String verdictOf(String answer) {
+        try {
+            return JSON.readTree(answer).path("verdict").asText("");
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     private String match(Call call, Fault fault) throws IOException {

@@ -1,0 +1,678 @@
+package dev.santabatch.bench;
+
+import dev.santabatch.llm.CatalogModelServer;
+import dev.santabatch.llm.CatalogModelServer.Answer;
+import dev.santabatch.llm.CatalogModelServer.Call;
+import dev.santabatch.llm.CatalogModelServer.FaultRates;
+import dev.santabatch.report.RunReport;
+import dev.santabatch.sampledata.SampleCatalogGenerator;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * The fault-soak benchmark (issue 15): a model-backed job (reviewers B and C on two models, a model
+ * fixer, a model matcher, a call budget, short backoffs, a 1 s timeout) over the product
+ * generator's {@code fresh} pool, against a {@link CatalogModelServer} that draws a fault for every
+ * call deterministically from (item, revision, role, attempt): 429 with {@code Retry-After} 10 %,
+ * 5xx 6 %, an answer held past the timeout 2 %, garbage 4 %, a missing criterion 4 %, a
+ * contradiction 4 %. Every run is the real command line in a child JVM.
+ *
+ * <p>One uninterrupted reference run; then series of runs, each killed with {@code kill -9}
+ * ({@link Process#destroyForcibly()}) at seeded random moments (after a drawn number of calls at the
+ * server, or a drawn wall time) and resumed with the same {@code --run-id} until it finishes, until
+ * the kills are used up (at most 4 per series). The last series runs under a budget that stops it
+ * (60 % of the reference's calls), so that the budget is tested where it binds, kills included.
+ * Every series has its own server (so the attempt numbers start afresh), store and output folder.
+ * Not a test. Prints, per run and in total:
+ *
+ * <ul>
+ *   <li>items lost or doubled: every input id in exactly one of {@code catalog.csv} (or
+ *       {@code verified.csv}), {@code unverified.csv}, {@code escalations.csv}, whichever exist;
+ *   <li>items shipped ({@code catalog.csv} or {@code verified.csv}) with a FAIL on their current
+ *       revision: by the server's record (a fault-free review answer that said FAIL for the exact
+ *       shipped text) and by the store ({@code sb_review} FAIL on the item's {@code current_rev});
+ *   <li>calls the server received against {@code budget.max-calls}, and against {@code report.json};
+ *   <li>per kill: the requests the server held at the kill, the durable spend against the calls
+ *       received so far, and the extra calls the kill cost (requests of the resumed execution that
+ *       repeat one the server had already answered without a fault), against the in-flight limit;
+ *   <li>which output files each run wrote, and whether their item sets and bytes equal the
+ *       reference's; wall times;
+ *   <li>PASS/FAIL against the issue's required figures.
+ * </ul>
+ *
+ * <p>Arguments: {@code [rows] [kills] [seed] [max-calls]}, default {@code 1000 20 1} and max-calls
+ * {@code 0} = 12 x rows. Run from the project folder (it reads {@code jobs/product-descriptions.yml}
+ * for the rubric).
+ */
+public final class FaultSoakBenchmark {
+
+    static final String JOB = "soak";
+    static final String RUN_ID = "soak";
+    static final String KEY_ENV = "SOAK_BENCH_MODEL_KEY";
+    static final int CONCURRENCY = 4;
+    /** Two reviewers per item at concurrency 4: 8 review calls at once. */
+    static final int MAX_IN_FLIGHT = 8;
+    static final List<String> ITEM_FILES = List.of("catalog.csv", "verified.csv", "unverified.csv", "escalations.csv");
+    static final List<String> SHIPPED_FILES = List.of("catalog.csv", "verified.csv");
+    static final List<String> COMPARED_FILES = List.of("catalog.csv", "verified.csv", "unverified.csv", "escalations.csv",
+            "changes.csv", "rejects.csv");
+    static final Duration EXECUTION_LIMIT = Duration.ofMinutes(40);
+
+    /** One execution of a run: killed (exit -9) or ended with its exit code. */
+    record Execution(int no, String trigger, int exit, double wallSeconds, int firstSeq, int lastSeq, int inFlightAtKill,
+            int awaitingAtKill, long receivedAtKill, long storedSpendAfter, String stepAtKill) {
+        boolean killed() {
+            return exit == -9;
+        }
+    }
+
+    /** One run (a series of executions with one run id) and what it wrote. */
+    record Run(String name, Path dir, long maxCalls, List<Execution> executions, List<Call> calls, List<Answer> answers, double wallSeconds,
+            Map<String, List<String>> idsByFile, Map<String, String> shippedText, Map<String, Object> report,
+            Set<String> storeFailedCurrent, Set<String> shippedWithDefect) {
+
+        List<Execution> kills() {
+            return executions.stream().filter(Execution::killed).toList();
+        }
+
+        int finalExit() {
+            return executions.get(executions.size() - 1).exit();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        int kills = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        long seed = args.length > 2 ? Long.parseLong(args[2]) : 1L;
+        long maxCallsArg = args.length > 3 ? Long.parseLong(args[3]) : 0L;
+        long maxCalls = maxCallsArg > 0 ? maxCallsArg : 12L * rows;
+        long started = System.nanoTime();
+
+        Path dir = Files.createTempDirectory("santa-soak");
+        Path csv = dir.resolve("catalog-in.csv");
+        Path truth = dir.resolve("catalog-in.truth.csv");
+        SampleCatalogGenerator.write(seed, rows, SampleCatalogGenerator.Vocabulary.FRESH, csv, truth);
+        List<String> inputIds = ids(csv);
+        List<CatalogModelServer.Defect> defects = CatalogModelServer.reviewerDefects(truth);
+        FaultRates rates = new FaultRates(seed, 0.10, 0.06, 0.02, 0.04, 0.04, 0.04, 1, Duration.ofMillis(1500));
+        System.out.printf("fault soak: %d rows (fresh pool, seed %d), %d kills, max-calls %d, in-flight limit %d, %d cores,"
+                        + " folder %s%n", rows, seed, kills, maxCalls, MAX_IN_FLIGHT, Runtime.getRuntime().availableProcessors(),
+                dir);
+        System.out.printf("faults per call by (item, revision, role, attempt): 429 %.0f %%, 5xx %.0f %%, hang %.0f %%, garbage %.0f %%,"
+                        + " missing criterion %.0f %%, contradiction %.0f %%%n", rates.rate429() * 100, rates.rate5xx() * 100,
+                rates.hang() * 100, rates.garbage() * 100, rates.missingCriterion() * 100, rates.contradiction() * 100);
+
+        Run reference = run(dir.resolve("reference"), "reference", csv, truth, defects, rates, maxCalls, 0, null, 0, 0);
+        print(reference, null, inputIds, maxCalls);
+        if (reference.report().isEmpty()) {
+            System.out.println("the reference run wrote no report.json: see " + reference.dir().resolve("child.log"));
+            System.exit(1);
+        }
+
+        Random rnd = new Random(seed * 31 + 7);
+        int perRun = (int) Math.ceil(kills / Math.ceil(kills / 4.0));
+        List<Run> killed = new ArrayList<>();
+        int left = kills;
+        int series = 0;
+        boolean budgetRun = false;
+        // the last series runs under a budget that stops it (60 % of the reference's calls), so that
+        // "the server never receives more than max-calls" is tested where it binds, kills included
+        long tight = Math.max(10, reference.calls().size() * 6L / 10);
+        while (left > 0 && series < kills + 5) {
+            series++;
+            int want = Math.min(perRun, left);
+            // (only when there are two series or more: a single series is compared with the reference)
+            boolean tightRun = !budgetRun && left <= perRun && kills > perRun;
+            budgetRun |= tightRun;
+            String name = (tightRun ? "budget-" : "killed-") + series;
+            long budget = tightRun ? tight : maxCalls;
+            int callScale = (int) Math.min(reference.calls().size(), budget);
+            Run r = run(dir.resolve(name), name, csv, truth, defects, rates, budget, want, rnd, callScale, reference.wallSeconds());
+            killed.add(r);
+            left -= r.kills().size();
+            print(r, reference, inputIds, budget);
+        }
+
+        summary(reference, killed, inputIds, maxCalls, kills, (System.nanoTime() - started) / 1e9);
+    }
+
+    // ------------------------------------------------------------------ running
+
+    static Run run(Path dir, String name, Path csv, Path truth, List<CatalogModelServer.Defect> defects, FaultRates rates,
+            long maxCalls, int kills, Random rnd, int refCalls, double refWall) throws Exception {
+        Files.createDirectories(dir);
+        List<Execution> executions = new ArrayList<>();
+        long t0 = System.nanoTime();
+        try (CatalogModelServer server = CatalogModelServer.start(defects).drawFaults(rates)) {
+            Path job = dir.resolve(JOB + ".yml");
+            Files.writeString(job, job(csv, truth, server.baseUrl(), maxCalls));
+            int killsLeft = kills;
+            int failures = 0;
+            for (int no = 1; ; no++) {
+                String trigger = "none";
+                long callTrigger = Long.MAX_VALUE;
+                double timeTrigger = Double.MAX_VALUE;
+                if (killsLeft > 0) {
+                    if (rnd.nextDouble() < 0.25) {
+                        timeTrigger = 0.5 + rnd.nextDouble() * Math.max(1.0, 0.8 * refWall);
+                        trigger = String.format("after %.1f s", timeTrigger);
+                    } else {
+                        callTrigger = 1 + rnd.nextInt(Math.max(2, 2 * refCalls / (kills + 1)));
+                        trigger = "after " + callTrigger + " calls";
+                    }
+                }
+                int firstSeq = maxSeq(server);
+                long e0 = System.nanoTime();
+                Process p = child(dir, job);
+                int exit;
+                int inFlight = 0;
+                int awaiting = 0;
+                long received = 0;
+                while (true) {
+                    if (p.waitFor(10, TimeUnit.MILLISECONDS)) {
+                        exit = p.exitValue();
+                        break;
+                    }
+                    double elapsed = (System.nanoTime() - e0) / 1e9;
+                    boolean hit = server.calls().size() - firstSeq >= callTrigger || elapsed >= timeTrigger;
+                    if (hit || elapsed > EXECUTION_LIMIT.toSeconds()) {
+                        inFlight = server.inFlight();
+                        awaiting = server.awaitingAnswer();
+                        received = server.calls().size();
+                        p.destroyForcibly();
+                        p.waitFor(60, TimeUnit.SECONDS);
+                        exit = hit ? -9 : -1;
+                        if (!hit) {
+                            trigger = "over the time limit";
+                        }
+                        break;
+                    }
+                }
+                double wall = (System.nanoTime() - e0) / 1e9;
+                if (exit != -9) {
+                    received = server.calls().size();
+                }
+                // a killed process's answers in flight are gone; give the server's handlers a moment to record theirs
+                Thread.sleep(exit == -9 ? 200 : 0);
+                long stored = storedSpendCalls(dir);
+                String step = exit == -9 ? runningStep(dir) : "";
+                executions.add(new Execution(no, trigger, exit, wall, firstSeq, maxSeq(server), inFlight, awaiting, received, stored,
+                        step));
+                System.out.printf("  %s execution %d: %s, %.1f s, server calls %d..%d%s%n", name, no,
+                        exit == -9 ? "killed " + trigger + " in " + step : "exit " + exit, wall, firstSeq + 1, maxSeq(server),
+                        exit == -9 ? ", in flight at the kill " + inFlight + " (awaiting " + awaiting + "), stored spend "
+                                + (stored < 0 ? "n/a" : stored) + " of " + received + " received" : "");
+                if (exit == -9) {
+                    killsLeft--;
+                    continue;
+                }
+                if (exit == 1 && ++failures < 3) {
+                    continue; // failed, restartable: resume it as an operator would
+                }
+                break;
+            }
+            double wall = (System.nanoTime() - t0) / 1e9;
+            Path out = dir.resolve("out").resolve(JOB).resolve(RUN_ID);
+            Map<String, List<String>> idsByFile = new LinkedHashMap<>();
+            Map<String, String> shipped = new LinkedHashMap<>();
+            Set<String> withDefect = new TreeSet<>();
+            for (String f : ITEM_FILES) {
+                Path file = out.resolve(f);
+                if (Files.exists(file)) {
+                    List<CSVRecord> records = records(file);
+                    String idColumn = records.isEmpty() || records.get(0).isMapped("id") ? "id" : "item_id";
+                    List<String> ids = new ArrayList<>();
+                    for (CSVRecord r : records) {
+                        ids.add(r.get(idColumn));
+                        if (SHIPPED_FILES.contains(f)) {
+                            String text = r.get("description");
+                            shipped.put(r.get(idColumn), text);
+                            if (!server.defectsIn(text).isEmpty()) {
+                                withDefect.add(r.get(idColumn));
+                            }
+                        }
+                    }
+                    idsByFile.put(f, ids);
+                }
+            }
+            Map<String, Object> report = Files.exists(out.resolve("report.json")) ? RunReport.read(out.resolve("report.json")) : Map.of();
+            return new Run(name, dir, maxCalls, executions, server.calls(), server.answers(), wall, idsByFile, shipped, report,
+                    storeFailedCurrent(dir), withDefect);
+        }
+    }
+
+    static int maxSeq(CatalogModelServer server) {
+        return server.calls().stream().mapToInt(Call::seq).max().orElse(0);
+    }
+
+    static Process child(Path dir, Path job) throws IOException {
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx768m", "-cp",
+                absoluteClassPath(), "-Dspring.datasource.url=" + url(dir),
+                "dev.santabatch.SantaBatchApplication", "run", job.toString(), "--out", dir.resolve("out").toString(),
+                "--run-id", RUN_ID);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile()));
+        // a dummy value: the scripted server checks no key
+        pb.environment().put(KEY_ENV, "none");
+        return pb.start();
+    }
+
+    /** The benchmark's class path with every entry absolute (the child runs in its own folder). */
+    static String absoluteClassPath() {
+        return java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(e -> !e.isBlank()).map(e -> Path.of(e).toAbsolutePath().toString())
+                .collect(Collectors.joining(java.io.File.pathSeparator));
+    }
+
+    static String job(Path csv, Path truth, String baseUrl, long maxCalls) throws IOException {
+        String rubric = Files.readString(Path.of("jobs/product-descriptions.yml"));
+        rubric = rubric.substring(rubric.indexOf("\nrubric:\n") + 1, rubric.indexOf("\nsampling:\n") + 1);
+        String model = """
+                    model:
+                      base-url: %s
+                      model: %%s
+                      api-key-env: %s
+                      timeout: 1s
+                      price-input-per-million: 1.0
+                      price-output-per-million: 2.0
+                """.formatted(baseUrl, KEY_ENV);
+        return "name: " + JOB + "\n"
+                + "input:\n  path: " + csv.toAbsolutePath() + "\n  id-column: id\n  content-column: description\n"
+                + "  category-column: category\n"
+                + "  source-columns: [name, brand, category, price, warranty_years, battery_hours]\n"
+                + "  ground-truth: " + truth.toAbsolutePath() + "\n"
+                + "task-spec: |\n"
+                + "  Write a product description of 2 to 5 sentences for an online shop. Describe only the product\n"
+                + "  named in the source facts. Each description must be written for its own product.\n"
+                + rubric
+                + "sampling:\n  seed: 7\n"
+                + "reviewers:\n  - id: B\n    type: llm\n" + model.formatted("model-b")
+                + "  - id: C\n    type: llm\n" + model.formatted("model-c")
+                + "fixer:\n  type: llm\n" + model.formatted("model-fix").replace("    ", "  ")
+                + "matcher:\n" + model.formatted("model-match").replace("    ", "  ")
+                + "run:\n  chunk-size: 100\n  concurrency: " + CONCURRENCY + "\n"
+                + "budget:\n  max-calls: " + maxCalls + "\n"
+                // short retries (LlmFaultFunctionalTests.FAST_RETRIES): Retry-After is then exact
+                + "governor:\n  max-attempts: 4\n  initial-backoff: 20ms\n  max-backoff: 100ms\n  jitter: 0\n"
+                + "  max-in-flight-per-endpoint: " + MAX_IN_FLIGHT + "\n";
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    static String url(Path dir) {
+        return "jdbc:h2:file:" + dir.toAbsolutePath().resolve("db/santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
+    }
+
+    static List<CSVRecord> records(Path csv) throws IOException {
+        try (Reader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8);
+                var p = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
+            return p.getRecords();
+        }
+    }
+
+    static List<String> ids(Path csv) throws IOException {
+        return records(csv).stream().map(r -> r.get("id")).toList();
+    }
+
+    /** The run's stored spend (the calls of {@code sb_spend}'s snapshot), -1 when there is none or it cannot be read. */
+    static long storedSpendCalls(Path dir) {
+        if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
+            return -1;
+        }
+        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                ResultSet rs = c.createStatement().executeQuery("SELECT snapshot FROM sb_spend")) {
+            if (!rs.next()) {
+                return 0;
+            }
+            var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(rs.getString(1));
+            // SpendSnapshot: {"run": {"total": {"calls": n, ...}, ...}, ...}; a plainer shape if it changes
+            var run = node.path("run");
+            return run.path("total").has("calls") ? run.path("total").path("calls").asLong() : run.path("calls").asLong(-1);
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** The step a killed execution left STARTED (the latest), or where it was before any step. */
+    static String runningStep(Path dir) {
+        if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
+            return "startup (no store yet)";
+        }
+        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                ResultSet rs = c.createStatement().executeQuery("SELECT STEP_NAME FROM BATCH_STEP_EXECUTION WHERE STATUS = 'STARTED'"
+                        + " ORDER BY STEP_EXECUTION_ID DESC")) {
+            return rs.next() ? rs.getString(1) : "between steps";
+        } catch (Exception e) {
+            return "startup (" + e.getClass().getSimpleName() + ")";
+        }
+    }
+
+    /** Items whose current revision has a stored FAIL verdict from any reviewer (empty when the store cannot be read). */
+    static Set<String> storeFailedCurrent(Path dir) {
+        Set<String> out = new TreeSet<>();
+        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                ResultSet rs = c.createStatement().executeQuery("SELECT DISTINCT i.item_id FROM sb_item i JOIN sb_review r"
+                        + " ON r.run_pk = i.run_pk AND r.item_id = i.item_id AND r.rev = i.current_rev WHERE r.verdict = 'FAIL'")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        } catch (Exception e) {
+            System.out.println("    (store unreadable: " + e.getMessage() + ")");
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static long reportCalls(Map<String, Object> report) {
+        if (report.get("run") instanceof Map<?, ?> run && run.get("model_calls") instanceof Map<?, ?> mc
+                && mc.get("run") instanceof Map<?, ?> total && total.get("calls") instanceof Number n) {
+            return n.longValue();
+        }
+        return -1;
+    }
+
+    // ------------------------------------------------------------------ figures
+
+    /** Input ids in no item file, and ids in more than one place (or twice in one file). */
+    record Accounting(List<String> lost, List<String> doubled) {}
+
+    static Accounting accounting(Run r, List<String> inputIds) {
+        Map<String, Integer> seen = new HashMap<>();
+        r.idsByFile().values().forEach(ids -> ids.forEach(id -> seen.merge(id, 1, Integer::sum)));
+        List<String> lost = inputIds.stream().filter(id -> !seen.containsKey(id)).toList();
+        List<String> doubled = seen.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).sorted().toList();
+        return new Accounting(lost, doubled);
+    }
+
+    /** Shipped items whose exact shipped text got a fault-free FAIL answer from the server. */
+    static List<String> shippedWithServerFail(Run r) {
+        Set<String> failed = r.answers().stream().filter(Answer::faultFreeFail).map(Answer::content).collect(Collectors.toSet());
+        return r.shippedText().entrySet().stream().filter(e -> failed.contains(e.getValue())).map(Map.Entry::getKey).sorted().toList();
+    }
+
+    static List<String> shippedWithStoreFail(Run r) {
+        return r.shippedText().keySet().stream().filter(r.storeFailedCurrent()::contains).sorted().toList();
+    }
+
+    /**
+     * Per kill: the extra calls it cost, that is the requests of a later execution that repeat one
+     * (the same {@link #question}) the server had answered without a fault in the killed execution:
+     * the answer was received or on its way and was lost with the process. A repeat is charged to the
+     * execution that last had the key answered (so an answer lost at one kill and re-asked two
+     * executions later is still that kill's), each key once per kill.
+     */
+    static List<Long> extraPerKill(Run r) {
+        Map<Integer, Answer> bySeq = new HashMap<>();
+        r.answers().forEach(a -> bySeq.put(a.seq(), a));
+        List<Execution> ex = r.executions();
+        Map<String, Integer> lastAnswered = new HashMap<>();
+        Set<String> charged = new HashSet<>();
+        long[] perExecution = new long[ex.size()];
+        List<Call> calls = new ArrayList<>(r.calls());
+        calls.sort(java.util.Comparator.comparingInt(Call::seq));
+        for (Call c : calls) {
+            int j = executionOf(ex, c.seq());
+            String key = question(c);
+            Integer i = lastAnswered.get(key);
+            if (i != null && i < j && charged.add(i + "\n" + key)) {
+                perExecution[i]++;
+            }
+            Answer a = bySeq.get(c.seq());
+            if (a != null && a.status() == 200 && a.fault().isEmpty()) {
+                lastAnswered.put(key, j);
+            }
+        }
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < ex.size(); i++) {
+            if (ex.get(i).killed()) {
+                out.add(perExecution[i]);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The question a call asks: its model and messages. A retry asks the same question; so does a
+     * request an execution sends again because the answer was lost with a killed process. Finer than
+     * the server's {@link CatalogModelServer#attemptKey attempt key}: a matcher call about the same
+     * text for another pattern is another question.
+     */
+    static String question(Call c) {
+        return c.model() + "\n" + c.system() + "\n" + c.user();
+    }
+
+    static int executionOf(List<Execution> ex, int seq) {
+        for (int i = 0; i < ex.size(); i++) {
+            if (seq > ex.get(i).firstSeq() && seq <= ex.get(i).lastSeq()) {
+                return i;
+            }
+        }
+        return ex.size() - 1;
+    }
+
+    /** Requests repeating one already answered without a fault in the same execution. */
+    static long repeatsWithinExecutions(Run r) {
+        Map<Integer, Answer> bySeq = new HashMap<>();
+        r.answers().forEach(a -> bySeq.put(a.seq(), a));
+        long n = 0;
+        for (Execution e : r.executions()) {
+            Set<String> answered = new HashSet<>();
+            for (Call c : r.calls()) {
+                if (c.seq() <= e.firstSeq() || c.seq() > e.lastSeq()) {
+                    continue;
+                }
+                String key = question(c);
+                if (answered.contains(key)) {
+                    n++;
+                }
+                Answer a = bySeq.get(c.seq());
+                if (a != null && a.status() == 200 && a.fault().isEmpty()) {
+                    answered.add(key);
+                }
+            }
+        }
+        return n;
+    }
+
+    static Map<String, Long> faultCounts(Run r) {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (Call c : r.calls()) {
+            String f = c.fault();
+            String label = f.isEmpty() ? "none"
+                    : f.startsWith("Status[code=429") ? "429"
+                    : f.startsWith("Status[code=5") ? "5xx"
+                    : f.startsWith("Hang") ? "hang"
+                    : f.startsWith("MalformedJson") ? "garbage"
+                    : f.startsWith("MissingCriterion") ? "missing-criterion"
+                    : f.startsWith("PassWithCritical") ? "pass-with-critical"
+                    : f.startsWith("FailWithoutFailedCheck") ? "fail-without-failed-check"
+                    : f;
+            out.merge(label, 1L, Long::sum);
+        }
+        return out;
+    }
+
+    static void print(Run r, Run reference, List<String> inputIds, long maxCalls) throws IOException {
+        if (r.name().startsWith("budget-")) {
+            System.out.printf("%s runs under max-calls %d (60 %% of the reference's calls): it is meant to stop for the budget,"
+                    + " so its outputs are compared with the reference's for the record only%n", r.name(), maxCalls);
+        }
+        Accounting acc = accounting(r, inputIds);
+        System.out.printf("%s: %d execution(s), %d kill(s), final exit %d, status %s, wall %.1f s%n", r.name(), r.executions().size(),
+                r.kills().size(), r.finalExit(), r.report().getOrDefault("status", "(no report.json)"), r.wallSeconds());
+        System.out.printf("    files: %s%n", r.idsByFile().entrySet().stream().map(e -> e.getKey() + " " + e.getValue().size())
+                .collect(Collectors.joining(", ")));
+        System.out.printf("    lost %d, doubled %d%s%n", acc.lost().size(), acc.doubled().size(),
+                acc.lost().isEmpty() && acc.doubled().isEmpty() ? "" : " (e.g. lost " + head(acc.lost()) + ", doubled " + head(acc.doubled()) + ")");
+        List<String> serverFail = shippedWithServerFail(r);
+        List<String> storeFail = shippedWithStoreFail(r);
+        System.out.printf("    shipped with a FAIL on the current revision: %d by the server's answers%s, %d by the store%s;"
+                        + " shipped with a planted defect: %d of %d shipped%n", serverFail.size(), serverFail.isEmpty() ? "" : " " + head(serverFail),
+                storeFail.size(), storeFail.isEmpty() ? "" : " " + head(storeFail), r.shippedWithDefect().size(), r.shippedText().size());
+        long reportCalls = reportCalls(r.report());
+        System.out.printf("    server received %d calls (max-calls %d), report.json calls %s; faults %s%n", r.calls().size(), maxCalls,
+                reportCalls < 0 ? "n/a" : Long.toString(reportCalls), faultCounts(r));
+        if (!r.kills().isEmpty()) {
+            List<Long> extra = extraPerKill(r);
+            System.out.printf("    per kill: in flight at the kill %s, extra calls (repeats of answered requests) %s;"
+                            + " repeats within one execution %d (reference: %s)%n",
+                    r.kills().stream().map(k -> Integer.toString(k.inFlightAtKill())).toList(), extra, repeatsWithinExecutions(r),
+                    reference == null ? "-" : Long.toString(repeatsWithinExecutions(reference)));
+            System.out.printf("    stored spend after each kill vs received: %s%n", r.kills().stream()
+                    .map(k -> (k.storedSpendAfter() < 0 ? "n/a" : Long.toString(k.storedSpendAfter())) + "/" + k.receivedAtKill()).toList());
+        } else {
+            System.out.printf("    repeats of answered requests within the run: %d%n", repeatsWithinExecutions(r));
+        }
+        if (reference != null) {
+            System.out.printf("    against the reference: %s%n", comparison(r, reference));
+        }
+    }
+
+    static String comparison(Run r, Run reference) throws IOException {
+        List<String> parts = new ArrayList<>();
+        Path out = r.dir().resolve("out").resolve(JOB).resolve(RUN_ID);
+        Path refOut = reference.dir().resolve("out").resolve(JOB).resolve(RUN_ID);
+        Set<String> files = new TreeSet<>(existing(out));
+        Set<String> refFiles = new TreeSet<>(existing(refOut));
+        parts.add(files.equals(refFiles) ? "same files" : "files differ (" + files + " vs " + refFiles + ")");
+        parts.add("status " + (java.util.Objects.equals(r.report().get("status"), reference.report().get("status")) ? "same" : "differs ("
+                + r.report().get("status") + " vs " + reference.report().get("status") + ")"));
+        for (String f : COMPARED_FILES) {
+            if (!files.contains(f) && !refFiles.contains(f)) {
+                continue;
+            }
+            if (!files.contains(f) || !refFiles.contains(f)) {
+                parts.add(f + " only in " + (files.contains(f) ? "this run" : "the reference"));
+                continue;
+            }
+            boolean bytes = java.util.Arrays.equals(Files.readAllBytes(out.resolve(f)), Files.readAllBytes(refOut.resolve(f)));
+            String items = "";
+            if (r.idsByFile().containsKey(f)) {
+                Set<String> a = new TreeSet<>(r.idsByFile().get(f));
+                Set<String> b = new TreeSet<>(reference.idsByFile().get(f));
+                Set<String> onlyA = new TreeSet<>(a);
+                onlyA.removeAll(b);
+                Set<String> onlyB = new TreeSet<>(b);
+                onlyB.removeAll(a);
+                items = a.equals(b) ? ", same items" : ", items differ (+" + onlyA.size() + " -" + onlyB.size() + ")";
+            }
+            parts.add(f + (bytes ? " byte-identical" : " bytes differ") + items);
+        }
+        return String.join("; ", parts);
+    }
+
+    static List<String> existing(Path out) throws IOException {
+        if (!Files.isDirectory(out)) {
+            return List.of();
+        }
+        try (var s = Files.list(out)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> COMPARED_FILES.contains(n)).toList();
+        }
+    }
+
+    static String head(List<String> ids) {
+        return ids.size() <= 5 ? ids.toString() : ids.subList(0, 5) + "...";
+    }
+
+    static void summary(Run reference, List<Run> killed, List<String> inputIds, long maxCalls, int killsWanted, double wall)
+            throws IOException {
+        List<Run> all = new ArrayList<>();
+        all.add(reference);
+        all.addAll(killed);
+        int totalKills = killed.stream().mapToInt(r -> r.kills().size()).sum();
+        long lost = 0;
+        long doubled = 0;
+        long serverFail = 0;
+        long storeFail = 0;
+        long overBudget = 0;
+        long maxReceived = 0;
+        List<String> overBudgetRuns = new ArrayList<>();
+        List<String> reportMismatch = new ArrayList<>();
+        for (Run r : all) {
+            Accounting a = accounting(r, inputIds);
+            lost += a.lost().size();
+            doubled += a.doubled().size();
+            serverFail += shippedWithServerFail(r).size();
+            storeFail += shippedWithStoreFail(r).size();
+            maxReceived = Math.max(maxReceived, r.calls().size());
+            if (r.calls().size() > r.maxCalls()) {
+                overBudget++;
+                overBudgetRuns.add(r.name() + " " + r.calls().size() + " > " + r.maxCalls());
+            }
+            long rc = reportCalls(r.report());
+            long received = r.calls().size();
+            long ceiling = received + (long) MAX_IN_FLIGHT * r.kills().size();
+            if (rc < received || rc > ceiling) {
+                reportMismatch.add(r.name() + ": report " + rc + ", server " + received + (r.kills().isEmpty() ? "" : ", allowed up to " + ceiling));
+            }
+        }
+        List<String> overKill = new ArrayList<>();
+        List<Long> allExtra = new ArrayList<>();
+        for (Run r : killed) {
+            List<Long> extra = extraPerKill(r);
+            List<Execution> ks = r.kills();
+            for (int i = 0; i < extra.size(); i++) {
+                allExtra.add(extra.get(i));
+                if (extra.get(i) > ks.get(i).inFlightAtKill()) {
+                    overKill.add(r.name() + " kill " + (i + 1) + ": " + extra.get(i) + " > " + ks.get(i).inFlightAtKill());
+                }
+            }
+        }
+        System.out.println();
+        System.out.printf("fault soak summary: %d runs (1 reference + %d killed), %d of %d kills, wall %.1f s (reference %.1f s)%n",
+                all.size(), killed.size(), totalKills, killsWanted, wall, reference.wallSeconds());
+        System.out.printf("  reference: %d calls, status %s; killed runs: calls %s, wall %s s%n", reference.calls().size(),
+                reference.report().get("status"), killed.stream().map(r -> Integer.toString(r.calls().size())).toList(),
+                killed.stream().map(r -> String.format("%.0f", r.wallSeconds())).toList());
+        System.out.printf("  executions that failed (exit 1) and were resumed: %s%n", all.stream()
+                .map(r -> r.name() + " " + r.executions().stream().filter(e -> e.exit() == 1).count()).toList());
+        System.out.printf("  extra calls per kill %s (mean %.1f), in flight at the kills %s, in-flight limit %d%n", allExtra,
+                allExtra.stream().mapToLong(Long::longValue).average().orElse(0),
+                killed.stream().flatMap(r -> r.kills().stream()).map(k -> Integer.toString(k.inFlightAtKill())).toList(), MAX_IN_FLIGHT);
+        verdict("0 items lost or doubled", lost + doubled == 0, lost + " lost, " + doubled + " doubled over " + all.size() + " runs");
+        verdict("0 items shipped with a FAIL on their current revision", serverFail + storeFail == 0,
+                serverFail + " by the server's answers, " + storeFail + " by the store, over " + all.size() + " runs");
+        verdict("the server never receives more than max-calls", overBudget == 0, overBudget == 0
+                ? "received/max-calls per run " + all.stream().map(r -> r.calls().size() + "/" + r.maxCalls()).toList()
+                : String.join("; ", overBudgetRuns));
+        verdict("extra calls per kill at most the calls in flight at the kill", overKill.isEmpty(),
+                overKill.isEmpty() ? allExtra.size() + " kills checked" : String.join("; ", overKill));
+        verdict("report.json calls between the server's and that plus the in-flight limit per kill", reportMismatch.isEmpty(),
+                reportMismatch.isEmpty() ? all.size() + " runs checked" : String.join("; ", reportMismatch));
+        List<String> catalogWhenNotClean = all.stream()
+                .filter(r -> r.idsByFile().containsKey("catalog.csv")
+                        && !List.of(RunReport.CLEAN, RunReport.FULLY_REVIEWED).contains(r.report().get("status")))
+                .map(r -> r.name() + " (" + r.report().get("status") + ")").toList();
+        verdict("catalog.csv written only when a run ends clean or fully-reviewed (the outputs contract)", catalogWhenNotClean.isEmpty(),
+                catalogWhenNotClean.isEmpty() ? all.size() + " runs checked" : "catalog.csv in " + String.join(", ", catalogWhenNotClean));
+        if (totalKills < killsWanted) {
+            System.out.printf("  note: only %d of %d kills landed (runs finished before their kill moment)%n", totalKills, killsWanted);
+        }
+    }
+
+    static void verdict(String requirement, boolean pass, String detail) {
+        System.out.printf("  %s  %s: %s%n", pass ? "PASS" : "FAIL", requirement, detail);
+    }
+
+    private FaultSoakBenchmark() {}
+}
