@@ -40,7 +40,7 @@ public final class Cli {
     static final String RUN_HELP = """
             usage: santa-batch run <job-file> [--input <csv>] [--out <dir>] [--run-id <id>] [--seed <n>]
 
-              <job-file>      the job's YAML file (see README, "Job file reference")
+              <job-file>      the job's YAML file (keys: docs/job-file-reference.md)
               --input <csv>   read this catalog instead of the job file's input.path
               --out <dir>     write outputs under <dir>/<job-name>/<run-id>/ (default: out)
               --run-id <id>   name the run (letters, digits, '.', '_', '-'; default: a new id).

@@ -9,7 +9,7 @@ package dev.santabatch.job;
  * @param failedReviewThreshold share of failed-to-review items that fails a step. Defaults to 0.10.
  * @param lowAgreementKappa kappa below which agreement is flagged as low. Defaults to 0.4.
  * @param patternSimilarity issue-text similarity that joins failures into one pattern (cosine of all-MiniLM-L6-v2 embeddings of the stripped issue texts). Defaults to 0.45,
- *     measured on the sample (docs/semantic-reviewer.md).
+ *     measured on the sample (docs/offline-reviewers.md).
  * @param auditSize shipped items drawn into audit.csv. Defaults to 20.
  */
 public record SantaSpec(

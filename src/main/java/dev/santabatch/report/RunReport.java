@@ -292,7 +292,7 @@ public final class RunReport {
         checks.put("baseline_full_santa", offline.fullSantaCalls());
         checks.put("note", (batchChecks > 0
                 ? "the batch-fix was a full scan: the panel's checks ran on every eligible item, so this share is far"
-                        + " above the seed's 15-20 % for model calls; "
+                        + " above the 15-20 % of full verification the Santa Method claims for model calls; "
                 : "")
                 + "only the offline reviewers' reviews (and an offline fixer's fixes) count here, against baselines of"
                 + " N x offline reviewers; model calls are counted under model; checks cost no tokens");
@@ -389,7 +389,7 @@ public final class RunReport {
         if (groundTruth != null) {
             m.put("ground_truth_escape_rate_of_shipped", groundTruth.get("escape_rate_of_shipped"));
             m.put("ground_truth_note", "shipped items still carrying a planted defect, against the generator's ground"
-                    + " truth (escape_rates_against_ground_truth): not the seed's measure");
+                    + " truth (escape_rates_against_ground_truth): not the spot-check's escape rate the target is about");
         }
         return m;
     }
@@ -582,7 +582,7 @@ public final class RunReport {
                     && model.get("share_of_every_item_reviewed_once") instanceof Map<?, ?> once) {
                 lines.add("cost:     model calls " + pct(once.get("calls")) + " of every item reviewed once, "
                         + pct(full.get("calls")) + " of full Santa on every item (tokens " + pct(once.get("tokens")) + ", "
-                        + pct(full.get("tokens")) + "; the seed claims 15-20 %)");
+                        + pct(full.get("tokens")) + "; the Santa Method's claim: 15-20 %)");
             }
         }
         @SuppressWarnings("unchecked")

@@ -118,7 +118,7 @@ public final class SpendReport {
         m.put("method", "actual = every model call of the run (reviewers, fixer, matcher), in calls and in tokens;"
                 + " baselines: N x r (every item reviewed once by every model reviewer, at the observed tokens per review"
                 + " call) and N x r x mean reviews per item + N x mean fixes per item (full Santa on every item, at the"
-                + " observed tokens per review and fix call); the seed claims 15-20 %");
+                + " observed tokens per review and fix call); the Santa Method's claim: 15-20 % of full verification");
         return m;
     }
 

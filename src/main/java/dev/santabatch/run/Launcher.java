@@ -235,7 +235,7 @@ public final class Launcher {
                     ((Number) audit.get("defective")).longValue(),
                     audited == 0 ? "n/a" : String.format("%.1f %%", ((Number) audit.get("escape_rate")).doubleValue() * 100),
                     ci == null ? "" : String.format(" (95 %% CI %.1f-%.1f %%)", ci.get(0) * 100, ci.get(1) * 100),
-                    RunReport.escapeTarget(report).map(t -> "; seed target 0: " + t.get("status")).orElse(""),
+                    RunReport.escapeTarget(report).map(t -> "; target 0: " + t.get("status")).orElse(""),
                     reportFile);
             return ExitCodes.OK;
         } catch (StoreLockedException e) {

@@ -24,7 +24,7 @@ public record SamplingSettings(double rate, boolean allowRateOutsideRange, int m
         }
         if (!allowRateOutsideRange && (rate < MIN_RATE || rate > MAX_RATE)) {
             throw new IllegalArgumentException("sampling rate " + rate + " is outside " + MIN_RATE + " to " + MAX_RATE
-                    + " (the seed's 10-15 %); set the explicit override to use it");
+                    + " (the Santa Method's 10-15 %); set the explicit override to use it");
         }
         if (minSize < 1) {
             throw new IllegalArgumentException("minimum sample size must be at least 1, was " + minSize);

@@ -5,7 +5,7 @@ import java.util.Set;
 
 /**
  * The semantic reviewer's thresholds (job file: {@code reviewers[].thresholds}, names below). Defaults
- * were measured on the bundled sample catalog (see docs/semantic-reviewer.md).
+ * were measured on the bundled sample catalog (see docs/offline-reviewers.md).
  *
  * @param topicSimilarity a sentence is off-topic when its typicality (the best cosine to its own
  *     source facts, to the task specification, and its density among its category's reference sentences) is

@@ -331,7 +331,7 @@ class ScriptedLoopFunctionalTests {
         assertThat(escapeTarget(run)).containsEntry("measured", 0.05).containsEntry("status", "MISSED")
                 .containsEntry("audited", 20).containsEntry("defective", 1).containsEntry("interval_95", ci)
                 .doesNotContainKey("how_to_measure");
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("seed target 0: MISSED");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("; target 0: MISSED");
         assertThat(dev.santabatch.report.RunReport.summary(dev.santabatch.report.RunReport.read(run.resolve("report.json"))))
                 .contains("escape:   5.0 % of 20 audited shipped items defective (95 % CI 0.1-24.9 %); target 0: MISSED");
 

@@ -202,7 +202,7 @@ class PanelFloorTests {
      * once before anything was derived on it: panel recall / precision 1.000 / 0.517 (set 1),
      * 0.533 / 0.250 (set 2), 0.667 / 0.350 (set 3), 0.600 / 0.455 (set 4), 0.600 / 0.588 (set 5,
      * after session 8's rules), 0.533 / 0.615 and 0.667 / 0.556 (sets 6 and 7, written after them); today's figures, with the changes the first four led to, in
-     * docs/offline-reviewers.md and docs/semantic-reviewer.md. Not run by the build until the
+     * docs/offline-reviewers.md. Not run by the build until the
      * floors are met: {@code -Dsanta.openFloors=true}.
      */
     @ParameterizedTest(name = "blind set {0}")

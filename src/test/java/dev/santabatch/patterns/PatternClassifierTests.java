@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** Patterns by meaning: the issue-pair table, the classifier, stripping measured. */
 class PatternClassifierTests {
 
-    /** The default job's santa.pattern-similarity (0.45: see docs/semantic-reviewer.md). */
+    /** The default job's santa.pattern-similarity (0.45: see docs/offline-reviewers.md). */
     static final double THRESHOLD = loadThreshold();
 
     static double loadThreshold() {

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * planted drift sentence (or part of a drifted text) or a claim the pre-pass rewrote, the item's
  * style (mean density), and the sentence's typicality, density, cosine to its own source and to the
  * task, and topic-anchor margin; and prints a sweep of {@code catalog-anchor-score} (how its default was
- * derived, docs/semantic-reviewer.md). It refuses the {@code FRESH} pool (the floor tests' held-out pool).
+ * derived, docs/offline-reviewers.md). It refuses the {@code FRESH} pool (the floor tests' held-out pool).
  */
 class CatalogStyleSentenceDump {
 

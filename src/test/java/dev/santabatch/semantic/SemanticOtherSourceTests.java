@@ -25,7 +25,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The semantic reviewer's "closer to another item's source" check at its default thresholds
- * ({@code other-source-similarity}, {@code other-source-margin}; measured in docs/semantic-reviewer.md):
+ * ({@code other-source-similarity}, {@code other-source-margin}; measured in docs/offline-reviewers.md):
  * a sentence about another item's source facts fails on-specification and names that item; a
  * sentence that compares the item with another product, legitimately, does not. The catalog is the
  * hand-written fixtures' twelve base products (one per category) and the two items under test: every

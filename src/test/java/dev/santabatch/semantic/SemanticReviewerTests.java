@@ -221,7 +221,7 @@ class SemanticReviewerTests {
 
     /**
      * In a category with fewer other items than {@code min-category-peers} a sentence's density is
-     * no evidence (docs/semantic-reviewer.md): the topic anchors alone judge, with the low bar of an
+     * no evidence (docs/offline-reviewers.md): the topic anchors alone judge, with the low bar of an
      * item in another style, against the sentence's cosine to its own source and the task. A clean
      * item passes and the review says how it was judged; a blatant news sentence added to it is
      * off-topic, and only that one. The same index's vectors, judged with a minimum above every
