@@ -160,14 +160,18 @@ public final class Launcher {
                     .stream()
                     .limit(limit)
                     .toList();
-            out.printf("%-6s %-28s %-28s %-10s %-19s %-19s%n", "ID", "JOB", "RUN ID", "STATUS", "START", "END");
-            for (Map<String, Object> r : rows) {
+            List<String> statuses = rows.stream().map(r -> shownStatus(store, r)).toList();
+            int width = Math.max(10, statuses.stream().mapToInt(String::length).max().orElse(0));
+            String format = "%-6s %-28s %-28s %-" + width + "s %-19s %-19s%n";
+            out.printf(format, "ID", "JOB", "RUN ID", "STATUS", "START", "END");
+            for (int i = 0; i < rows.size(); i++) {
+                Map<String, Object> r = rows.get(i);
                 out.printf(
-                        "%-6s %-28s %-28s %-10s %-19s %-19s%n",
+                        format,
                         r.get("JOB_EXECUTION_ID"),
                         r.get("JOB_NAME"),
                         r.get("RUN_ID"),
-                        r.get("STATUS"),
+                        statuses.get(i),
                         time(r.get("START_TIME")),
                         time(r.get("END_TIME")));
             }
@@ -251,6 +255,31 @@ public final class Launcher {
 
     private static String unneutralise(String cell) {
         return cell.startsWith("'") && cell.length() > 1 && "=+-@\t\r".indexOf(cell.charAt(1)) >= 0 ? cell.substring(1) : cell;
+    }
+
+    /**
+     * An execution's status as {@code status} shows it: the stored one, except for an execution
+     * stored as running (STARTING, STARTED, STOPPING) whose run has no live lock holder (the holder
+     * process is gone, or its heartbeat is older than {@link #STALE_AFTER}): a process killed with
+     * {@code kill -9} or by the OOM killer, until a rerun recovers it. That one is shown as
+     * {@code DEAD (last heartbeat <time>)}, {@code DEAD (no heartbeat)} when none was recorded.
+     */
+    static String shownStatus(Store store, Map<String, Object> row) {
+        String status = String.valueOf(row.get("STATUS"));
+        boolean running = status.equals("STARTING") || status.equals("STARTED") || status.equals("STOPPING");
+        if (!running || row.get("RUN_ID") == null) {
+            return status;
+        }
+        Optional<Store.RunRow> run = store.findRun(String.valueOf(row.get("JOB_NAME")), String.valueOf(row.get("RUN_ID")));
+        if (run.isEmpty()) {
+            return status;
+        }
+        Store.RunRow r = run.get();
+        if (r.lockOwner() != null && isAlive(r.lockOwner(), r.heartbeatAt())) {
+            return status;
+        }
+        return r.heartbeatAt() == null ? "DEAD (no heartbeat)"
+                : "DEAD (last heartbeat " + time(java.sql.Timestamp.from(r.heartbeatAt())) + ")";
     }
 
     private static String time(@Nullable Object t) {
