@@ -30,8 +30,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * embedding, semantic indexing) and the time from the flag to the preparation's end is printed.
  * Target: under 5 s (Kubernetes' default grace period is 30 s). Not a test.
  *
- * <p>Arguments: the catalog size (default 3000) and the delay before the stop within a phase in
- * seconds (default 2).
+ * <p>Arguments: the catalog size (default 3000) and the delay in seconds (default 2) between the
+ * phase's first stored batch and the stop.
  */
 public final class PrepareStopBenchmark {
 
@@ -50,11 +50,13 @@ public final class PrepareStopBenchmark {
 
         // lexical sketching (also the shingle counts before it)
         JdbcDataSource lx = h2(dir, "lexical");
-        measure("lexical index", catalog, () -> true, delay, s -> new LexicalIndex(lx, LexicalThresholds.defaults()).prepare(s));
+        JdbcTemplate lxJdbc = new JdbcTemplate(lx);
+        measure("lexical index, sketching", catalog, () -> count(lxJdbc, "lx_round") > 0, delay, s -> new LexicalIndex(lx, LexicalThresholds.defaults()).prepare(s));
 
         // semantic embedding
         JdbcDataSource sm = h2(dir, "semantic-embed");
-        measure("semantic index, embedding", catalog, () -> true, delay,
+        JdbcTemplate smJdbc = new JdbcTemplate(sm);
+        measure("semantic index, embedding", catalog, () -> count(smJdbc, "sm_item") > 0, delay,
                 s -> new SemanticIndex(sm, Embedder::shared, pool, SemanticSettings.defaults()).prepare(s));
 
         // semantic indexing: the embedding done first (a stop-free prepare of a store whose round is
@@ -68,7 +70,7 @@ public final class PrepareStopBenchmark {
         jdbc.update("DELETE FROM sm_vprobe");
         jdbc.update("DELETE FROM sm_rev_passage");
         jdbc.update("DELETE FROM sm_rev_typical");
-        measure("semantic index, indexing", catalog, () -> true, delay,
+        measure("semantic index, indexing", catalog, () -> count(jdbc, "sm_indexed") > 0, delay,
                 s -> new SemanticIndex(ix, Embedder::shared, pool, SemanticSettings.defaults()).prepare(s));
         pool.shutdown();
         System.out.printf(Locale.ROOT, "load %s%n", load());
@@ -107,6 +109,16 @@ public final class PrepareStopBenchmark {
             System.out.printf(Locale.ROOT, "%-28s %s after %.1f s (no stop latency: raise the size)%n", what, how, (end - start) / 1e9);
         } else {
             System.out.printf(Locale.ROOT, "%-28s stop latency %.2f s (%s)%n", what, (end - stoppedAt.get()) / 1e9, how);
+        }
+    }
+
+    /** Rows of a table, 0 while it does not exist yet. */
+    private static long count(JdbcTemplate jdbc, String table) {
+        try {
+            Long n = jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Long.class);
+            return n == null ? 0 : n;
+        } catch (RuntimeException notYet) {
+            return 0;
         }
     }
 

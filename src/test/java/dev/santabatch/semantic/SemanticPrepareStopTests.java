@@ -32,8 +32,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SemanticPrepareStopTests {
 
-    static final int EMBED_BATCH = 256;
-    /** The indexing batch set for the test (the default, 1024, would need a larger catalog). */
+    static final int EMBED_BATCH = 64;
+    /** The indexing batch (the default). */
     static final int INDEX_BATCH = 256;
     /** Two indexing batches, a multiple of the embedding batch. */
     static final int ITEMS = 2 * INDEX_BATCH;
@@ -74,7 +74,6 @@ class SemanticPrepareStopTests {
     private SemanticIndex index(JdbcDataSource ds, Executor executor) {
         SemanticIndex index = new SemanticIndex(ds, () -> Embedder.of("stand-in", new TemplateStandInModel(BASE, 0.05, new AtomicLong())),
                 executor, SemanticSettings.defaults());
-        index.indexBatch = INDEX_BATCH;
         return index;
     }
 
