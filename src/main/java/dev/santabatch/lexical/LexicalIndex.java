@@ -2,6 +2,7 @@ package dev.santabatch.lexical;
 
 import dev.santabatch.offline.CatalogSnapshot;
 import dev.santabatch.offline.OfflineMethod;
+import dev.santabatch.offline.PreparationStoppedException;
 import dev.santabatch.offline.SnapshotItem;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -170,6 +171,11 @@ public final class LexicalIndex implements OfflineMethod {
             }
         };
         snapshot.forEach(item -> {
+            // every item: learning an item's phrases and storing a chunk take long on a loaded machine
+            if (snapshot.stopRequested()) {
+                throw new PreparationStoppedException("lexical index, round " + snapshot.round() + ": sketched " + progress[2]
+                        + " of " + snapshot.size() + " items");
+            }
             b.learn(item);
             chunk.add(item);
             if (chunk.size() == CHUNK) {

@@ -328,13 +328,13 @@ public final class SemanticIndex implements OfflineMethod {
                 if (buffer.size() >= FLUSH) {
                     // a stop between two batches: what they stored is kept (keyed by revision)
                     snapshot.checkStop("semantic index, round " + round + ": embedded " + embedded.done() + " of " + snapshot.size() + " items");
-                    embedAndRecord(run, round, buffer);
+                    embedAndRecord(snapshot, run, round, buffer);
                     embedded.add(buffer.size());
                     buffer.clear();
                 }
             });
             snapshot.checkStop("semantic index, round " + round + ": embedded " + embedded.done() + " of " + snapshot.size() + " items");
-            embedAndRecord(run, round, buffer);
+            embedAndRecord(snapshot, run, round, buffer);
             embedded.add(buffer.size());
             int frozen = frozenRound(run).orElseGet(() -> freeze(snapshot, run, round, snapshot.size()));
             preparing = lsh(extraRows(run));
@@ -387,7 +387,10 @@ public final class SemanticIndex implements OfflineMethod {
         return loadReferences(run, frozen);
     }
 
-    private void embedAndRecord(long run, int round, List<SnapshotItem> items) {
+    /** Texts embedded between two stop checks: four of the embedder's batches (the same batches as one call). */
+    private static final int EMBED_SLICE = 4 * Embedder.BATCH;
+
+    private void embedAndRecord(CatalogSnapshot snapshot, long run, int round, List<SnapshotItem> items) {
         if (items.isEmpty()) {
             return;
         }
@@ -429,7 +432,13 @@ public final class SemanticIndex implements OfflineMethod {
             }
             todo.add(new Todo(it, needContent ? h : null, sentences, from, sourceAt));
         }
-        List<float[]> vectors = texts.isEmpty() ? List.of() : embedder.get().embedAll(texts, executor);
+        List<float[]> vectors = new ArrayList<>(texts.size());
+        for (int from = 0; from < texts.size(); from += EMBED_SLICE) {
+            if (from > 0) { // a stop mid-batch: the batch's vectors so far are not stored, nothing else is lost
+                snapshot.checkStop("semantic index, round " + round + ": embedding a batch of " + items.size() + " items");
+            }
+            vectors.addAll(embedder.get().embedAll(texts.subList(from, Math.min(texts.size(), from + EMBED_SLICE)), executor));
+        }
         tx.executeWithoutResult(status -> {
             List<Object[]> vecRows = new ArrayList<>();
             List<Object[]> itemRows = new ArrayList<>();
