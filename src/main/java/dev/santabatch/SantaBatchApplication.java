@@ -18,6 +18,8 @@ import org.springframework.context.annotation.Bean;
 public class SantaBatchApplication {
 
     public static void main(String[] args) {
+        // an Error escaping a command (outside a run's own handling) is logged before the JVM ends
+        dev.santabatch.run.LastResort.install();
         System.exit(Cli.run(args));
     }
 

@@ -2,6 +2,7 @@ package dev.santabatch.lexical;
 
 import dev.santabatch.offline.CatalogSnapshot;
 import dev.santabatch.offline.OfflineMethod;
+import dev.santabatch.offline.PreparationStoppedException;
 import dev.santabatch.offline.SnapshotItem;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -137,7 +138,13 @@ public final class LexicalIndex implements OfflineMethod {
             // the round's rows are complete (a second prepare of the round: the batch-fix step after the
             // review step, or a restart): only the heap state is built again, from the snapshot and the
             // round's dense buckets (each dense bucket has at least one row in lx_dense)
-            snapshot.forEach(b::learn);
+            long[] learned = {0};
+            snapshot.forEach(item -> {
+                if (learned[0]++ % CHUNK == 0) {
+                    snapshot.checkStop("lexical index, round " + snapshot.round() + ": " + learned[0] + " of " + snapshot.size() + " items read");
+                }
+                b.learn(item);
+            });
             long[] dense = jdbc.queryForList("SELECT DISTINCT bucket FROM lx_dense WHERE run_pk = ? AND round = ?", Long.class,
                     run, snapshot.round()).stream().mapToLong(Long::longValue).sorted().toArray();
             state = b.build(dense);
@@ -150,6 +157,9 @@ public final class LexicalIndex implements OfflineMethod {
         // progress at most every PROGRESS_NANOS: a 100,000-item round sketches for minutes
         long[] progress = {System.nanoTime(), System.nanoTime(), 0}; // start, last line, items stored
         Runnable storeChunk = () -> {
+            // a stop between two chunks: the chunks stored are kept (lx_prepared is not set, so the
+            // next prepare of the round stores them again, reusing their sketches)
+            snapshot.checkStop("lexical index, round " + snapshot.round() + ": sketched " + progress[2] + " of " + snapshot.size() + " items");
             store(snapshot, stop, chunk, sizes);
             progress[2] += chunk.size();
             chunk.clear();
@@ -161,6 +171,11 @@ public final class LexicalIndex implements OfflineMethod {
             }
         };
         snapshot.forEach(item -> {
+            // every item: learning an item's phrases and storing a chunk take long on a loaded machine
+            if (snapshot.stopRequested()) {
+                throw new PreparationStoppedException("lexical index, round " + snapshot.round() + ": sketched " + progress[2]
+                        + " of " + snapshot.size() + " items");
+            }
             b.learn(item);
             chunk.add(item);
             if (chunk.size() == CHUNK) {
@@ -183,6 +198,7 @@ public final class LexicalIndex implements OfflineMethod {
      */
     private void storeDense(CatalogSnapshot snapshot, long[] dense) {
         for (int start = 0; start < dense.length; start += CHUNK) {
+            snapshot.checkStop("lexical index, round " + snapshot.round() + ": dense buckets, " + start + " of " + dense.length);
             int from = start;
             int to = Math.min(dense.length, from + CHUNK);
             tx.executeWithoutResult(st -> {
@@ -203,9 +219,19 @@ public final class LexicalIndex implements OfflineMethod {
         if (meta.isEmpty()) {
             int stopDf = thresholds.stopDf(snapshot.size());
             CountMin cm = new CountMin();
-            snapshot.forEach(item -> cm.addAll(Tokens.shingleHashes(item.content())));
-            Set<Long> stop = new HashSet<>();
+            long[] seen = {0};
             snapshot.forEach(item -> {
+                if (seen[0]++ % CHUNK == 0) {
+                    snapshot.checkStop("lexical index: counting shingles, " + seen[0] + " of " + snapshot.size() + " items");
+                }
+                cm.addAll(Tokens.shingleHashes(item.content()));
+            });
+            Set<Long> stop = new HashSet<>();
+            seen[0] = 0;
+            snapshot.forEach(item -> {
+                if (seen[0]++ % CHUNK == 0) {
+                    snapshot.checkStop("lexical index: stop-shingle list, " + seen[0] + " of " + snapshot.size() + " items");
+                }
                 for (long h : Tokens.shingleHashes(item.content())) {
                     if (cm.estimate(h) > stopDf) {
                         stop.add(h);

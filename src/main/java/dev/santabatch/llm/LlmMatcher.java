@@ -49,7 +49,8 @@ public final class LlmMatcher {
                 // only two answers that both say the pattern is there are evidence against the item
                 MatchOutcome.Kind kind = first.showsPattern() && problem.showsPattern()
                         ? MatchOutcome.Kind.UNUSABLE_CORRECTION : MatchOutcome.Kind.UNKNOWN;
-                return new MatchOutcome.FailedToMatch(kind, "invalid answer twice: " + first.message() + "; then " + problem.message());
+                return new MatchOutcome.FailedToMatch(kind, "invalid answer twice: " + first.message() + "; then " + problem.message(),
+                        first.error() == problem.error() ? problem.error() : null);
             }
             first = problem;
         }
@@ -57,7 +58,7 @@ public final class LlmMatcher {
     }
 
     /** An unusable answer: whether it said the candidate shows the pattern, and what was wrong. */
-    private record Problem(boolean showsPattern, String message) {}
+    private record Problem(boolean showsPattern, String message, ErrorKind error) {}
 
     /** {@code "shows_pattern": true} at the start of a cut answer. */
     private static final java.util.regex.Pattern SHOWS_TRUE = java.util.regex.Pattern.compile("\"shows_pattern\"\\s*:\\s*true\\b");
@@ -69,7 +70,7 @@ public final class LlmMatcher {
             // cut before the corrected text ended; whether it shows the pattern is known only if the
             // answer got as far as saying so
             boolean shows = answer.text() != null && SHOWS_TRUE.matcher(answer.text()).find();
-            return new Problem(shows, "answer cut at the output-token limit");
+            return new Problem(shows, "answer cut at the output-token limit", ErrorKind.TRUNCATED);
         }
         JsonNode root;
         try {
@@ -79,7 +80,7 @@ public final class LlmMatcher {
         }
         if (root == null || !root.isObject() || !root.path("shows_pattern").isBoolean()) {
             client.recordAnswerError(ErrorKind.MALFORMED_JSON);
-            return new Problem(false, "not JSON with a boolean 'shows_pattern'");
+            return new Problem(false, "not JSON with a boolean 'shows_pattern'", ErrorKind.MALFORMED_JSON);
         }
         if (!root.get("shows_pattern").asBoolean()) {
             return new MatchOutcome.NotMatched();
@@ -88,11 +89,11 @@ public final class LlmMatcher {
         String corrected = text == null || !text.isTextual() ? "" : Prompts.unwrapText(text.asText());
         if (corrected.isEmpty()) {
             client.recordAnswerError(ErrorKind.EMPTY_ANSWER);
-            return new Problem(true, "a match without corrected text");
+            return new Problem(true, "a match without corrected text", ErrorKind.EMPTY_ANSWER);
         }
         if (dev.santabatch.review.FixOutcome.unchanged(corrected, request.content())) {
             client.recordAnswerError(ErrorKind.UNCHANGED);
-            return new Problem(true, "a match whose corrected text is unchanged");
+            return new Problem(true, "a match whose corrected text is unchanged", ErrorKind.UNCHANGED);
         }
         return new MatchOutcome.Matched(corrected);
     }

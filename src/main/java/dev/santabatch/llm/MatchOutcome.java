@@ -1,6 +1,7 @@
 package dev.santabatch.llm;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** What the matcher made of one candidate. */
 public sealed interface MatchOutcome {
@@ -19,11 +20,19 @@ public sealed interface MatchOutcome {
      * No usable answer: a transport failure after the retries ({@link Kind#TRANSPORT}); two answers
      * that do not say whether the candidate shows the pattern ({@link Kind#UNKNOWN}); or two answers
      * that say it does but whose corrected text is unusable ({@link Kind#UNUSABLE_CORRECTION}).
+     * {@code answerError}: for two unusable answers, what was wrong with both when it was the same
+     * ({@link ErrorKind#UNCHANGED}, {@link ErrorKind#EMPTY_ANSWER}, {@link ErrorKind#TRUNCATED},
+     * {@link ErrorKind#MALFORMED_JSON}), {@code null} when they differed or the call failed.
      */
-    record FailedToMatch(Kind kind, String message) implements MatchOutcome {
+    record FailedToMatch(Kind kind, String message, @Nullable ErrorKind answerError) implements MatchOutcome {
         public FailedToMatch {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(message, "message");
+        }
+
+        /** Without an answer error: a transport failure. */
+        public FailedToMatch(Kind kind, String message) {
+            this(kind, message, null);
         }
     }
 

@@ -29,7 +29,8 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
  * unprocessed with a {@link NotProcessedException}. Its threads are never interrupted (an item may
  * be inside the store); a closed pipeline (the step ended, stopped or failed) starts no further
  * item, and results still in flight then are dropped: they were not stored, so a restart processes
- * those items again.
+ * those items again (the review step keeps the answers such an item had already received as they
+ * arrive, {@link ReviewStep.ReceivedAnswers}, so a restart does not pay for them again).
  *
  * @param <T> an item to process
  * @param <R> its result

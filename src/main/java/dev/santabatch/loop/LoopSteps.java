@@ -66,9 +66,12 @@ public final class LoopSteps {
         // the pipeline keeps `concurrency` items in process at all times; the step writes the
         // finished ones in chunks of that size, in completion order
         ReviewStep.Causes causes = new ReviewStep.Causes();
+        // answers of items in flight are kept as they arrive: a stop drops those items' results
+        ReviewStep.ReceivedAnswers received = new ReviewStep.ReceivedAnswers(loop, run, panels);
+        panels.listen(received);
         ItemPipeline<ReviewStep.Task, ReviewStep.Done> pipeline = ReviewStep.pipeline(
                 new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex(), causes),
-                new ReviewStep.Processor(panels, source, causes), concurrency);
+                new ReviewStep.Processor(panels, source, causes, received), concurrency);
         return new StepBuilder(REVIEW, repo)
                 .<ItemPipeline.Attempt<ReviewStep.Task, ReviewStep.Done>, ReviewStep.Done>chunk(Math.max(1, concurrency))
                 .transactionManager(tm)

@@ -52,10 +52,12 @@ final class ModelBatchFix {
      * @param undecided why the matcher gave no usable answer that says anything about the item
      *     ({@code TRANSPORT} or {@code UNKNOWN}): the item stays as it was, eligible, not escalated;
      *     {@code null}: the matcher decided
+     * @param reason why the item is escalated ({@link BatchFixReason} or {@code FIX_BREAKS_RULES});
+     *     {@code null} when it is not
      */
     record Outcome(Task task, List<LoopStore.PatternRow> matched, List<LoopStore.PatternRow> failed,
             @Nullable String fixed, @Nullable String attempt, List<String> issues, Map<Integer, Integer> calls,
-            MatchOutcome.@Nullable Kind undecided) {
+            MatchOutcome.@Nullable Kind undecided, @Nullable String reason) {
 
         /** The patterns as {@code changes.csv} and {@code escalations.csv} name them. */
         String label(List<LoopStore.PatternRow> ps) {
@@ -231,6 +233,7 @@ final class ModelBatchFix {
             List<LoopStore.PatternRow> failed = new ArrayList<>();
             List<String> issues = new ArrayList<>();
             Map<Integer, Integer> calls = new HashMap<>();
+            String reason = null; // the first unusable correction's
             for (int pNo : task.candidate().patterns()) {
                 LoopStore.PatternRow p = state.systematic.get(pNo);
                 if (p == null) {
@@ -250,25 +253,29 @@ final class ModelBatchFix {
                         // a transport failure, or answers that never said whether the item shows the
                         // pattern: nothing says it carries the pattern, so it stays eligible, not
                         // escalated, and keeps its text (the errors are counted by kind)
-                        return new Outcome(task, List.of(), List.of(), null, null, List.of(f.message()), calls, f.kind());
+                        return new Outcome(task, List.of(), List.of(), null, null, List.of(f.message()), calls, f.kind(), null);
                     }
                     failed.add(p);
                     issues.add(p.label() + " (matcher: " + f.message() + ")");
+                    if (reason == null) {
+                        reason = BatchFixReason.of(f).name();
+                    }
                 }
             }
             if (!failed.isEmpty()) {
-                return new Outcome(task, matched, failed, null, matched.isEmpty() ? null : text, issues, calls, null);
+                return new Outcome(task, matched, failed, null, matched.isEmpty() ? null : text, issues, calls, null, reason);
             }
             if (matched.isEmpty()) {
-                return new Outcome(task, List.of(), List.of(), null, null, List.of(), calls, null);
+                return new Outcome(task, List.of(), List.of(), null, null, List.of(), calls, null, null);
             }
             List<String> broken = panels.revisionCheck().violations(text, facts);
             if (broken.isEmpty()) {
-                return new Outcome(task, matched, List.of(), text, null, issues, calls, null);
+                return new Outcome(task, matched, List.of(), text, null, issues, calls, null, null);
             }
             List<String> all = new ArrayList<>(issues);
             all.addAll(broken);
-            return new Outcome(task, matched, List.of(), null, text, all, calls, null);
+            return new Outcome(task, matched, List.of(), null, text, all, calls, null,
+                    dev.santabatch.review.SantaReason.FIX_BREAKS_RULES.name());
         }
     }
 
@@ -310,7 +317,7 @@ final class ModelBatchFix {
                 } else if (!o.failed().isEmpty() || !o.matched().isEmpty()) {
                     List<LoopStore.PatternRow> all = new ArrayList<>(o.matched());
                     all.addAll(o.failed());
-                    if (store.escalateIfAt(runPk, id, o.task().item().currentRev(), round, BatchFixStep.CAUSE, null,
+                    if (store.escalateIfAt(runPk, id, o.task().item().currentRev(), round, BatchFixStep.CAUSE, o.reason(),
                             o.label(all), o.attempt(), o.issues())) {
                         all.forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 0, 1));
                     }

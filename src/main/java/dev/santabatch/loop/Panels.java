@@ -40,6 +40,7 @@ public final class Panels implements AutoCloseable {
     private final FailureClassifier classifier;
     private final ModelCalls modelCalls;
     private final SantaSettings settings;
+    private volatile AnswerListener answers = AnswerListener.NONE;
 
     public Panels(JobDefinition job, Map<String, ReviewerType> types, RevisionCheck revisionCheck,
             IssueSimilarity similarity, FailureClassifier classifier, Function<Panels, Fixer> fixerFactory,
@@ -67,7 +68,7 @@ public final class Panels implements AutoCloseable {
         this.revisionCheck = revisionCheck;
         this.fixer = fixerFactory.apply(this);
         this.settings = SantaSettings.of(job);
-        this.processor = new SantaProcessor(settings, this::newPanel, fixer, revisionCheck, panel, gate);
+        this.processor = new SantaProcessor(settings, this::listenedPanel, fixer, revisionCheck, panel, gate);
     }
 
     /** Prepares every reviewer type the panel uses for a round (idempotent). */
@@ -84,6 +85,17 @@ public final class Panels implements AutoCloseable {
             reviewers.add(types.get(spec.type()).create(spec));
         }
         return reviewers;
+    }
+
+    /** The processor's panels: fresh reviewers whose answers the {@link #listen listener} is told of. */
+    private List<Reviewer> listenedPanel() {
+        AnswerListener l = answers;
+        return l == AnswerListener.NONE ? newPanel() : newPanel().stream().map(l::listening).toList();
+    }
+
+    /** Tells {@code listener} of every answer of the {@link #processor()}'s reviewers. Defaults to none. */
+    void listen(AnswerListener listener) {
+        this.answers = listener;
     }
 
     public ReviewerType type(String name) {

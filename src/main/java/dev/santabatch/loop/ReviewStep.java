@@ -233,29 +233,92 @@ final class ReviewStep {
         }
     }
 
+    /**
+     * Keeps every valid review-0 answer as it arrives: stored at once (its own transaction) as the
+     * item's review of its current revision, so a stop or a kill that drops the item's result
+     * (items in flight when the step stops are not written) does not drop the answers already paid
+     * for. A restart reuses them as it reuses a failed attempt's reviews ({@link Reader}); when the
+     * item's result is written, its chunk's transaction replaces them with the result's reviews.
+     * Answers to a fix's text (later iterations) are not kept: the fix itself is not.
+     */
+    static final class ReceivedAnswers implements AnswerListener {
+        private final LoopStore loop;
+        private final RunContext run;
+        private final Panels panels;
+        /** Items in process, by id: the task and the text reviewed in its review 0. */
+        private final java.util.Map<String, java.util.Map.Entry<Task, String>> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
+
+        ReceivedAnswers(LoopStore loop, RunContext run, Panels panels) {
+            this.loop = loop;
+            this.run = run;
+            this.panels = panels;
+        }
+
+        void started(Task task, String content) {
+            inFlight.put(task.item().id(), java.util.Map.entry(task, content));
+        }
+
+        void ended(Task task) {
+            inFlight.remove(task.item().id());
+        }
+
+        @Override
+        public void answered(dev.santabatch.review.Reviewer reviewer, dev.santabatch.review.ReviewRequest request,
+                dev.santabatch.review.ReviewOutcome outcome) {
+            java.util.Map.Entry<Task, String> e = inFlight.get(request.itemId());
+            if (e == null || !(outcome instanceof dev.santabatch.review.ReviewOutcome.Reviewed reviewed)
+                    || !request.content().equals(e.getValue()) || e.getKey().stored().containsKey(reviewer.id())) {
+                return; // not an item of this step, not an answer, a fix's text, or a reused review
+            }
+            Task task = e.getKey();
+            // kept only if a restart would reuse it: checked as a stored review is checked again
+            panels.panel().stored(reviewer, request, reviewed.review()).ifPresent(pr -> {
+                try {
+                    loop.insertReviews(run.runPk(), task.round(), List.of(new LoopStore.ReviewRow(task.item().id(),
+                            task.item().currentRev(), 0, reviewer.id(), ReviewRecord.Kind.REVIEWED.name(),
+                            reviewed.review().verdict().name(), reviewed.review().toJson(), null, reviewed.duration().toMillis())));
+                } catch (RuntimeException ex) {
+                    // the store is closing (the step has stopped): the answer is paid again after a restart
+                    log.debug("review: answer of {} for {} not kept: {}", reviewer.id(), task.item().id(), ex.toString());
+                }
+            });
+        }
+    }
+
     static final class Processor implements ItemProcessor<Task, Done> {
         private final Panels panels;
         private final SourceFields source;
-
         private final Causes causes;
+        private final @Nullable ReceivedAnswers received;
 
         Processor(Panels panels, SourceFields source) {
-            this(panels, source, new Causes());
+            this(panels, source, new Causes(), null);
         }
 
-        Processor(Panels panels, SourceFields source, Causes causes) {
+        /** @param received keeps the answers of items in process as they arrive; none if null */
+        Processor(Panels panels, SourceFields source, Causes causes, @Nullable ReceivedAnswers received) {
             this.panels = panels;
             this.source = source;
             this.causes = causes;
+            this.received = received;
         }
 
         @Override
         public Done process(Task task) {
             List<String> fields = FieldsCodec.decode(task.item().fields());
             String content = task.item().content() != null ? task.item().content() : source.content(fields);
-            SantaResult result = panels.processor().process(task.item().id(), content, source.of(fields), task.stored());
-            causes.add(result);
-            return new Done(task, result);
+            if (received != null) {
+                received.started(task, content);
+            }
+            try {
+                SantaResult result = panels.processor().process(task.item().id(), content, source.of(fields), task.stored());
+                causes.add(result);
+                return new Done(task, result);
+            } finally {
+                if (received != null) {
+                    received.ended(task);
+                }
+            }
         }
     }
 

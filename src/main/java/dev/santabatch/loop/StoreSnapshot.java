@@ -50,6 +50,12 @@ final class StoreSnapshot implements CatalogSnapshot {
         store.forEachItemAsOfRound(runPk, round, it -> action.accept(toSnapshot(it)));
     }
 
+    /** The run's stop flag ({@link dev.santabatch.run.StopSignal}). */
+    @Override
+    public boolean stopRequested() {
+        return dev.santabatch.run.StopSignal.requested();
+    }
+
     @Override
     public Optional<SnapshotItem> get(String id) {
         return store.itemAsOfRound(runPk, id, round).map(this::toSnapshot);

@@ -25,4 +25,25 @@ public interface CatalogSnapshot {
 
     /** One item by id, as of the snapshot. */
     Optional<SnapshotItem> get(String id);
+
+    /**
+     * Whether a stop (SIGTERM, Ctrl-C) has been requested: a long preparation checks it between
+     * its batches through {@link #checkStop}. Defaults to {@code false} (a snapshot that cannot be
+     * stopped).
+     */
+    default boolean stopRequested() {
+        return false;
+    }
+
+    /**
+     * Throws {@link PreparationStoppedException} when a stop has been requested: called by a long
+     * preparation once per batch, so it ends within one batch of the request.
+     *
+     * @param what the preparation and how far it got, for the log
+     */
+    default void checkStop(String what) {
+        if (stopRequested()) {
+            throw new PreparationStoppedException(what);
+        }
+    }
 }

@@ -160,14 +160,18 @@ public final class Launcher {
                     .stream()
                     .limit(limit)
                     .toList();
-            out.printf("%-6s %-28s %-28s %-10s %-19s %-19s%n", "ID", "JOB", "RUN ID", "STATUS", "START", "END");
-            for (Map<String, Object> r : rows) {
+            List<String> statuses = rows.stream().map(r -> shownStatus(store, r)).toList();
+            int width = Math.max(10, statuses.stream().mapToInt(String::length).max().orElse(0));
+            String format = "%-6s %-28s %-28s %-" + width + "s %-19s %-19s%n";
+            out.printf(format, "ID", "JOB", "RUN ID", "STATUS", "START", "END");
+            for (int i = 0; i < rows.size(); i++) {
+                Map<String, Object> r = rows.get(i);
                 out.printf(
-                        "%-6s %-28s %-28s %-10s %-19s %-19s%n",
+                        format,
                         r.get("JOB_EXECUTION_ID"),
                         r.get("JOB_NAME"),
                         r.get("RUN_ID"),
-                        r.get("STATUS"),
+                        statuses.get(i),
                         time(r.get("START_TIME")),
                         time(r.get("END_TIME")));
             }
@@ -251,6 +255,31 @@ public final class Launcher {
 
     private static String unneutralise(String cell) {
         return cell.startsWith("'") && cell.length() > 1 && "=+-@\t\r".indexOf(cell.charAt(1)) >= 0 ? cell.substring(1) : cell;
+    }
+
+    /**
+     * An execution's status as {@code status} shows it: the stored one, except for an execution
+     * stored as running (STARTING, STARTED, STOPPING) whose run has no live lock holder (the holder
+     * process is gone, or its heartbeat is older than {@link #STALE_AFTER}): a process killed with
+     * {@code kill -9} or by the OOM killer, until a rerun recovers it. That one is shown as
+     * {@code DEAD (last heartbeat <time>)}, {@code DEAD (no heartbeat)} when none was recorded.
+     */
+    static String shownStatus(Store store, Map<String, Object> row) {
+        String status = String.valueOf(row.get("STATUS"));
+        boolean running = status.equals("STARTING") || status.equals("STARTED") || status.equals("STOPPING");
+        if (!running || row.get("RUN_ID") == null) {
+            return status;
+        }
+        Optional<Store.RunRow> run = store.findRun(String.valueOf(row.get("JOB_NAME")), String.valueOf(row.get("RUN_ID")));
+        if (run.isEmpty()) {
+            return status;
+        }
+        Store.RunRow r = run.get();
+        if (r.lockOwner() != null && isAlive(r.lockOwner(), r.heartbeatAt())) {
+            return status;
+        }
+        return r.heartbeatAt() == null ? "DEAD (no heartbeat)"
+                : "DEAD (last heartbeat " + time(java.sql.Timestamp.from(r.heartbeatAt())) + ")";
     }
 
     private static String time(@Nullable Object t) {
@@ -421,6 +450,7 @@ public final class Launcher {
             RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, List.copyOf(runWarnings),
                     job.sameModelReviewers(extensions.env()));
             StopSignal.install();
+            LastResort.install();
             try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk());
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
                 child.setParent(base);
@@ -429,8 +459,17 @@ public final class Launcher {
                 child.register(SantaJobConfiguration.class);
                 child.refresh();
                 Job santaJob = child.getBean("santaJob", Job.class);
-                JobExecution execution = operator.start(santaJob, params);
-                return finish(store, context, execution, out, err);
+                JobExecution execution;
+                try {
+                    execution = operator.start(santaJob, params);
+                } catch (Error e) {
+                    return lastResort(store, context, e, out, err);
+                }
+                try {
+                    return finish(store, context, execution, out, err);
+                } catch (Error e) {
+                    return lastResort(store, context, e, out, err);
+                }
             }
         } catch (JobInstanceAlreadyCompleteException e) {
             err.println("santa-batch: run '" + runId + "' already completed. Use a new --run-id.");
@@ -459,6 +498,33 @@ public final class Launcher {
                 log.warn("could not release the lock of run '{}' ({}); it expires with its heartbeat", runId, e.getMessage());
             }
         }
+    }
+
+    /**
+     * An {@link Error} that escaped the job (outside any step, or while its end was recorded): its
+     * cause is logged first (one ERROR line, then the trace), then written to {@code report.json}
+     * as a failed run's if the store still answers; exit 1, restartable (a rerun recovers the
+     * execution).
+     */
+    static int lastResort(Store store, RunContext run, Error e, PrintStream out, PrintStream err) {
+        String cause = failureLine(e);
+        try {
+            log.error("run '{}' of job '{}' ended by an unexpected error: {}", run.runId(), run.job().name(), cause, e);
+        } catch (Throwable logging) {
+            err.println("santa-batch: run '" + run.runId() + "' ended by an unexpected error: " + cause);
+        }
+        String restart = "santa-batch run " + run.job().file() + " --run-id " + run.runId();
+        try {
+            Map<String, Object> report = dev.santabatch.report.FailedRunReport.build(store, new LoopStore(store.jdbc()),
+                    run.job().name(), run.runId(), run.runPk(), -1, "FAILED", "an unexpected error ended the run",
+                    List.of(cause), restart);
+            dev.santabatch.report.FailedRunReport.write(run.outDir(), report);
+            out.println("  report:   " + run.outDir().resolve("report.json"));
+        } catch (Throwable t) {
+            err.println("santa-batch: could not write " + run.outDir().resolve("report.json") + ": " + t);
+        }
+        err.println("santa-batch: run '" + run.runId() + "' failed: " + cause + "; restart: " + restart);
+        return ExitCodes.FAILED;
     }
 
     private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out, PrintStream err) {
@@ -517,6 +583,10 @@ public final class Launcher {
                 if (ConfigurationErrorLogFilter.configurationError(t)) {
                     // Spring Batch's own trace of it is filtered out: one line says it all
                     log.error("step failed on a configuration error: {}", failureLine(t));
+                } else if (status == BatchStatus.FAILED) {
+                    // the cause in one line (Spring Batch's own line names the step, its trace the cause)
+                    log.error("run '{}' of job '{}', execution {} failed: {}", run.runId(), run.job().name(), execution.getId(),
+                            failureLine(t));
                 }
             }
             String restart = "santa-batch run " + run.job().file() + " --run-id " + run.runId()

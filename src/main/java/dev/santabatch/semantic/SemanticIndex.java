@@ -66,7 +66,8 @@ public final class SemanticIndex implements OfflineMethod {
     public static final String CONTENT = "content";
     public static final String SOURCE = "source";
 
-    private static final int FLUSH = 256;
+    /** Items embedded and stored per batch: one stop check each (64 items: about 2 s at 30 items/s). */
+    private static final int FLUSH = 64;
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SemanticIndex.class);
     /** How often a long prepare logs its progress. */
     private static final long PROGRESS_NANOS = 30_000_000_000L;
@@ -84,6 +85,10 @@ public final class SemanticIndex implements OfflineMethod {
             this.what = what;
             this.total = total;
             this.every = every;
+        }
+
+        long done() {
+            return done;
         }
 
         void add(long n) {
@@ -321,21 +326,24 @@ public final class SemanticIndex implements OfflineMethod {
             snapshot.forEach(item -> {
                 buffer.add(item);
                 if (buffer.size() >= FLUSH) {
-                    embedAndRecord(run, round, buffer);
+                    // a stop between two batches: what they stored is kept (keyed by revision)
+                    snapshot.checkStop("semantic index, round " + round + ": embedded " + embedded.done() + " of " + snapshot.size() + " items");
+                    embedAndRecord(snapshot, run, round, buffer);
                     embedded.add(buffer.size());
                     buffer.clear();
                 }
             });
-            embedAndRecord(run, round, buffer);
+            snapshot.checkStop("semantic index, round " + round + ": embedded " + embedded.done() + " of " + snapshot.size() + " items");
+            embedAndRecord(snapshot, run, round, buffer);
             embedded.add(buffer.size());
-            int frozen = frozenRound(run).orElseGet(() -> freeze(run, round, snapshot.size()));
+            int frozen = frozenRound(run).orElseGet(() -> freeze(snapshot, run, round, snapshot.size()));
             preparing = lsh(extraRows(run));
             nextVid = nextVid(run);
             Map<String, Reference> references = references(run, frozen);
             Map<String, float[]> means = loadMeans(run, frozen);
-            indexNewRevisions(run, round, references, means, new Progress("semantic index, round " + round + ": indexed (new revisions)", snapshot.size(),
+            indexNewRevisions(snapshot, run, round, references, means, new Progress("semantic index, round " + round + ": indexed (new revisions)", snapshot.size(),
                     progressEveryNanos));
-            bandPassages(run, round, frozen, means);
+            bandPassages(snapshot, run, round, frozen, means);
             jdbc.update("INSERT INTO sm_round (run_pk, round, items) VALUES (?, ?, ?)", run, round, snapshot.size());
         }
         int frozen = frozenRound(run).orElseThrow(() -> new IllegalStateException("semantic index of run " + run + " has no frozen reference"));
@@ -353,11 +361,11 @@ public final class SemanticIndex implements OfflineMethod {
      * (from that round's members), with the marker in the same transaction: a crash before it leaves
      * no frozen state, and the next prepare computes it again.
      */
-    private int freeze(long run, int round, long items) {
+    private int freeze(CatalogSnapshot snapshot, long run, int round, long items) {
         tx.executeWithoutResult(status -> {
             jdbc.update("DELETE FROM sm_reference WHERE run_pk = ? AND round = ?", run, round);
             jdbc.update("DELETE FROM sm_mean WHERE run_pk = ? AND round = ?", run, round);
-            computeReferences(run, round);
+            computeReferences(snapshot, run, round);
             computeMeans(run, round);
             jdbc.update("INSERT INTO sm_frozen (run_pk, round, lsh_extra_rows) VALUES (?, ?, ?)", run, round, lshExtraRows(items, lshBaseItems));
         });
@@ -379,7 +387,10 @@ public final class SemanticIndex implements OfflineMethod {
         return loadReferences(run, frozen);
     }
 
-    private void embedAndRecord(long run, int round, List<SnapshotItem> items) {
+    /** Texts embedded between two stop checks: four of the embedder's batches (the same batches as one call). */
+    private static final int EMBED_SLICE = 4 * Embedder.BATCH;
+
+    private void embedAndRecord(CatalogSnapshot snapshot, long run, int round, List<SnapshotItem> items) {
         if (items.isEmpty()) {
             return;
         }
@@ -421,7 +432,13 @@ public final class SemanticIndex implements OfflineMethod {
             }
             todo.add(new Todo(it, needContent ? h : null, sentences, from, sourceAt));
         }
-        List<float[]> vectors = texts.isEmpty() ? List.of() : embedder.get().embedAll(texts, executor);
+        List<float[]> vectors = new ArrayList<>(texts.size());
+        for (int from = 0; from < texts.size(); from += EMBED_SLICE) {
+            if (from > 0) { // a stop mid-batch: the batch's vectors so far are not stored, nothing else is lost
+                snapshot.checkStop("semantic index, round " + round + ": embedding a batch of " + items.size() + " items");
+            }
+            vectors.addAll(embedder.get().embedAll(texts.subList(from, Math.min(texts.size(), from + EMBED_SLICE)), executor));
+        }
         tx.executeWithoutResult(status -> {
             List<Object[]> vecRows = new ArrayList<>();
             List<Object[]> itemRows = new ArrayList<>();
@@ -467,13 +484,17 @@ public final class SemanticIndex implements OfflineMethod {
         return s.isEmpty() ? List.of(content) : s;
     }
 
-    private void computeReferences(long run, int round) {
+    private void computeReferences(CatalogSnapshot snapshot, long run, int round) {
+        long[] rows0 = {0};
         Map<String, List<Object[]>> sample = new LinkedHashMap<>();
         Map<String, Integer> seen = new HashMap<>();
         Random random = new Random(round * 31L + 7);
         jdbc.query("SELECT m.category, m.item_id, v.vec FROM sm_member m JOIN sm_vector v ON v.run_pk = m.run_pk AND v.item_id = m.item_id"
                         + " AND v.rev = m.rev AND v.kind = 'sentence' WHERE m.run_pk = ? AND m.round = ? ORDER BY m.item_id, v.seq",
                 rs -> {
+                    if (rows0[0]++ % (INDEX_BATCH * 8) == 0) {
+                        snapshot.checkStop("semantic index, round " + round + ": reference sentences, " + rows0[0] + " read");
+                    }
                     String cat = rs.getString(1);
                     int n = seen.merge(cat, 1, Integer::sum);
                     List<Object[]> s = sample.computeIfAbsent(cat, k -> new ArrayList<>());
@@ -562,7 +583,13 @@ public final class SemanticIndex implements OfflineMethod {
     /** Members handed to the executor per task while indexing. */
     private static final int INDEX_TASK = 64;
     /** Members read before their indexing tasks are joined and written. */
-    private static final int INDEX_BATCH = 1024;
+    private static final int INDEX_BATCH = 256;
+
+    /**
+     * Members indexed per batch (one transaction, one stop check). Defaults to {@value #INDEX_BATCH}
+     * (about 3 s at 75 revisions/s, the 100,000-item benchmark's rate on a loaded machine).
+     */
+    int indexBatch = INDEX_BATCH;
 
     /**
      * Bands, typicality and passage of every member revision of the round not indexed before (all of
@@ -574,8 +601,8 @@ public final class SemanticIndex implements OfflineMethod {
      * {@code sm_indexed} markers in one transaction per batch (a restart indexes only what is unmarked),
      * so the result does not depend on the number of threads. Passage bands: {@link #bandPassages}.
      */
-    private void indexNewRevisions(long run, int round, Map<String, Reference> references, Map<String, float[]> means, Progress progress) {
-        List<Member> batch = new ArrayList<>(INDEX_BATCH);
+    private void indexNewRevisions(CatalogSnapshot snapshot, long run, int round, Map<String, Reference> references, Map<String, float[]> means, Progress progress) {
+        List<Member> batch = new ArrayList<>(indexBatch);
         Member[] current = {null};
         jdbc.query("SELECT m.item_id, m.category, v.kind, v.seq, v.vec, s.vec, m.rev,"
                         + " (SELECT COUNT(*) FROM sm_indexed j WHERE j.run_pk = m.run_pk AND j.item_id = m.item_id AND j.rev = " + SemanticSchema.SOURCE_REV + ")"
@@ -590,7 +617,8 @@ public final class SemanticIndex implements OfflineMethod {
                     if (current[0] == null || !id.equals(current[0].id())) {
                         if (current[0] != null) {
                             batch.add(current[0]);
-                            if (batch.size() >= INDEX_BATCH) {
+                            if (batch.size() >= indexBatch) {
+                                snapshot.checkStop("semantic index, round " + round + ": indexed " + progress.done() + " new revisions");
                                 indexMembers(run, batch, references, means);
                                 progress.add(batch.size());
                                 batch.clear();
@@ -606,6 +634,7 @@ public final class SemanticIndex implements OfflineMethod {
         if (current[0] != null) {
             batch.add(current[0]);
         }
+        snapshot.checkStop("semantic index, round " + round + ": indexed " + progress.done() + " new revisions");
         indexMembers(run, batch, references, means);
         progress.add(batch.size());
     }
@@ -616,7 +645,7 @@ public final class SemanticIndex implements OfflineMethod {
      * the first round that has such passages (the round's members' passages), so a passage's bands
      * are computed once per revision.
      */
-    private void bandPassages(long run, int round, int frozen, Map<String, float[]> means) {
+    private void bandPassages(CatalogSnapshot snapshot, long run, int round, int frozen, Map<String, float[]> means) {
         int min = settings.paraphraseMinSentences();
         if (!means.containsKey(PASSAGE)) {
             double[] sum = new double[Embedder.DIMENSION];
@@ -661,6 +690,7 @@ public final class SemanticIndex implements OfflineMethod {
                             rows, probes);
                     marks.add(new Object[] {run, rs.getString(1), rs.getInt(2)});
                     if (marks.size() >= 500) {
+                        snapshot.checkStop("semantic index, round " + round + ": banding passages");
                         flush.run();
                     }
                 },

@@ -200,9 +200,10 @@ public class Store {
                 == 1;
     }
 
+    /** Releases the run's lock; its last heartbeat is kept (what {@code status} shows for a run that died after it). */
     public void releaseLock(long runPk, String owner) {
         jdbc.update(
-                "UPDATE sb_run SET lock_owner = NULL, heartbeat_at = NULL WHERE run_pk = ? AND lock_owner = ?",
+                "UPDATE sb_run SET lock_owner = NULL WHERE run_pk = ? AND lock_owner = ?",
                 runPk,
                 owner);
     }

@@ -309,6 +309,14 @@ class ModelBatchFixFaultTests {
             assertThat(candidateStates(jdbc, runPk(jdbc, "r1"))).containsExactly(Map.entry("escalated", cal.candidates()));
             Map<String, Object> errors = map(map(modelCalls(dir, "r1").get("run")).get("errors_by_kind"));
             assertThat(num(errors.get("unchanged"))).isEqualTo(2 * cal.candidates());
+            // and every escalation of the run names its reason: the batch fix's the unchanged corrections
+            assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sb_escalation WHERE reason IS NULL OR reason = ''", Long.class))
+                    .as("escalations without a reason: %s", jdbc.queryForList("SELECT item_id || ' ' || cause || ': ' || issues"
+                            + " FROM sb_escalation WHERE reason IS NULL OR reason = ''", String.class))
+                    .isZero();
+            assertThat(jdbc.queryForList("SELECT DISTINCT reason FROM sb_escalation WHERE cause = 'batch-fix'", String.class))
+                    .containsExactly("MATCH_FIX_UNCHANGED");
+            assertThat(held).allMatch(l -> l.contains("MATCH_FIX_UNCHANGED"));
         }
     }
 

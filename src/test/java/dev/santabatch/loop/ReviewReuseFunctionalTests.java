@@ -247,6 +247,78 @@ class ReviewReuseFunctionalTests {
                 + " GROUP BY item_id, rev, iteration, reviewer HAVING COUNT(*) > 1) d")).isZero();
     }
 
+    @Test
+    void aStopMidReviewKeepsTheAnswersAlreadyReceivedForItemsInFlight() throws Exception {
+        // given 60 items (all sampled); reviewer C holds its first call (item X) until released,
+        // while reviewer B has answered X: X is in flight
+        List<List<String>> rows = markedRows(60);
+        Path catalog = TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = TestJobsAccess.writeJob(dir, "loop", catalog, 10);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        String wording = "carries the shop-now boilerplate sentence";
+        java.util.concurrent.atomic.AtomicReference<String> held = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicBoolean healthy = new AtomicBoolean(false);
+        ReviewerType b = counting(wording, r -> false);
+        ReviewerType c = counting(wording, r -> {
+            if (!healthy.get() && (held.compareAndSet(null, r.itemId()) || r.itemId().equals(held.get()))) {
+                try {
+                    release.await(120, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return true; // X's attempt fails to review after the stop: its result is dropped anyway
+            }
+            return false;
+        });
+        java.util.concurrent.ExecutorService runner = java.util.concurrent.Executors.newSingleThreadExecutor();
+        java.util.concurrent.Future<Integer> first = runner.submit(() -> Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err, extensions(b, c)));
+        try {
+            // when B's answer for X has arrived (kept in the store while X is still in flight) and a stop is requested
+            String kept = "SELECT COUNT(*) FROM sb_review WHERE item_id = '%s' AND reviewer = 'B' AND iteration = 0 AND outcome = 'REVIEWED'";
+            long found = 0;
+            for (int i = 0; i < 600 && found == 0 && !first.isDone(); i++) {
+                Thread.sleep(100);
+                String x = held.get();
+                found = x == null ? 0 : queryOrZero(kept.formatted(x));
+            }
+            assertThat(found).as("B's answer for %s, in flight (C held), is in the store", held.get()).isEqualTo(1);
+            StopSignal.request("test SIGTERM");
+            assertThat(first.get(120, java.util.concurrent.TimeUnit.SECONDS)).as("stopped, restartable").isEqualTo(1);
+        } finally {
+            release.countDown();
+            runner.shutdown();
+        }
+        String x = held.get();
+        assertThat(query("SELECT COUNT(*) FROM sb_sample WHERE item_id = '" + x + "' AND outcome IS NOT NULL"))
+                .as("%s was in flight at the stop: no outcome", x).isZero();
+
+        // and the run is resumed with C answering
+        StopSignal.reset();
+        healthy.set(true);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int resumed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions(b, c));
+
+        // then B's answer received before the stop is reused, not paid again; C is called again for X
+        assertThat(resumed).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        String text = rows.stream().filter(r -> r.get(0).equals(x)).findFirst().orElseThrow().get(7);
+        assertThat(callsOf("B", x, text)).as("B on %s's stored revision", x).isEqualTo(1);
+        assertThat(callsOf("C", x, text)).as("C on %s: held, then called after the restart", x).isEqualTo(2);
+        assertThat(query("SELECT COUNT(*) FROM sb_sample WHERE outcome = 'UNREVIEWED'")).isZero();
+        assertThat(query("SELECT COUNT(*) FROM (SELECT item_id, rev, iteration, reviewer FROM sb_review"
+                + " GROUP BY item_id, rev, iteration, reviewer HAVING COUNT(*) > 1) d")).isZero();
+    }
+
+    long queryOrZero(String sql) {
+        try {
+            return Math.max(0, query(sql));
+        } catch (Exception notYet) {
+            return 0; // the store or its tables are not there yet
+        }
+    }
+
     long query(String sql) throws Exception {
         List<String> s = strings(sql);
         return s.isEmpty() ? -1 : Long.parseLong(s.get(0));

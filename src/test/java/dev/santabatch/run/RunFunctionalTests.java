@@ -178,4 +178,31 @@ class RunFunctionalTests {
         assertThat(r.exit()).isEqualTo(0);
         assertThat(r.out()).contains("listed").contains("seen-1").contains("COMPLETED");
     }
+
+    @Test
+    void statusShowsARunWhoseHeartbeatStoppedAsDead() throws Exception {
+        // given two runs stored as STARTED: one whose lock holder's heartbeat stopped long ago (the
+        // process was killed), one whose holder beats (another host, a fresh heartbeat)
+        Path catalog = TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(5));
+        Path job = TestJobs.writeJob(dir, "listed", catalog, 5);
+        cli("run", job.toString(), "--out", dir.resolve("out").toString(), "--run-id", "killed-1");
+        cli("run", job.toString(), "--out", dir.resolve("out").toString(), "--run-id", "live-1");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(TestJobs.h2Url(dir), "sa", "");
+                java.sql.Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE BATCH_JOB_EXECUTION SET STATUS = 'STARTED', END_TIME = NULL");
+            st.executeUpdate("UPDATE sb_run SET lock_owner = '1@elsewhere#gone', heartbeat_at = TIMESTAMP '2020-01-02 03:04:05'"
+                    + " WHERE run_id = 'killed-1'");
+            st.executeUpdate("UPDATE sb_run SET lock_owner = '1@elsewhere#live', heartbeat_at = CURRENT_TIMESTAMP WHERE run_id = 'live-1'");
+        }
+
+        // when the executions are listed
+        Result r = cli("status");
+
+        // then the killed one is DEAD with its last heartbeat, the live one STARTED
+        assertThat(r.exit()).isEqualTo(0);
+        String killed = r.out().lines().filter(l -> l.contains("killed-1")).findFirst().orElseThrow();
+        String live = r.out().lines().filter(l -> l.contains("live-1")).findFirst().orElseThrow();
+        assertThat(killed).contains("DEAD (last heartbeat 2020-01-02 03:04:05)");
+        assertThat(live).contains("STARTED").doesNotContain("DEAD");
+    }
 }

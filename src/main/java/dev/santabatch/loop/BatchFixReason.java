@@ -1,0 +1,35 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.llm.ErrorKind;
+import dev.santabatch.llm.MatchOutcome;
+
+/**
+ * Why the model batch fix escalated an item, when its model matcher gave no usable corrected text
+ * (the {@code reason} column of {@code escalations.csv}, beside {@link dev.santabatch.review.SantaReason}'s
+ * names; a matched item whose correction breaks a rule is {@code FIX_BREAKS_RULES}). Both of the
+ * matcher's answers said the item shows the pattern; neither corrected text was usable.
+ */
+enum BatchFixReason {
+    /** Both corrected texts were the text unchanged. */
+    MATCH_FIX_UNCHANGED,
+    /** Both answers said "shows the pattern" without a corrected text. */
+    MATCH_FIX_EMPTY,
+    /** Both answers were cut at the output-token limit after saying "shows the pattern". */
+    MATCH_FIX_TRUNCATED,
+    /** The two answers were unusable for different reasons (the issues name both). */
+    MATCHER_INVALID_ANSWER;
+
+    /** The reason for a matcher's failure to give a usable correction. */
+    static BatchFixReason of(MatchOutcome.FailedToMatch failure) {
+        ErrorKind e = failure.answerError();
+        if (e == null) {
+            return MATCHER_INVALID_ANSWER;
+        }
+        return switch (e) {
+            case UNCHANGED -> MATCH_FIX_UNCHANGED;
+            case EMPTY_ANSWER -> MATCH_FIX_EMPTY;
+            case TRUNCATED -> MATCH_FIX_TRUNCATED;
+            default -> MATCHER_INVALID_ANSWER;
+        };
+    }
+}

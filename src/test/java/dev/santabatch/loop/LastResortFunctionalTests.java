@@ -1,0 +1,120 @@
+package dev.santabatch.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.santabatch.review.ReviewOutcome;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.Reviewer;
+import dev.santabatch.run.Launcher;
+import dev.santabatch.run.RunRequest;
+import dev.santabatch.run.StopSignal;
+import dev.santabatch.run.TestJobsAccess;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last resort: an {@link Error} thrown inside a step (an OutOfMemoryError, an AssertionError:
+ * what no code expects) ends the run FAILED with its cause in the log (one ERROR line naming it)
+ * and in {@code report.json}'s {@code failures}, like any failed step. A reviewer of the test job
+ * throws it for one item.
+ */
+class LastResortFunctionalTests {
+
+    @TempDir
+    Path dir;
+
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+
+    private Level rootLevel;
+
+    /** Boot leaves the logging as it is (its reset at start-up would detach the test's appender). */
+    @BeforeEach
+    void listen() {
+        StopSignal.reset();
+        System.setProperty(NO_LOGGING_SYSTEM, "none");
+        rootLevel = root.getLevel();
+        root.setLevel(Level.INFO);
+        log.start();
+        root.addAppender(log);
+    }
+
+    @AfterEach
+    void stopListening() {
+        root.detachAppender(log);
+        root.setLevel(rootLevel);
+        System.clearProperty(NO_LOGGING_SYSTEM);
+    }
+
+    static final String NO_LOGGING_SYSTEM = "org.springframework.boot.logging.LoggingSystem";
+
+    static Map<String, Supplier<Error>> ERRORS = Map.of(
+            "OutOfMemoryError", () -> new OutOfMemoryError("simulated: Java heap space"),
+            "AssertionError", () -> new AssertionError("simulated: an invariant broke"));
+
+    @ParameterizedTest(name = "{0} inside the review step")
+    @ValueSource(strings = {"OutOfMemoryError", "AssertionError"})
+    void anErrorInsideAStepIsLoggedAndWrittenToTheReport(String error) throws Exception {
+        // given a job whose reviewer C throws the error for one item
+        Path catalog = TestJobsAccess.writeCatalog(dir.resolve("in.csv"), ReviewReuseFunctionalTests.markedRows(30));
+        Path job = TestJobsAccess.writeJob(dir, "loop", catalog, 10);
+        String wording = "carries the shop-now boilerplate sentence";
+        ReviewerType b = spec -> new ScriptedLoopFunctionalTests.MarkerReviewer(spec, wording);
+        ReviewerType c = spec -> {
+            Reviewer healthy = new ScriptedLoopFunctionalTests.MarkerReviewer(spec, wording);
+            return new Reviewer() {
+                @Override
+                public String id() {
+                    return healthy.id();
+                }
+
+                @Override
+                public Set<String> criteria() {
+                    return healthy.criteria();
+                }
+
+                @Override
+                public ReviewOutcome review(ReviewRequest request) {
+                    if (request.itemId().equals("T0007")) {
+                        throw ERRORS.get(error).get();
+                    }
+                    return healthy.review(request);
+                }
+            };
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when it runs
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ReviewReuseFunctionalTests.extensions(b, c));
+
+        // then it fails, restartable, with the cause in the log and in report.json
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(1);
+        Path report = dir.resolve("out/loop/r1/report.json");
+        assertThat(report).exists();
+        Map<String, Object> r = dev.santabatch.report.RunReport.read(report);
+        assertThat(r.get("status")).isEqualTo("failed");
+        assertThat(r.get("failures").toString()).contains(error).contains("simulated");
+        List<String> errors = log.list.stream().filter(e -> e.getLevel() == Level.ERROR)
+                .map(e -> e.getLoggerName() + ": " + e.getFormattedMessage()).toList();
+        assertThat(errors).as("ERROR lines").anyMatch(l -> l.contains("dev.santabatch.run.Launcher") && l.contains(error)
+                && l.contains("simulated"));
+    }
+}
