@@ -516,6 +516,8 @@ public final class Launcher {
                 if (ConfigurationErrorLogFilter.configurationError(t)) {
                     // Spring Batch's own trace of it is filtered out: one line says it all
                     log.error("step failed on a configuration error: {}", failureLine(t));
+                } else if (ConfigurationErrorLogFilter.expectedFailure(t)) {
+                    log.error("step failed: {}", failureLine(t));
                 }
             }
             String restart = "santa-batch run " + run.job().file() + " --run-id " + run.runId()
@@ -539,15 +541,15 @@ public final class Launcher {
     }
 
     /**
-     * One failure for people: a configuration error in the cause chain (e.g. a model's 401: which
-     * model, which endpoint, which environment variable to check) says what to do, so its message
-     * wins; otherwise the root cause's message, with its type.
+     * One failure for people: an expected failure in the cause chain (e.g. a model's 401: which
+     * model, which endpoint, which environment variable to check; an endpoint whose circuit breaker
+     * opened) says what to do, so its message wins; otherwise the root cause's message, with its type.
      */
     static String failureLine(Throwable t) {
         Throwable root = t;
         java.util.Set<Throwable> seen = new java.util.HashSet<>();
         for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
-            if (c instanceof dev.santabatch.review.ConfigurationException) {
+            if (c instanceof dev.santabatch.review.ExpectedFailureException) {
                 return c.getMessage();
             }
             root = c;
