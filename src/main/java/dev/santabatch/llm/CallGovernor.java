@@ -246,7 +246,7 @@ public final class CallGovernor {
             if (open.isPresent()) {
                 String message = open.get();
                 if (aborted.putIfAbsent(target.endpoint(), new Abort(false, () -> new EndpointDownException(target.endpoint(), message))) == null) {
-                    log.error("{}", message);
+                    log.warn("{}", message);
                 }
                 refuseIfAborted(target, null);
             }
