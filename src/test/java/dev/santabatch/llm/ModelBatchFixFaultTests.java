@@ -218,7 +218,9 @@ class ModelBatchFixFaultTests {
                         Map.of("Content-Type", "application/json"))
                 : MODEL.answer(r))) {
             // given every matcher call answered 500, past the 2 attempts the governor makes, and one round only
+            // (the circuit breaker off: with it, 20 consecutive 500s would fail the step instead, as an outage)
             Path job = job(dir, server, TWO_MODELS, "santa:\n  max-rounds: 1\n");
+            Files.writeString(job, Files.readString(job).replace("  max-backoff: 40ms\n", "  max-backoff: 40ms\n  circuit-breaker-failures: 0\n"));
 
             Run first = run(job);
 
