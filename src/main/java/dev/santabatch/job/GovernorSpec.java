@@ -17,6 +17,9 @@ import java.time.Duration;
  * @param jitter relative random spread of every wait, 0-1. Defaults to 0.2.
  * @param maxRetryAfter the longest {@code Retry-After} honoured. Defaults to 120 s.
  * @param logRequests log every request at DEBUG with credentials masked. Defaults to false.
+ * @param circuitBreakerFailures consecutive 5xx, connection or timeout failures at one endpoint (429s
+ *     do not count, a success resets) after which the governor stops calling it and fails the step;
+ *     0 for no breaker. Defaults to 20.
  */
 public record GovernorSpec(
         int maxInFlightPerEndpoint,
@@ -27,9 +30,10 @@ public record GovernorSpec(
         Duration maxBackoff,
         double jitter,
         Duration maxRetryAfter,
-        boolean logRequests) {
+        boolean logRequests,
+        int circuitBreakerFailures) {
 
     /** Every default. */
     public static final GovernorSpec DEFAULTS = new GovernorSpec(32, 16, 0, 5, Duration.ofSeconds(1),
-            Duration.ofSeconds(30), 0.2, Duration.ofSeconds(120), false);
+            Duration.ofSeconds(30), 0.2, Duration.ofSeconds(120), false, 20);
 }

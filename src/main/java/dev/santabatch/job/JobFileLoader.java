@@ -102,7 +102,7 @@ public final class JobFileLoader {
     private static final List<String> MATCHER_KEYS = List.of("model", "max-candidate-share");
     private static final List<String> GOVERNOR_KEYS = List.of("max-in-flight-per-endpoint", "max-in-flight-per-model",
             "requests-per-minute-per-model", "max-attempts", "initial-backoff", "max-backoff", "jitter",
-            "max-retry-after", "log-requests");
+            "max-retry-after", "log-requests", "circuit-breaker-failures");
     private static final List<String> MODEL_KEYS = List.of("base-url", "model", "api-key-env", "temperature", "timeout",
             "max-output-tokens", "structured-output", "price-input-per-million", "price-output-per-million");
     private static final List<String> RUN_KEYS = List.of("chunk-size", "concurrency");
@@ -628,7 +628,8 @@ public final class JobFileLoader {
                 max,
                 o.numberIn("jitter", d.jitter(), 0, 1),
                 o.duration("max-retry-after", d.maxRetryAfter()),
-                o.bool("log-requests", d.logRequests()));
+                o.bool("log-requests", d.logRequests()),
+                o.intIn("circuit-breaker-failures", d.circuitBreakerFailures(), 0, 100_000));
     }
 
     private ModelSpec model(Obj o) throws JobFileException {

@@ -15,6 +15,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,9 +25,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Per HTTP attempt, in this order: the model's request-per-minute token bucket (waits); a permit
  * of the endpoint's and of the model's in-flight semaphores (waits); the budgets (throws
- * {@link BudgetExceededException} before anything is sent, and counts the call); the attempt;
- * token and cost accounting from the response. Permits are released before any backoff wait, so a
- * waiting retry does not hold a slot.
+ * {@link BudgetExceededException} before anything is sent) and the reservation of the attempt, made
+ * durable through the {@link CallLedger} before the request is sent; the attempt; token and cost
+ * accounting from the response (recorded in the ledger too). Permits are released before any
+ * backoff wait, so a waiting retry does not hold a slot.
  *
  * <p>Failures by {@link ErrorKind.Category}: retriable (429, 5xx, timeout, connection, malformed
  * response) are retried up to {@link GovernorSettings#maxAttempts()} after {@code Retry-After}
@@ -36,11 +38,21 @@ import org.slf4j.LoggerFactory;
  * Every failure is counted by kind; answer-level problems are counted by the caller through
  * {@link #recordAnswerError(String, ErrorKind)}.
  *
- * <p>Budgets ({@link BudgetSpec}, per run and per round): the call limit is exact even under
- * concurrency (checked and counted atomically); token and cost limits are checked against what the
- * finished calls used, so calls already in flight when a limit is reached may pass it by their
- * own usage. A resumed run passes the stored {@link SpendSnapshot} back to the constructor and
- * counts cumulatively.
+ * <p>Circuit breaker, per endpoint: {@link GovernorSettings#circuitBreakerFailures()} consecutive
+ * 5xx, connection or timeout failures (429s and other answers do not count; a success resets)
+ * open it: the call that saw the last one throws {@link EndpointDownException}, and so does every
+ * later call to that endpoint without sending anything. A configuration error (401/403, 404)
+ * likewise aborts its endpoint. Attempts refused after an abort, and attempts in flight whose
+ * connection fails after it or whose thread is interrupted, are counted {@link ErrorKind#CANCELLED}
+ * (not {@code connection}): the server never received them, or we cut them off.
+ *
+ * <p>Budgets ({@link BudgetSpec}, per run and per round) are checked against reservations: every
+ * attempt reserved counts as a call from the moment it is reserved (checked and counted atomically,
+ * so the call limit is exact under concurrency), and its tokens and cost are reserved at the mean
+ * of the calls answered so far in this execution, then settled to what the server reports. The
+ * ledger holds every reservation before its request leaves, so a resumed run (which passes the
+ * stored {@link SpendSnapshot} and the same ledger to the constructor) counts at least every call a
+ * killed execution sent, at most the attempts in flight at the kill more.
  */
 public final class CallGovernor {
 
@@ -52,23 +64,62 @@ public final class CallGovernor {
     private final Map<String, Semaphore> modelPermits = new ConcurrentHashMap<>();
     private final Map<String, TokenBucket> rateLimiters = new ConcurrentHashMap<>();
 
+    private final Map<String, Breaker> breakers = new ConcurrentHashMap<>();
+    /** Endpoints whose calls are aborted (open breaker, configuration error). */
+    private final Map<String, Abort> aborted = new ConcurrentHashMap<>();
+
+    /**
+     * Why an endpoint's calls are aborted and the exception every later call throws.
+     *
+     * @param configuration a configuration error (401/403, 404): an attempt in flight whose
+     *     connection then fails was cut off, not failed by the endpoint
+     */
+    private record Abort(boolean configuration, Supplier<RuntimeException> exception) {}
+    private final CallLedger ledger;
+
     private final Object lock = new Object();
     private final Acc run;
     private final Map<Integer, Acc> rounds = new HashMap<>();
     private int round;
+    /** Calls answered in this execution and their usage: the estimate a reservation holds. */
+    private long answeredCalls;
+    private long answeredTokens;
+    private double answeredCost;
 
     /**
      * @param settings limits and retry policy
      * @param budget spending limits; all-null for none
      * @param prior spend of an earlier execution of the same run ({@link SpendSnapshot#NONE} for a new run)
+     * @param ledger where attempts are reserved before they are sent; what it recorded of earlier
+     *     executions (calls, tokens, cost) counts where it is more than {@code prior} says (an
+     *     execution killed between two saves of the snapshot)
      */
-    public CallGovernor(GovernorSettings settings, BudgetSpec budget, SpendSnapshot prior) {
+    public CallGovernor(GovernorSettings settings, BudgetSpec budget, SpendSnapshot prior, CallLedger ledger) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.budget = Objects.requireNonNull(budget, "budget");
         Objects.requireNonNull(prior, "prior");
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.run = Acc.of(prior.run());
         prior.rounds().forEach((n, t) -> rounds.put(n, Acc.of(t)));
         this.round = prior.round();
+        ledger.recorded().forEach((n, byRole) -> byRole.forEach((role, recorded) -> {
+            Acc inRound = rounds.computeIfAbsent(n, k -> new Acc());
+            long calls = Math.max(0, recorded.calls() - inRound.role(role).calls);
+            long in = Math.max(0, recorded.inputTokens() - inRound.role(role).inputTokens);
+            long out = Math.max(0, recorded.outputTokens() - inRound.role(role).outputTokens);
+            double cost = Math.max(0, recorded.cost() - inRound.role(role).cost);
+            if (calls > 0 || in > 0 || out > 0 || cost > 0) {
+                for (Acc acc : new Acc[] {run, run.role(role), inRound, inRound.role(role)}) {
+                    acc.calls += calls;
+                    acc.add(in, out, cost);
+                }
+            }
+        }));
+    }
+
+    /** A governor whose reservations are not kept beyond this process. */
+    public CallGovernor(GovernorSettings settings, BudgetSpec budget, SpendSnapshot prior) {
+        this(settings, budget, prior, CallLedger.NONE);
     }
 
     /** A governor with no budget and nothing spent. */
@@ -111,6 +162,7 @@ public final class CallGovernor {
      * @throws ModelCallFailedException retriable failures exhausted, or a rejected request
      * @throws ConfigurationException authentication failed or the model is unknown
      * @throws BudgetExceededException a budget is reached; nothing was sent
+     * @throws EndpointDownException the endpoint's circuit breaker is open
      */
     public <T> T call(ModelTarget target, String role, Callable<T> attempt, Function<? super T, @Nullable TokenUsage> usage)
             throws ModelCallFailedException {
@@ -119,6 +171,7 @@ public final class CallGovernor {
         int attemptNo = 0;
         while (true) {
             attemptNo++;
+            refuseIfAborted(target, role);
             limiter(target).acquire();
             Semaphore endpoint = endpointPermits.computeIfAbsent(target.endpoint(), k -> new Semaphore(settings.maxInFlightPerEndpoint(), true));
             Semaphore model = modelPermits.computeIfAbsent(target.modelKey(), k -> new Semaphore(settings.maxInFlightPerModel(), true));
@@ -128,17 +181,34 @@ public final class CallGovernor {
             try {
                 acquire(model);
                 try {
-                    reserveCall(role, attemptNo > 1);
+                    refuseIfAborted(target, role);
+                    Reservation reservation = reserveCall(role, attemptNo > 1);
+                    boolean settled = false;
                     try {
                         T result = attempt.call();
-                        recordUsage(target, role, result == null ? null : usage.apply(result));
+                        recordUsage(target, role, reservation, result == null ? null : usage.apply(result));
+                        settled = true;
+                        breaker(target).success();
                         return result;
                     } catch (CancellationException e) {
+                        recordError(role, ErrorKind.CANCELLED);
                         throw e;
                     } catch (Exception e) {
                         thrown = e;
                         failure = Failures.classify(e);
+                        boolean noAnswer = failure.kind() == ErrorKind.CONNECTION || failure.kind() == ErrorKind.TIMEOUT;
+                        Abort abort = aborted.get(target.endpoint());
+                        if (noAnswer && (abort != null && abort.configuration() || Thread.currentThread().isInterrupted())) {
+                            // cut off by an abort or a stop, not a failure of the endpoint
+                            recordError(role, ErrorKind.CANCELLED);
+                            refuseIfAborted(target, null);
+                            throw new CancellationException("interrupted while calling " + target.endpoint());
+                        }
                         recordError(role, failure.kind());
+                    } finally {
+                        if (!settled) {
+                            settle(reservation);
+                        }
                     }
                 } finally {
                     model.release();
@@ -150,19 +220,52 @@ public final class CallGovernor {
         }
     }
 
+    /**
+     * Throws the abort of {@code target}'s endpoint, if its calls are aborted, counting the refused
+     * attempt {@link ErrorKind#CANCELLED} under {@code role} (nothing is counted for a {@code null} role).
+     */
+    private void refuseIfAborted(ModelTarget target, @Nullable String role) {
+        Abort abort = aborted.get(target.endpoint());
+        if (abort != null) {
+            if (role != null) {
+                recordError(role, ErrorKind.CANCELLED);
+            }
+            throw abort.exception().get();
+        }
+    }
+
+    private Breaker breaker(ModelTarget target) {
+        return breakers.computeIfAbsent(target.endpoint(), Breaker::new);
+    }
+
     private void handle(ModelTarget target, String role, int attemptNo, Failures.Failure failure, Exception thrown)
             throws ModelCallFailedException {
         String where = "model '" + target.model() + "' at " + target.endpoint() + " (" + role + ")";
+        if (failure.kind() == ErrorKind.SERVER_ERROR || failure.kind() == ErrorKind.CONNECTION || failure.kind() == ErrorKind.TIMEOUT) {
+            Optional<String> open = breaker(target).failure(failure.seen(), settings.circuitBreakerFailures());
+            if (open.isPresent()) {
+                String message = open.get();
+                if (aborted.putIfAbsent(target.endpoint(), new Abort(false, () -> new EndpointDownException(target.endpoint(), message))) == null) {
+                    log.warn("{}", message);
+                }
+                refuseIfAborted(target, null);
+            }
+        } else if (failure.kind() != ErrorKind.RATE_LIMITED) {
+            breaker(target).success(); // the endpoint answered
+        }
         switch (failure.kind().category()) {
-            case CONFIGURATION -> throw new ConfigurationException(
-                    failure.kind() == ErrorKind.AUTH
+            case CONFIGURATION -> {
+                String message = failure.kind() == ErrorKind.AUTH
                             ? "authentication failed for model '" + target.model() + "' at " + target.endpoint() + " (" + role
                                     + "): check the environment variable "
                                     + (target.apiKeyEnv() == null ? "named by model.api-key-env" : target.apiKeyEnv())
                                     + " (model.api-key-env) holds a valid key for this endpoint; the server said: "
                                     + failure.message()
-                            : where + ": model not found (" + failure.message() + "); check model.model and model.base-url (it usually ends in /v1)",
-                    thrown);
+                            : where + ": model not found (" + failure.message() + "); check model.model and model.base-url (it usually ends in /v1)";
+                // the endpoint's other calls would fail alike: none is sent any more
+                aborted.putIfAbsent(target.endpoint(), new Abort(true, () -> new ConfigurationException(message)));
+                throw new ConfigurationException(message, thrown);
+            }
             case REJECTED, ANSWER -> {
                 if (failure.kind() == ErrorKind.UNEXPECTED) {
                     if (thrown instanceof RuntimeException re) {
@@ -185,6 +288,7 @@ public final class CallGovernor {
                 }
                 Duration wait = retryAfter.map(this::jitterUp).orElseGet(() -> backoff(attemptNo));
                 log.debug("{}: {} ({}), retry {} in {} ms", where, failure.kind().label(), failure.message(), attemptNo, wait.toMillis());
+                refuseIfAborted(target, null);
                 sleep(wait);
             }
         }
@@ -222,22 +326,60 @@ public final class CallGovernor {
         recordError(role, kind);
     }
 
-    private void reserveCall(String role, boolean retry) {
+    /** One reserved attempt: its round, role and the tokens and cost it holds until it is settled. */
+    private record Reservation(int round, String role, boolean retry, long tokens, double cost) {}
+
+    /**
+     * Checks every budget against what is reserved (calls; tokens and cost of answered calls plus
+     * the estimates of those in flight), counts the attempt, and records it in the ledger before
+     * returning. Nothing is counted when a budget is reached or the ledger fails.
+     */
+    private Reservation reserveCall(String role, boolean retry) {
+        Reservation r;
         synchronized (lock) {
             Acc current = rounds.computeIfAbsent(round, k -> new Acc());
             check(BudgetExceededException.Limit.MAX_CALLS, budget.maxCalls(), run.calls);
-            check(BudgetExceededException.Limit.MAX_TOKENS, budget.maxTokens(), run.tokens());
-            check(BudgetExceededException.Limit.MAX_COST, budget.maxCost(), run.cost);
+            check(BudgetExceededException.Limit.MAX_TOKENS, budget.maxTokens(), run.tokens() + run.pendingTokens);
+            check(BudgetExceededException.Limit.MAX_COST, budget.maxCost(), run.cost + run.pendingCost);
             check(BudgetExceededException.Limit.MAX_CALLS_PER_ROUND, budget.maxCallsPerRound(), current.calls);
-            check(BudgetExceededException.Limit.MAX_TOKENS_PER_ROUND, budget.maxTokensPerRound(), current.tokens());
-            check(BudgetExceededException.Limit.MAX_COST_PER_ROUND, budget.maxCostPerRound(), current.cost);
-            for (Acc acc : new Acc[] {run, current}) {
-                acc.calls++;
-                acc.role(role).calls++;
-                if (retry) {
-                    acc.retries++;
-                    acc.role(role).retries++;
+            check(BudgetExceededException.Limit.MAX_TOKENS_PER_ROUND, budget.maxTokensPerRound(), current.tokens() + current.pendingTokens);
+            check(BudgetExceededException.Limit.MAX_COST_PER_ROUND, budget.maxCostPerRound(), current.cost + current.pendingCost);
+            long tokens = answeredCalls == 0 ? 0 : Math.round((double) answeredTokens / answeredCalls);
+            double cost = answeredCalls == 0 ? 0 : answeredCost / answeredCalls;
+            r = new Reservation(round, role, retry, tokens, cost);
+            count(r, 1);
+        }
+        try {
+            ledger.reserve(r.round(), role);
+        } catch (RuntimeException e) {
+            synchronized (lock) {
+                count(r, -1);
+            }
+            throw e;
+        }
+        return r;
+    }
+
+    /** Adds ({@code sign} 1) or takes back (-1) a reservation's call and estimates. Under the lock. */
+    private void count(Reservation r, int sign) {
+        for (Acc acc : new Acc[] {run, rounds.computeIfAbsent(r.round(), k -> new Acc())}) {
+            for (Acc a : new Acc[] {acc, acc.role(r.role())}) {
+                a.calls += sign;
+                if (r.retry()) {
+                    a.retries += sign;
                 }
+            }
+            acc.pendingTokens += sign * r.tokens();
+            acc.pendingCost += sign * r.cost();
+        }
+    }
+
+    /** Releases a reservation's estimates (its call stays counted). */
+    private void settle(Reservation r) {
+        synchronized (lock) {
+            for (Acc acc : new Acc[] {run, rounds.computeIfAbsent(r.round(), k -> new Acc())}) {
+                acc.pendingTokens -= r.tokens();
+                acc.pendingCost -= r.cost();
             }
         }
     }
@@ -248,15 +390,22 @@ public final class CallGovernor {
         }
     }
 
-    private void recordUsage(ModelTarget target, String role, @Nullable TokenUsage usage) {
+    /** Settles an answered attempt: its usage replaces its estimates, in the ledger first. */
+    private void recordUsage(ModelTarget target, String role, Reservation r, @Nullable TokenUsage usage) {
         long in = usage == null || usage.inputTokenCount() == null ? 0 : usage.inputTokenCount();
         long out = usage == null || usage.outputTokenCount() == null ? 0 : usage.outputTokenCount();
         double cost = target.cost(in, out);
+        ledger.answered(r.round(), role, in, out, cost);
         synchronized (lock) {
-            for (Acc acc : new Acc[] {run, rounds.computeIfAbsent(round, k -> new Acc())}) {
+            for (Acc acc : new Acc[] {run, rounds.computeIfAbsent(r.round(), k -> new Acc())}) {
                 acc.add(in, out, cost);
                 acc.role(role).add(in, out, cost);
+                acc.pendingTokens -= r.tokens();
+                acc.pendingCost -= r.cost();
             }
+            answeredCalls++;
+            answeredTokens += in + out;
+            answeredCost += cost;
         }
     }
 
@@ -324,9 +473,56 @@ public final class CallGovernor {
         }
     }
 
+    /**
+     * One endpoint's run of consecutive failures that count for its circuit breaker, by what was
+     * seen (HTTP status, {@code connection}, {@code timeout}), in first-seen order.
+     */
+    static final class Breaker {
+        private final String endpoint;
+        private final Map<String, Integer> seen = new java.util.LinkedHashMap<>();
+        private int consecutive;
+        private @Nullable String open;
+
+        Breaker(String endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        synchronized void success() {
+            if (open != null) {
+                return; // open for good: a late answer of a call in flight does not close it
+            }
+            consecutive = 0;
+            seen.clear();
+        }
+
+        /**
+         * Counts one failure; the one-line message of the open breaker once {@code limit} (above 0)
+         * is reached (the same message for every later failure: the breaker stays open).
+         */
+        synchronized Optional<String> failure(String what, int limit) {
+            if (open != null) {
+                return Optional.of(open);
+            }
+            consecutive++;
+            seen.merge(what, 1, Integer::sum);
+            if (limit <= 0 || consecutive < limit) {
+                return Optional.empty();
+            }
+            StringBuilder tally = new StringBuilder();
+            seen.forEach((k, n) -> tally.append(tally.length() == 0 ? "" : ", ").append(k).append(" x").append(n));
+            open = "endpoint " + endpoint + ": " + consecutive + " consecutive failures (" + tally
+                    + "); stopped calling it (governor.circuit-breaker-failures: " + limit
+                    + "); run again with the same run id once it answers (what is done is kept)";
+            return Optional.of(open);
+        }
+    }
+
     /** Mutable counters, guarded by the governor's lock. */
     private static final class Acc {
         long calls;
+        /** Tokens and cost reserved by attempts in flight (estimates, not reported). */
+        long pendingTokens;
+        double pendingCost;
         long retries;
         long answerRetries;
         long errors;

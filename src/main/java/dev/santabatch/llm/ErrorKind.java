@@ -44,6 +44,12 @@ public enum ErrorKind {
     EMPTY_ANSWER("empty-answer", Category.ANSWER),
     /** The fixer returned its input unchanged. */
     UNCHANGED("unchanged", Category.ANSWER),
+    /**
+     * An attempt cut off or not sent because its endpoint's calls were aborted (a configuration
+     * error such as a 401, or an open circuit breaker) or its thread was interrupted (a stop). Not
+     * a failure of the endpoint: never retried, and not counted by the circuit breaker.
+     */
+    CANCELLED("cancelled", Category.REJECTED),
     /** An exception the governor does not know; rethrown as is. */
     UNEXPECTED("unexpected", Category.REJECTED);
 

@@ -21,6 +21,10 @@ import java.util.Objects;
  *     once rather than hold a thread. Defaults to 120 s.
  * @param logRequests log each request at DEBUG (logger {@code dev.santabatch.llm.internal}) with
  *     credentials masked. Defaults to false.
+ * @param circuitBreakerFailures consecutive failures at one endpoint that open its circuit breaker:
+ *     5xx answers, connection failures and timeouts count, 429s and other answers do not, a success
+ *     resets the count. Once open, the governor sends nothing more to the endpoint and every call to
+ *     it throws {@link EndpointDownException}. 0 for no breaker. Defaults to 20.
  */
 public record GovernorSettings(
         int maxInFlightPerEndpoint,
@@ -31,9 +35,13 @@ public record GovernorSettings(
         Duration maxBackoff,
         double jitter,
         Duration maxRetryAfter,
-        boolean logRequests) {
+        boolean logRequests,
+        int circuitBreakerFailures) {
 
     public GovernorSettings {
+        if (circuitBreakerFailures < 0) {
+            throw new IllegalArgumentException("circuitBreakerFailures must be 0 (no breaker) or more, got " + circuitBreakerFailures);
+        }
         if (maxInFlightPerEndpoint < 1) {
             throw new IllegalArgumentException("maxInFlightPerEndpoint must be at least 1, got " + maxInFlightPerEndpoint);
         }
@@ -58,27 +66,31 @@ public record GovernorSettings(
     public static GovernorSettings of(dev.santabatch.job.GovernorSpec spec) {
         return new GovernorSettings(spec.maxInFlightPerEndpoint(), spec.maxInFlightPerModel(),
                 spec.requestsPerMinutePerModel(), spec.maxAttempts(), spec.initialBackoff(), spec.maxBackoff(),
-                spec.jitter(), spec.maxRetryAfter(), spec.logRequests());
+                spec.jitter(), spec.maxRetryAfter(), spec.logRequests(), spec.circuitBreakerFailures());
     }
 
-    /** Every default: 16 in flight per endpoint and per model, no rate limit, 5 attempts, 1 s doubling to 30 s, ±20 %, Retry-After up to 120 s, no request log. */
+    /** Every default: 16 in flight per endpoint and per model, no rate limit, 5 attempts, 1 s doubling to 30 s, ±20 %, Retry-After up to 120 s, no request log, the breaker open after 20 consecutive failures. */
     public static GovernorSettings defaults() {
-        return new GovernorSettings(16, 16, 0, 5, Duration.ofSeconds(1), Duration.ofSeconds(30), 0.2, Duration.ofSeconds(120), false);
+        return new GovernorSettings(16, 16, 0, 5, Duration.ofSeconds(1), Duration.ofSeconds(30), 0.2, Duration.ofSeconds(120), false, 20);
     }
 
     public GovernorSettings withInFlight(int perEndpoint, int perModel) {
-        return new GovernorSettings(perEndpoint, perModel, requestsPerMinutePerModel, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests);
+        return new GovernorSettings(perEndpoint, perModel, requestsPerMinutePerModel, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests, circuitBreakerFailures);
     }
 
     public GovernorSettings withRequestsPerMinute(int rpm) {
-        return new GovernorSettings(maxInFlightPerEndpoint, maxInFlightPerModel, rpm, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests);
+        return new GovernorSettings(maxInFlightPerEndpoint, maxInFlightPerModel, rpm, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests, circuitBreakerFailures);
     }
 
     public GovernorSettings withRetries(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
-        return new GovernorSettings(maxInFlightPerEndpoint, maxInFlightPerModel, requestsPerMinutePerModel, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests);
+        return new GovernorSettings(maxInFlightPerEndpoint, maxInFlightPerModel, requestsPerMinutePerModel, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests, circuitBreakerFailures);
     }
 
     public GovernorSettings withLogRequests(boolean log) {
-        return new GovernorSettings(maxInFlightPerEndpoint, maxInFlightPerModel, requestsPerMinutePerModel, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, log);
+        return new GovernorSettings(maxInFlightPerEndpoint, maxInFlightPerModel, requestsPerMinutePerModel, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, log, circuitBreakerFailures);
+    }
+
+    public GovernorSettings withCircuitBreakerFailures(int failures) {
+        return new GovernorSettings(maxInFlightPerEndpoint, maxInFlightPerModel, requestsPerMinutePerModel, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests, failures);
     }
 }

@@ -38,20 +38,24 @@ public final class RunComponents {
     }
 
     /**
-     * The panel of run {@code runPk}: its governor counts on from the spend stored with the run (a
-     * resumed run counts cumulatively, against the job file's current budget), and its spend is
-     * stored as it accrues. A budget stop of the last execution is cleared: this one starts afresh.
+     * The panel of run {@code runPk}: its governor counts on from the spend stored with the run and
+     * its call ledger (a resumed run counts cumulatively, against the job file's current budget,
+     * every call a killed execution reserved included), reserves every attempt in the ledger before
+     * sending it, and its spend is stored as it accrues. A budget stop of the last execution is cleared: this one starts afresh.
      */
     public static Panels panels(JobDefinition job, Store store, Extensions extensions, long runPk) {
         SpendStore spend = new SpendStore(store.jdbc());
         SpendSnapshot prior = spend.load(runPk);
         spend.clearBudgetStop(runPk);
-        if (prior.run().total().calls() > 0) {
-            log.info("resuming model spend of the run: {} calls, {} tokens, cost {} so far", prior.run().total().calls(),
-                    prior.run().total().tokens(), String.format(java.util.Locale.ROOT, "%.4f", prior.run().total().cost()));
+        CallGovernor governor = new CallGovernor(GovernorSettings.of(job.governor()), job.budget(), prior, spend.ledger(runPk));
+        SpendSnapshot resumed = governor.snapshot();
+        if (resumed.run().total().calls() > 0) {
+            long unsaved = resumed.run().total().calls() - prior.run().total().calls();
+            log.info("resuming model spend of the run: {} calls{}, {} tokens, cost {} so far", resumed.run().total().calls(),
+                    unsaved > 0 ? " (" + unsaved + " reserved by an execution that ended before saving them)" : "",
+                    resumed.run().total().tokens(), String.format(java.util.Locale.ROOT, "%.4f", resumed.run().total().cost()));
         }
-        return panels(job, store, extensions, new CallGovernor(GovernorSettings.of(job.governor()), job.budget(), prior),
-                spend, runPk);
+        return panels(job, store, extensions, governor, spend, runPk);
     }
 
     private static Panels panels(JobDefinition job, Store store, Extensions extensions, CallGovernor governor,

@@ -15,7 +15,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Model spend stored with the run, as the call governor counts it (calls, retries, errors by kind,
- * tokens and cost, per role and per round), so that a resumed run counts it cumulatively; the
+ * tokens and cost, per role and per round), so that a resumed run counts it cumulatively (written
+ * with every chunk; the calls, tokens and cost a killed execution spent after its last chunk are in
+ * the call ledger, {@link #ledger(long)}, which the governor writes before every attempt); the
  * budget stop that ended the last execution, if any; and the batch fix's matcher economics per
  * pattern. Portable between H2 and PostgreSQL. Writers hold the run's lock, so the
  * update-then-insert upsert does not race.
@@ -70,6 +72,15 @@ public final class SpendStore {
 
     public void createSchema() {
         DDL.forEach(jdbc::execute);
+        jdbc.execute(CallLedgerStore.DDL);
+    }
+
+    /**
+     * The durable record of run {@code runPk}'s model calls, which its governor reserves every HTTP
+     * attempt in before sending it (so that spend survives a killed process).
+     */
+    public dev.santabatch.llm.CallLedger ledger(long runPk) {
+        return new CallLedgerStore(jdbc, runPk);
     }
 
     /** The spend stored with the run; {@link SpendSnapshot#NONE} for a new run. */

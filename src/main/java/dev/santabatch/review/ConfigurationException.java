@@ -2,9 +2,10 @@ package dev.santabatch.review;
 
 /**
  * A configuration error found while calling a reviewer or fixer (authentication, unknown model).
- * Not retriable: it propagates out of the panel and the processor and must fail the step.
+ * Not retriable: it propagates out of the panel and the processor and must fail the step, reported
+ * in one line ({@link ExpectedFailureException}).
  */
-public class ConfigurationException extends RuntimeException {
+public class ConfigurationException extends ExpectedFailureException {
 
     public ConfigurationException(String message) {
         super(message);

@@ -18,7 +18,8 @@ import org.slf4j.Marker;
  * executing step") before santa-batch's summary, which already names the model, the endpoint and
  * what to check. This filter drops exactly those events: loggers under
  * {@code org.springframework.batch} at ERROR or WARN whose exception has a
- * {@link ConfigurationException} in its cause chain. Every other error, an unexpected one
+ * {@link ConfigurationException}, or another {@link dev.santabatch.review.ExpectedFailureException}
+ * (a model endpoint whose circuit breaker opened), in its cause chain. Every other error, an unexpected one
  * included, is logged as before; the {@link Launcher} logs the configuration error itself as one
  * ERROR line without a trace.
  *
@@ -72,7 +73,21 @@ final class ConfigurationErrorLogFilter extends TurboFilter {
         if (t == null || !logger.getName().startsWith(SPRING_BATCH)) {
             return FilterReply.NEUTRAL;
         }
-        return configurationError(t) ? FilterReply.DENY : FilterReply.NEUTRAL;
+        return expectedFailure(t) ? FilterReply.DENY : FilterReply.NEUTRAL;
+    }
+
+    /**
+     * An {@link dev.santabatch.review.ExpectedFailureException} (a configuration error, an endpoint
+     * whose circuit breaker is open) in the cause chain: its message says it all, in one line.
+     */
+    static boolean expectedFailure(Throwable t) {
+        Set<Throwable> seen = new HashSet<>();
+        for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+            if (c instanceof dev.santabatch.review.ExpectedFailureException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean configurationError(Throwable t) {

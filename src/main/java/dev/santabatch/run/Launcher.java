@@ -583,6 +583,8 @@ public final class Launcher {
                 if (ConfigurationErrorLogFilter.configurationError(t)) {
                     // Spring Batch's own trace of it is filtered out: one line says it all
                     log.error("step failed on a configuration error: {}", failureLine(t));
+                } else if (ConfigurationErrorLogFilter.expectedFailure(t)) {
+                    log.error("step failed: {}", failureLine(t));
                 } else if (status == BatchStatus.FAILED) {
                     // the cause in one line (Spring Batch's own line names the step, its trace the cause)
                     log.error("run '{}' of job '{}', execution {} failed: {}", run.runId(), run.job().name(), execution.getId(),
@@ -610,15 +612,15 @@ public final class Launcher {
     }
 
     /**
-     * One failure for people: a configuration error in the cause chain (e.g. a model's 401: which
-     * model, which endpoint, which environment variable to check) says what to do, so its message
-     * wins; otherwise the root cause's message, with its type.
+     * One failure for people: an expected failure in the cause chain (e.g. a model's 401: which
+     * model, which endpoint, which environment variable to check; an endpoint whose circuit breaker
+     * opened) says what to do, so its message wins; otherwise the root cause's message, with its type.
      */
     static String failureLine(Throwable t) {
         Throwable root = t;
         java.util.Set<Throwable> seen = new java.util.HashSet<>();
         for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
-            if (c instanceof dev.santabatch.review.ConfigurationException) {
+            if (c instanceof dev.santabatch.review.ExpectedFailureException) {
                 return c.getMessage();
             }
             root = c;

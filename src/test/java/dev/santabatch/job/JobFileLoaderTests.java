@@ -281,6 +281,7 @@ class JobFileLoaderTests {
                   jitter: 0.1
                   max-retry-after: 1m
                   log-requests: true
+                  circuit-breaker-failures: 7
                 """);
 
         // when
@@ -294,7 +295,7 @@ class JobFileLoaderTests {
         assertThat(job.matcher().model().maxOutputTokens()).isEqualTo(700);
         assertThat(job.matcher().maxCandidateShare()).isEqualTo(0.2);
         assertThat(job.governor()).isEqualTo(new GovernorSpec(64, 32, 500, 3, Duration.ofMillis(250),
-                Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1), true));
+                Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1), true, 7));
     }
 
     @Test
@@ -737,6 +738,14 @@ class JobFileLoaderTests {
                         governor:
                           max-in-flight-per-model: 0
                         """, "governor.max-in-flight-per-model", 12, "must be between 1 and 1024"),
+                Arguments.of("circuit breaker count not a whole number", BASE + """
+                        governor:
+                          circuit-breaker-failures: many
+                        """, "governor.circuit-breaker-failures", 12, "expected"),
+                Arguments.of("circuit breaker count out of range", BASE + """
+                        governor:
+                          circuit-breaker-failures: -1
+                        """, "governor.circuit-breaker-failures", 12, "must be between 0 and 100000"),
                 Arguments.of("backoff cap below the first backoff", BASE + """
                         governor:
                           initial-backoff: 5s

@@ -312,6 +312,188 @@ class CallGovernorTests {
         }
     }
 
+    /** A ledger in memory that records, with each reservation, how many requests the server had then. */
+    static final class RecordingLedger implements CallLedger {
+        final Map<Integer, Map<String, CallCounts>> rows = new java.util.concurrent.ConcurrentHashMap<>();
+        final List<Integer> serverRequestsAtReservation = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.function.IntSupplier serverRequests = () -> 0;
+        volatile boolean failing;
+
+        @Override
+        public Map<Integer, Map<String, CallCounts>> recorded() {
+            return rows;
+        }
+
+        @Override
+        public synchronized void reserve(int round, String role) {
+            if (failing) {
+                throw new IllegalStateException("store unavailable");
+            }
+            serverRequestsAtReservation.add(serverRequests.getAsInt());
+            rows.computeIfAbsent(round, k -> new java.util.HashMap<>()).merge(role, new CallCounts(1, 0, 0, 0, 0, 0), CallCounts::plus);
+        }
+
+        @Override
+        public synchronized void answered(int round, String role, long in, long out, double cost) {
+            rows.computeIfAbsent(round, k -> new java.util.HashMap<>()).merge(role, new CallCounts(0, 0, 0, in, out, cost), CallCounts::plus);
+        }
+    }
+
+    @Test
+    void everyAttemptIsReservedInTheLedgerBeforeItIsSentAndItsUsageRecordedWhenAnswered() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(status(503, "busy"), Reply.ok(LlmFixtures.passJson(), "stop", 100, 20))) {
+            RecordingLedger ledger = new RecordingLedger();
+            ledger.serverRequests = () -> server.requests().size();
+            CallGovernor governor = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            governor.startRound(1);
+
+            reviewer(governor, model(server.baseUrl())).review(request("A kettle."));
+
+            // each attempt (the retry included) was reserved while the server had not yet received it
+            assertThat(ledger.serverRequestsAtReservation).containsExactly(0, 1);
+            assertThat(ledger.rows.get(1).get(ROLE)).isEqualTo(new CallCounts(2, 0, 0, 100, 20, 100 * 2.0 / 1e6 + 20 * 8.0 / 1e6));
+        }
+    }
+
+    @Test
+    void aLedgerThatCannotRecordTheAttemptStopsItBeforeItIsSent() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson()))) {
+            RecordingLedger ledger = new RecordingLedger();
+            ledger.failing = true;
+            CallGovernor governor = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+
+            assertThatThrownBy(() -> reviewer(governor, model(server.baseUrl())).review(request("A kettle.")))
+                    .hasMessageContaining("store unavailable");
+            assertThat(server.requests()).isEmpty();
+            assertThat(governor.snapshot().run().total().calls()).isZero();
+        }
+    }
+
+    @Test
+    void aResumedGovernorCountsTheCallsTheLedgerHoldsBeyondTheStoredSnapshot() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20))) {
+            // given a killed execution: 5 calls reserved, its snapshot saved after 3
+            RecordingLedger ledger = new RecordingLedger();
+            ledger.rows.put(1, new java.util.HashMap<>(Map.of(ROLE, new CallCounts(5, 0, 0, 500, 100, 0))));
+            SpendSnapshot saved = new SpendSnapshot(1, new Tally(new CallCounts(3, 0, 0, 300, 60, 0), Map.of(ROLE,
+                    new CallCounts(3, 0, 0, 300, 60, 0)), Map.of()), Map.of(1, new Tally(new CallCounts(3, 0, 0, 300, 60, 0),
+                    Map.of(ROLE, new CallCounts(3, 0, 0, 300, 60, 0)), Map.of())));
+
+            // when it resumes under max-calls 6
+            CallGovernor resumed = new CallGovernor(FAST, new BudgetSpec(6L, null, null, null, null, null), saved, ledger);
+
+            // then it counts the 5 calls, may send one more, and refuses the next before sending it
+            assertThat(resumed.snapshot().run().total().calls()).isEqualTo(5);
+            assertThat(resumed.snapshot().run().role(ROLE).tokens()).isEqualTo(600);
+            assertThat(resumed.snapshot().currentRound().total().calls()).isEqualTo(5);
+            LlmReviewer reviewer = reviewer(resumed, model(server.baseUrl()));
+            reviewer.review(request("A kettle."));
+            assertThatThrownBy(() -> reviewer.review(request("A kettle.")))
+                    .isInstanceOfSatisfying(BudgetExceededException.class, e -> assertThat(e.spent()).isEqualTo(6));
+            assertThat(server.requests()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aTokenBudgetCountsTheCallsInFlightAtTheMeanUsageOfTheAnsweredOnes() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20).after(Duration.ofMillis(300)))) {
+            // given 120 tokens per call and a budget of 400 tokens
+            CallGovernor governor = new CallGovernor(FAST.withInFlight(16, 16), new BudgetSpec(null, 400L, null, null, null, null),
+                    SpendSnapshot.NONE);
+            LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+            reviewer.review(request("A kettle."));
+
+            // when 8 calls are started at once
+            List<Throwable> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+            runConcurrently(8, () -> {
+                try {
+                    reviewer.review(request("A kettle."));
+                } catch (BudgetExceededException e) {
+                    refused.add(e);
+                }
+            });
+
+            // then only those the budget can pay for at 120 tokens each were sent (3 more: 480 > 400 is not
+            // checked until the third is reserved at 360), not all 8 on the strength of 120 spent
+            assertThat(server.requests()).hasSize(4);
+            assertThat(refused).hasSize(5);
+        }
+    }
+
+    @Test
+    void theCircuitBreakerOpensAfterConsecutiveFailuresAndNothingMoreIsSentToTheEndpoint() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(r -> status(503, "{\"error\":{\"message\":\"down\"}}"))) {
+            // given a breaker at 5 and 2 attempts per call
+            CallGovernor governor = new CallGovernor(FAST.withRetries(2, Duration.ofMillis(1), Duration.ofMillis(1))
+                    .withCircuitBreakerFailures(5));
+            LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+            reviewer.review(request("A kettle."));
+            reviewer.review(request("A kettle."));
+
+            // then the fifth consecutive 503 opens it: the call fails the step in one line naming the endpoint
+            assertThatThrownBy(() -> reviewer.review(request("A kettle.")))
+                    .isInstanceOf(EndpointDownException.class)
+                    .hasMessage("endpoint " + server.baseUrl() + ": 5 consecutive failures (503 x5); stopped calling it"
+                            + " (governor.circuit-breaker-failures: 5); run again with the same run id once it answers"
+                            + " (what is done is kept)")
+                    .hasNoCause();
+            // and a later call is refused without being sent, counted cancelled
+            assertThatThrownBy(() -> reviewer.review(request("Another kettle."))).isInstanceOf(EndpointDownException.class);
+            assertThat(server.requests()).hasSize(5);
+            Tally run = governor.snapshot().run();
+            assertThat(run.total().calls()).isEqualTo(5);
+            assertThat(run.errors(ErrorKind.SERVER_ERROR)).isEqualTo(5);
+            assertThat(run.errors(ErrorKind.CANCELLED)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void rateLimitsDoNotCountForTheBreakerAndASuccessResetsIt() throws Exception {
+        // 503, 503, 429, 503, success, then 503 x3: never 4 countable failures in a row
+        try (ScriptedServer server = ScriptedServer.replying(status(503, "{}"), status(503, "{}"),
+                Reply.status(429, "{}", Map.of("Retry-After", "0")), status(503, "{}"), Reply.ok(LlmFixtures.passJson()),
+                status(503, "{}"), status(503, "{}"), status(503, "{}"), Reply.ok(LlmFixtures.passJson()))) {
+            CallGovernor governor = new CallGovernor(FAST.withRetries(5, Duration.ofMillis(1), Duration.ofMillis(1))
+                    .withCircuitBreakerFailures(4));
+            LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+
+            assertThat(reviewer.review(request("A kettle."))).isInstanceOf(ReviewOutcome.Reviewed.class);
+            assertThat(reviewer.review(request("A kettle."))).isInstanceOf(ReviewOutcome.Reviewed.class);
+            assertThat(server.requests()).hasSize(9);
+        }
+    }
+
+    @Test
+    void connectionFailuresOpenTheBreakerAndItsLineSaysSo() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String endpoint = "http://127.0.0.1:" + port + "/v1";
+        CallGovernor governor = new CallGovernor(FAST.withRetries(3, Duration.ofMillis(1), Duration.ofMillis(1))
+                .withCircuitBreakerFailures(3));
+
+        assertThatThrownBy(() -> reviewer(governor, model(endpoint)).review(request("A kettle.")))
+                .isInstanceOf(EndpointDownException.class)
+                .hasMessageStartingWith("endpoint " + endpoint + ": 3 consecutive failures (connection x3); stopped calling it");
+        assertThat(governor.snapshot().run().errors(ErrorKind.CONNECTION)).isEqualTo(3);
+    }
+
+    @Test
+    void aConfigurationErrorAbortsTheEndpointSoLaterCallsAreCancelledNotSent() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(status(401, "{\"error\":{\"message\":\"bad key\"}}"))) {
+            CallGovernor governor = new CallGovernor(FAST);
+            LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+            assertThatThrownBy(() -> reviewer.review(request("A kettle."))).isInstanceOf(ConfigurationException.class);
+
+            assertThatThrownBy(() -> reviewer.review(request("A kettle.")))
+                    .isInstanceOf(ConfigurationException.class).hasMessageContaining("authentication failed");
+            assertThat(server.requests()).hasSize(1);
+            assertThat(governor.snapshot().run().errors(ErrorKind.CANCELLED)).isEqualTo(1);
+            assertThat(governor.snapshot().run().errors(ErrorKind.CONNECTION)).isZero();
+        }
+    }
+
     @Test
     void callsInFlightPerModelNeverExceedTheLimit() throws Exception {
         try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson()).after(Duration.ofMillis(150)))) {

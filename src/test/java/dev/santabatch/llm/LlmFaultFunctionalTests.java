@@ -220,9 +220,11 @@ class LlmFaultFunctionalTests {
 
             LlmJobs.Result down = LlmJobs.run(dir, job, "r1");
 
+            // the circuit breaker stops calling it after 20 consecutive 503s (and the calls in flight beside them)
             assertThat(down.exit()).as(down.all()).isEqualTo(1);
-            assertThat(down.out()).contains("FAILED").contains("could not be reviewed");
+            assertThat(down.out()).contains("FAILED").contains("endpoint " + server.baseUrl() + ": 20 consecutive failures (503 x20)");
             int outageCalls = server.calls().size();
+            assertThat(outageCalls).isBetween(20, 20 + 2 * 4);
             assertThat(server.calls()).allSatisfy(c -> assertThat(c.fault()).contains("503"));
             assertNoEscalations();
             // the failed run's own report counts the outage's 503s

@@ -218,7 +218,9 @@ class ModelBatchFixFaultTests {
                         Map.of("Content-Type", "application/json"))
                 : MODEL.answer(r))) {
             // given every matcher call answered 500, past the 2 attempts the governor makes, and one round only
+            // (the circuit breaker off: with it, 20 consecutive 500s would fail the step instead, as an outage)
             Path job = job(dir, server, TWO_MODELS, "santa:\n  max-rounds: 1\n");
+            Files.writeString(job, Files.readString(job).replace("  max-backoff: 40ms\n", "  max-backoff: 40ms\n  circuit-breaker-failures: 0\n"));
 
             Run first = run(job);
 
@@ -358,6 +360,87 @@ class ModelBatchFixFaultTests {
             assertThat(changes(dir, "r1")).isEqualTo(cal.changes());
             assertThat(Files.readString(out(dir, "r1").resolve("catalog.csv"))).isEqualTo(cal.catalog());
             assertThat(num(map(modelCalls(dir, "r1").get("run")).get("calls"))).isEqualTo(cal.totalCalls());
+        }
+    }
+
+    @Test
+    void aKillDuringTheBatchFixUnderACallBudgetNeverLetsTheEndpointReceiveMoreThanTheBudget() throws Exception {
+        // given matcher answers slowed (so that a kill lands between two saves of the spend) and a
+        // budget that runs out near the end of round 1's matcher calls
+        try (ScriptedServer server = ScriptedServer.answering(r -> r.body().contains(MATCHER_SYSTEM)
+                ? MODEL.answer(r).after(Duration.ofMillis(300)) : MODEL.answer(r))) {
+            long budget = cal.reviewCalls() + cal.matcherCalls() - 2;
+            Path job = job(dir, server, TWO_MODELS, "budget:\n  max-calls: " + budget + "\n");
+
+            // when the run is killed (SIGKILL, a child JVM) in the batch fix, with calls sent that the
+            // stored spend snapshot does not count yet
+            Process first = child(job, "k1");
+            // the child's store, opened only once the child created it (else this process would create it first)
+            JdbcDataSource ds = new JdbcDataSource();
+            ds.setURL(TestJobsAccess.h2(dir).get("spring.datasource.url") + ";IFEXISTS=TRUE");
+            ds.setUser("sa");
+            JdbcTemplate jdbc = new JdbcTemplate(ds);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+            long saved = -1;
+            int sent = 0;
+            while (System.nanoTime() < deadline && first.isAlive()) {
+                sent = server.requests().size();
+                try {
+                    saved = Files.exists(dir.resolve("db/santa.mv.db")) && matcherContents(server.requests()).size() >= 2
+                            ? savedCalls(jdbc) : -1;
+                } catch (org.springframework.dao.DataAccessException notYet) {
+                    saved = -1;
+                }
+                if (saved >= 0 && matcherContents(server.requests()).size() >= 2 && sent - saved >= 2 && sent < budget - 1) {
+                    break;
+                }
+                Thread.sleep(10);
+            }
+            first.destroyForcibly();
+            assertThat(first.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            int atKill = server.requests().size();
+            long savedAtKill = savedCalls(jdbc);
+            assertThat(atKill - savedAtKill).as("killed with calls sent beyond the saved spend (%s sent, %s saved): %s", atKill,
+                    savedAtKill, log(dir)).isPositive();
+            assertThat(atKill).isLessThan((int) budget);
+
+            // and resumed with the same budget
+            Process again = child(job, "k1");
+            assertThat(again.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+            // then it stops at the budget, and the endpoint never received more than the budget over both
+            assertThat(again.exitValue()).as(log(dir)).isEqualTo(3);
+            assertThat(report(dir, "k1").get("status")).isEqualTo("budget-stopped");
+            assertThat(server.requests().size()).as("calls the server received over the killed run and its resume"
+                    + " (%s at the kill, %s of them in the saved spend)", atKill, savedAtKill)
+                    .isLessThanOrEqualTo((int) budget);
+            // and the report counts at least every call the server received, at most the calls in flight at the kill more
+            long reported = num(map(modelCalls(dir, "k1").get("run")).get("calls"));
+            int inFlight = 4 * 2; // run.concurrency x reviewers: the batch fix's matcher calls at once
+            assertThat(reported).isBetween((long) server.requests().size(), (long) server.requests().size() + inFlight);
+            assertThat(log(dir)).contains("reserved by an execution that ended before saving them");
+        }
+    }
+
+    /** The calls of the spend snapshot stored with run k1 (written with every chunk). */
+    static long savedCalls(JdbcTemplate jdbc) throws Exception {
+        List<String> rows = jdbc.queryForList("SELECT s.snapshot FROM sb_spend s JOIN sb_run r ON r.run_pk = s.run_pk"
+                + " WHERE r.run_id = 'k1'", String.class);
+        return rows.isEmpty() ? 0 : ScriptedServer.JSON.readTree(rows.get(0)).path("run").path("total").path("calls").asLong();
+    }
+
+    Process child(Path job, String runId) throws Exception {
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-cp",
+                System.getProperty("java.class.path"), ModelJobMain.class.getName(), job.toString(), dir.toString(), runId);
+        return new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
+    }
+
+    static String log(Path dir) {
+        try {
+            return Files.readString(dir.resolve("child.log"));
+        } catch (java.io.IOException e) {
+            return "";
         }
     }
 

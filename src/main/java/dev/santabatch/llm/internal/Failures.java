@@ -16,8 +16,25 @@ import java.util.Set;
  */
 public final class Failures {
 
-    /** One classified failure: kind, the server's requested wait, a message for people. */
-    public record Failure(ErrorKind kind, Optional<Duration> retryAfter, String message) {}
+    /**
+     * One classified failure: kind, the server's requested wait, a message for people (redacted of
+     * anything shaped like an API key), and the HTTP status (0 when there was no HTTP answer).
+     */
+    public record Failure(ErrorKind kind, Optional<Duration> retryAfter, String message, int status) {
+
+        public Failure {
+            message = Redactor.redactKeyShapes(message);
+        }
+
+        Failure(ErrorKind kind, Optional<Duration> retryAfter, String message) {
+            this(kind, retryAfter, message, 0);
+        }
+
+        /** What the circuit breaker tallies: the HTTP status, else the kind's label ({@code connection}, {@code timeout}). */
+        public String seen() {
+            return status > 0 ? Integer.toString(status) : kind.label();
+        }
+    }
 
     private Failures() {}
 
@@ -25,7 +42,7 @@ public final class Failures {
         Set<Throwable> seen = new HashSet<>();
         for (Throwable t = thrown; t != null && seen.add(t); t = t.getCause()) {
             if (t instanceof HttpStatusException h) {
-                return new Failure(kindOf(h), h.retryAfter(), "HTTP " + h.statusCode() + ": " + brief(h.getMessage()));
+                return new Failure(kindOf(h), h.retryAfter(), "HTTP " + h.statusCode() + ": " + brief(h.getMessage()), h.statusCode());
             }
             if (t instanceof HttpTransportException h) {
                 return new Failure(h.timedOut() ? ErrorKind.TIMEOUT : ErrorKind.CONNECTION, Optional.empty(), h.getMessage());

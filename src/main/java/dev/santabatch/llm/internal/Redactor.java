@@ -8,11 +8,19 @@ import java.util.Map;
 /**
  * Removes credentials from text that may reach a log line or an exception message. The secrets
  * are the values of a request's credential headers (and the token after {@code Bearer }); a
- * server that echoes the key in an error body does not get it into our messages.
+ * server that echoes the key in an error body does not get it into our messages: the key, any
+ * {@value #FRAGMENT}-character fragment of it (servers often echo a key shortened, e.g.
+ * {@code sk-proj-ab...wxyz}), and anything shaped like an OpenAI-style key
+ * ({@code sk-[A-Za-z0-9_-]{8,}}, whoever's it is) are masked as {@value #MASK}.
  */
 final class Redactor {
 
     static final String MASK = "***";
+
+    /** The shortest fragment of a key that is masked wherever it appears. */
+    static final int FRAGMENT = 8;
+
+    private static final java.util.regex.Pattern KEY_SHAPE = java.util.regex.Pattern.compile("sk-[A-Za-z0-9_-]{8,}");
 
     private static final List<String> SECRET_HEADER_WORDS =
             List.of("auth", "api-key", "api_key", "apikey", "token", "secret", "password", "credential", "cookie");
@@ -53,13 +61,48 @@ final class Redactor {
         if (text == null) {
             return "";
         }
-        String out = text;
+        boolean[] masked = new boolean[text.length()];
         for (String s : secrets) {
-            if (s.length() >= 4) {
-                out = out.replace(s, MASK);
+            if (s.length() >= FRAGMENT) {
+                for (int i = 0; i + FRAGMENT <= s.length(); i++) {
+                    mark(text, s.substring(i, i + FRAGMENT), masked);
+                }
+            } else if (s.length() >= 4) {
+                mark(text, s, masked);
             }
         }
-        return out;
+        return apply(text, masked);
+    }
+
+    /** Masks anything shaped like an OpenAI-style key ({@code sk-} and at least 8 more key characters). */
+    static String redactKeyShapes(String text) {
+        if (text == null) {
+            return "";
+        }
+        return apply(text, new boolean[text.length()]);
+    }
+
+    private static void mark(String text, String secret, boolean[] masked) {
+        for (int at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
+            java.util.Arrays.fill(masked, at, at + secret.length(), true);
+        }
+    }
+
+    /** The text with every masked run, and every key-shaped run, replaced by one {@link #MASK}. */
+    private static String apply(String text, boolean[] masked) {
+        java.util.regex.Matcher m = KEY_SHAPE.matcher(text);
+        while (m.find()) {
+            java.util.Arrays.fill(masked, m.start(), m.end(), true);
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            if (!masked[i]) {
+                out.append(text.charAt(i));
+            } else if (i == 0 || !masked[i - 1]) {
+                out.append(MASK);
+            }
+        }
+        return out.toString();
     }
 
     /** Headers for a log line: credential headers fully masked. */

@@ -1,0 +1,43 @@
+package dev.santabatch.llm;
+
+import java.util.Map;
+
+/**
+ * Where the {@link CallGovernor} records, durably, every HTTP attempt before it is sent and the
+ * usage of every answered one, so that spend survives a killed process: a resumed run's governor
+ * starts from {@link #recorded()}, and the endpoint never receives more calls than the budget
+ * allows, whatever happened to the process. Implementations commit each record in its own short
+ * transaction before returning; they must be thread-safe. The governor stays free of storage
+ * detail through this interface.
+ */
+public interface CallLedger {
+
+    /**
+     * What was recorded for the run so far, by round and role: only {@link CallCounts#calls()}
+     * (attempts reserved), the input and output tokens and the cost of answered attempts are set.
+     */
+    Map<Integer, Map<String, CallCounts>> recorded();
+
+    /**
+     * Records one HTTP attempt of {@code role} in {@code round}, about to be sent; returns once it is
+     * committed. A failure throws (the attempt is then not sent).
+     */
+    void reserve(int round, String role);
+
+    /** Records the token usage and cost of an answered attempt reserved in {@code round}. */
+    void answered(int round, String role, long inputTokens, long outputTokens, double cost);
+
+    /** Records nothing: a governor whose spend is not kept (a panel outside a run, unit tests). */
+    CallLedger NONE = new CallLedger() {
+        @Override
+        public Map<Integer, Map<String, CallCounts>> recorded() {
+            return Map.of();
+        }
+
+        @Override
+        public void reserve(int round, String role) {}
+
+        @Override
+        public void answered(int round, String role, long inputTokens, long outputTokens, double cost) {}
+    };
+}

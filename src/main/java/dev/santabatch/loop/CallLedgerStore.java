@@ -1,0 +1,104 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.llm.CallCounts;
+import dev.santabatch.llm.CallLedger;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The run's {@link CallLedger} in table {@code sb_call_ledger}: one counter row per run, round and
+ * role, updated atomically ({@code calls = calls + 1}) in its own transaction, committed before the
+ * governor sends the attempt, whatever transaction the calling thread is in (a chunk's is
+ * suspended, not joined). Portable between H2 and PostgreSQL. One process writes a run at a time
+ * (the run's lock), so each row is created once, under this object's lock and committed before it
+ * is updated, without racing another writer.
+ */
+final class CallLedgerStore implements CallLedger {
+
+    static final String DDL = """
+            CREATE TABLE IF NOT EXISTS sb_call_ledger (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              role VARCHAR(128) NOT NULL,
+              calls BIGINT NOT NULL,
+              input_tokens BIGINT NOT NULL,
+              output_tokens BIGINT NOT NULL,
+              cost DOUBLE PRECISION NOT NULL,
+              updated_at TIMESTAMP NOT NULL,
+              PRIMARY KEY (run_pk, round_no, role))""";
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate own;
+    private final long runPk;
+    /** Rows known to exist ("round\nrole"). */
+    private final java.util.Set<String> rows = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    CallLedgerStore(JdbcTemplate jdbc, long runPk) {
+        this.jdbc = Objects.requireNonNull(jdbc, "jdbc");
+        this.runPk = runPk;
+        this.own = new TransactionTemplate(new DataSourceTransactionManager(
+                Objects.requireNonNull(jdbc.getDataSource(), "dataSource")));
+        own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+    }
+
+    @Override
+    public Map<Integer, Map<String, CallCounts>> recorded() {
+        Map<Integer, Map<String, CallCounts>> out = new HashMap<>();
+        jdbc.query("SELECT round_no, role, calls, input_tokens, output_tokens, cost FROM sb_call_ledger WHERE run_pk = ?",
+                rs -> {
+                    out.computeIfAbsent(rs.getInt(1), k -> new HashMap<>()).put(rs.getString(2),
+                            new CallCounts(rs.getLong(3), 0, 0, rs.getLong(4), rs.getLong(5), rs.getDouble(6)));
+                }, runPk);
+        return out;
+    }
+
+    @Override
+    public void reserve(int round, String role) {
+        add(round, role, 1, 0, 0, 0);
+    }
+
+    @Override
+    public void answered(int round, String role, long inputTokens, long outputTokens, double cost) {
+        add(round, role, 0, inputTokens, outputTokens, cost);
+    }
+
+    private void add(int round, String role, long calls, long in, long out, double cost) {
+        ensureRow(round, role);
+        own.executeWithoutResult(status -> update(round, role, calls, in, out, cost));
+    }
+
+    /** Creates the counter row once, committed before any thread updates it. */
+    private void ensureRow(int round, String role) {
+        String key = round + "\n" + role;
+        if (rows.contains(key)) {
+            return;
+        }
+        synchronized (this) {
+            if (rows.contains(key)) {
+                return;
+            }
+            own.executeWithoutResult(status -> {
+                Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_call_ledger WHERE run_pk = ? AND round_no = ? AND role = ?",
+                        Integer.class, runPk, round, role);
+                if (n == null || n == 0) {
+                    jdbc.update("INSERT INTO sb_call_ledger (run_pk, round_no, role, calls, input_tokens, output_tokens, cost,"
+                            + " updated_at) VALUES (?, ?, ?, 0, 0, 0, 0, ?)", runPk, round, role, Timestamp.from(Instant.now()));
+                }
+            });
+            rows.add(key);
+        }
+    }
+
+    private int update(int round, String role, long calls, long in, long out, double cost) {
+        return jdbc.update("UPDATE sb_call_ledger SET calls = calls + ?, input_tokens = input_tokens + ?,"
+                + " output_tokens = output_tokens + ?, cost = cost + ?, updated_at = ? WHERE run_pk = ? AND round_no = ? AND role = ?",
+                calls, in, out, cost, Timestamp.from(Instant.now()), runPk, round, role);
+    }
+}

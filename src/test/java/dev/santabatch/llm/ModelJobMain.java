@@ -1,0 +1,25 @@
+package dev.santabatch.llm;
+
+import dev.santabatch.loop.Extensions;
+import dev.santabatch.run.Launcher;
+import dev.santabatch.run.RunRequest;
+import dev.santabatch.run.TestJobsAccess;
+import java.nio.file.Path;
+
+/**
+ * A child-process entry point for kill tests of model-backed runs: runs a job whose models are at a
+ * scripted server in the parent test process, with the test key as a stand-in environment
+ * variable. Arguments: job file, working directory (store in {@code db/}, outputs in {@code out/}),
+ * run id.
+ */
+public final class ModelJobMain {
+
+    public static void main(String[] args) {
+        Path dir = Path.of(args[1]);
+        int exit = Launcher.run(new RunRequest(Path.of(args[0]), null, dir.resolve("out"), args[2], null),
+                TestJobsAccess.h2(dir), System.out, System.err, Extensions.withEnv(LlmFixtures.ENV));
+        System.exit(exit);
+    }
+
+    private ModelJobMain() {}
+}
