@@ -372,7 +372,10 @@ public final class FaultSoakBenchmark {
         Set<String> out = new TreeSet<>();
         try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
                 ResultSet rs = c.createStatement().executeQuery("SELECT DISTINCT i.item_id FROM sb_item i JOIN sb_review r"
-                        + " ON r.run_pk = i.run_pk AND r.item_id = i.item_id AND r.rev = i.current_rev WHERE r.verdict = 'FAIL'")) {
+                        + " ON r.run_pk = i.run_pk AND r.item_id = i.item_id AND r.rev = i.current_rev WHERE r.verdict = 'FAIL'"
+                        // review 0 only: later iterations' rows of an attempt whose fix was not kept carry
+                        // revision numbers of texts that never became revisions
+                        + " AND r.iteration = 0")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }

@@ -191,7 +191,8 @@ public final class CatalogModelServer implements AutoCloseable {
                 if (kind != Kind.REVIEW) {
                     return null;
                 }
-                return unit(seed, key, attempt, 2) < 0.5 ? new Fault.PassWithCritical() : new Fault.FailWithoutFailedCheck();
+                // PASS with a critical issue, prefixed or not: what the contract calls a contradiction
+                return unit(seed, key, attempt, 2) < 0.5 ? new Fault.PassWithCritical() : new Fault.PassWithUnprefixedIssue();
             }
             return null;
         }
