@@ -37,6 +37,21 @@ public record JobDefinition(
         BudgetSpec budget,
         GovernorSpec governor) {
 
+    /** Every source column a rule reads, with the id of a rule that reads it, in rubric order. */
+    public java.util.Map<String, String> ruleColumns() {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (Criterion c : rubric) {
+            for (RuleSpec r : c.rules()) {
+                if (r instanceof RuleSpec.RequiredPhrase p) {
+                    out.putIfAbsent(p.column(), p.id());
+                } else if (r instanceof RuleSpec.NumberGrounding g) {
+                    g.attributes().forEach(a -> out.putIfAbsent(a.column(), g.id()));
+                }
+            }
+        }
+        return out;
+    }
+
     public Optional<Criterion> criterion(String id) {
         return rubric.stream().filter(c -> c.id().equals(id)).findFirst();
     }

@@ -151,6 +151,8 @@ public final class JobFileLoader {
 
     private final Path file;
     private final Path baseDir;
+    /** The input's listed source columns (empty: every column), set once the input section is read. */
+    private List<String> sourceColumns = List.of();
     private final List<String> warnings = new ArrayList<>();
     private final java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env;
 
@@ -286,6 +288,7 @@ public final class JobFileLoader {
         String contentColumn = o.reqString("content-column");
         String categoryColumn = o.optString("category-column");
         List<String> sourceColumns = o.stringList("source-columns", false, true);
+        this.sourceColumns = sourceColumns == null ? List.of() : sourceColumns;
         Path groundTruth = o.has("ground-truth") ? existingFile(o, "ground-truth", false) : null;
         return new InputSpec(path, idColumn, contentColumn, categoryColumn, sourceColumns, groundTruth);
     }
@@ -410,6 +413,7 @@ public final class JobFileLoader {
             case "required-phrase" -> {
                 Obj when = r.reqObj("when", WHEN_KEYS);
                 String column = when.reqString("column");
+                requireSourceColumn(when, column);
                 List<String> values = when.stringList("values", true, true);
                 String phrase = r.reqString("phrase");
                 FixKind fix = r.fix(FixKind.NONE, FixKind.APPEND);
@@ -433,6 +437,7 @@ public final class JobFileLoader {
                 for (int k = 0; k < nodes.size(); k++) {
                     Obj a = new Obj(nodes.get(k), r.key("attributes") + "[" + k + "]", ATTRIBUTE_KEYS);
                     String column = a.reqString("column");
+                    requireSourceColumn(a, column);
                     List<String> unitKeys = java.util.Arrays.stream(Unit.values()).map(Unit::key).toList();
                     Unit unit = Unit.ofKey(a.reqChoice("unit", unitKeys)).orElseThrow();
                     List<String> keywords = a.stringList("keywords", true, true);
@@ -694,6 +699,18 @@ public final class JobFileLoader {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /**
+     * A rule reads its column from the item's source facts: a column outside {@code
+     * input.source-columns} (when they are listed) would never reach it, and the rule would silently
+     * check nothing. Whether the column is in the catalog's header is checked when the run opens it.
+     */
+    private void requireSourceColumn(Obj o, String column) throws JobFileException {
+        if (!sourceColumns.isEmpty() && !sourceColumns.contains(column)) {
+            throw o.err("column", "column '" + column + "' is not in input.source-columns " + sourceColumns
+                    + ": the rule would never see it; add it there (or leave source-columns out: every column)");
+        }
+    }
 
     private JobFileException error(@Nullable String key, @Nullable Node node, String problem) {
         return new JobFileException(file, key, line(node), problem);

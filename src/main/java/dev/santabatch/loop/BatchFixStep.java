@@ -50,8 +50,18 @@ final class BatchFixStep {
      * @param reason why the item is escalated (a {@link dev.santabatch.review.SantaReason} name);
      *     {@code null} when fixed
      */
+    /**
+     * @param unresolved the item's failed issues the outcome leaves in place (no systematic pattern
+     *     matched them), each as {@code <reviewers>: <issue>}: kept as a flag on the revision the
+     *     item is left at (the read one, or the fixed one), so that it is never shipped unreviewed
+     */
     record Outcome(Task task, List<LoopStore.PatternRow> patterns, @Nullable String fixed, @Nullable String attempt,
-            List<String> issues, @Nullable String reason) {
+            List<String> issues, @Nullable String reason, List<String> unresolved) {
+
+        Outcome(Task task, List<LoopStore.PatternRow> patterns, @Nullable String fixed, @Nullable String attempt,
+                List<String> issues, @Nullable String reason) {
+            this(task, patterns, fixed, attempt, issues, reason, List.of());
+        }
 
         /** The patterns as {@code changes.csv} and {@code escalations.csv} name them. */
         String label() {
@@ -220,8 +230,15 @@ final class BatchFixStep {
                     hits.add(p);
                 }
             }
+            // a FAIL no systematic pattern covers is not fixed here: it stays with the item
+            java.util.Set<String> fixedCriteria = new java.util.HashSet<>();
+            hits.forEach(p -> fixedCriteria.add(p.criterion()));
+            List<String> unresolved = gate.criticalIssues().stream()
+                    .filter(i -> !fixedCriteria.contains(i.criterion()))
+                    .map(i -> String.join(",", new java.util.TreeSet<>(i.flaggedBy())) + ": " + i.text())
+                    .toList();
             if (hits.isEmpty()) {
-                return null;
+                return unresolved.isEmpty() ? null : new Outcome(task, hits, null, null, List.of(), null, unresolved);
             }
             List<dev.santabatch.review.FixExample> examples = new ArrayList<>();
             for (LoopStore.PatternRow p : hits) {
@@ -232,7 +249,7 @@ final class BatchFixStep {
             if (fix instanceof FixOutcome.Fixed f && !f.truncated() && !f.text().isBlank() && !f.text().equals(content)) {
                 List<String> broken = panels.revisionCheck().violations(f.text(), facts);
                 if (broken.isEmpty()) {
-                    return new Outcome(task, hits, f.text(), null, matched, null);
+                    return new Outcome(task, hits, f.text(), null, matched, null, unresolved);
                 }
                 List<String> issues = new ArrayList<>(matched);
                 issues.addAll(broken);
@@ -271,6 +288,10 @@ final class BatchFixStep {
                 String id = o.task().item().id();
                 int round = o.task().round();
                 int baseRev = o.task().item().currentRev();
+                if (o.patterns().isEmpty()) {
+                    loop.flag(run.runPk(), id, baseRev, round, o.unresolved());
+                    continue;
+                }
                 // written only while the item is still as it was read: an outcome for an item
                 // changed or held since (by an earlier execution of the step) is dropped, counts too
                 boolean written = o.fixed() != null
@@ -279,6 +300,9 @@ final class BatchFixStep {
                                 o.issues());
                 if (!written) {
                     continue;
+                }
+                if (o.fixed() != null && !o.unresolved().isEmpty()) {
+                    loop.flag(run.runPk(), id, baseRev + 1, round, o.unresolved());
                 }
                 for (LoopStore.PatternRow p : o.patterns()) {
                     loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, o.fixed() != null ? 1 : 0, o.fixed() != null ? 0 : 1);

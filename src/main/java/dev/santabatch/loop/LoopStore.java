@@ -84,7 +84,17 @@ public final class LoopStore {
               matched BIGINT NOT NULL,
               fixed BIGINT NOT NULL,
               escalated BIGINT NOT NULL,
-              PRIMARY KEY (run_pk, round_no, pattern_no))""");
+              PRIMARY KEY (run_pk, round_no, pattern_no))""",
+            // a FAIL seen outside a sample: the offline batch fix reviews every eligible item, and one
+            // it does not fix (or fixes for a pattern, leaving other failed criteria) keeps its FAIL here
+            """
+            CREATE TABLE IF NOT EXISTS sb_flag (
+              run_pk BIGINT NOT NULL,
+              item_id VARCHAR(1024) NOT NULL,
+              rev INT NOT NULL,
+              round_no INT NOT NULL,
+              issues VARCHAR NOT NULL,
+              PRIMARY KEY (run_pk, item_id, rev))""");
 
     private final JdbcTemplate jdbc;
 
@@ -217,45 +227,83 @@ public final class LoopStore {
     }
 
     /**
-     * An unresolved FAIL: the review-0 reviews of an item's current revision in which a reviewer
-     * (its latest such review) returned FAIL.
+     * An unresolved FAIL on an item's current revision.
      *
      * @param round the round of the latest such FAIL
-     * @param reviews by reviewer id, the FAIL reviews' JSON
+     * @param issues the failing reviewers' critical issues, each as {@code <reviewer>: <issue>}
      */
-    public record FailedReview(String itemId, int round, java.util.Map<String, String> reviews) {}
+    public record FailedReview(String itemId, int round, List<String> issues) {
+        public FailedReview {
+            issues = List.copyOf(issues);
+        }
+    }
 
     /**
-     * The items still ACTIVE whose current revision has a FAIL from some reviewer (its latest
-     * review 0 of that revision): left unresolved by an attempt that ended unreviewed (a fix
-     * reviewed by a reviewer that then failed to review is not kept), never to be shipped.
+     * Records a FAIL the batch fix saw on {@code rev} of an item and did not fix (each issue as
+     * {@code <reviewer>: <issue>}); replaces an earlier one of the same revision.
+     */
+    public void flag(long runPk, String itemId, int rev, int round, List<String> issues) {
+        String text = String.join("\n", issues);
+        int n = jdbc.update("UPDATE sb_flag SET round_no = ?, issues = ? WHERE run_pk = ? AND item_id = ? AND rev = ?",
+                round, text, runPk, itemId, rev);
+        if (n == 0) {
+            jdbc.update("INSERT INTO sb_flag (run_pk, item_id, rev, round_no, issues) VALUES (?, ?, ?, ?, ?)",
+                    runPk, itemId, rev, round, text);
+        }
+    }
+
+    /**
+     * The items still ACTIVE whose current revision has a FAIL: from some reviewer's latest review 0
+     * of that revision (left unresolved by an attempt that ended unreviewed: a fix reviewed by a
+     * reviewer that then failed to review is not kept), or seen by the batch fix and not fixed
+     * ({@link #flag}). Never to be shipped.
      */
     public java.util.Map<String, FailedReview> failsOnCurrentRevision(long runPk) {
-        java.util.Map<String, java.util.Map<String, Object[]>> latest = new java.util.HashMap<>();
+        record Latest(int round, @Nullable String verdict, @Nullable String json) {}
+        java.util.Map<String, java.util.Map<String, Latest>> latest = new java.util.HashMap<>();
         jdbc.query("SELECT r.item_id, r.reviewer, r.round_no, r.verdict, r.review_json FROM sb_review r JOIN sb_item i"
                         + " ON i.run_pk = r.run_pk AND i.item_id = r.item_id AND i.current_rev = r.rev"
                         + " WHERE r.run_pk = ? AND i.state = 'ACTIVE' AND r.iteration = 0 AND r.outcome = 'REVIEWED'"
                         + " ORDER BY r.round_no",
                 rs -> {
-                    latest.computeIfAbsent(rs.getString(1), k -> new java.util.LinkedHashMap<>())
-                            .put(rs.getString(2), new Object[] {rs.getInt(3), rs.getString(4), rs.getString(5)});
+                    latest.computeIfAbsent(rs.getString(1), k -> new java.util.TreeMap<>())
+                            .put(rs.getString(2), new Latest(rs.getInt(3), rs.getString(4), rs.getString(5)));
                 },
                 runPk);
         java.util.Map<String, FailedReview> out = new java.util.HashMap<>();
         latest.forEach((item, byReviewer) -> {
-            java.util.Map<String, String> fails = new java.util.TreeMap<>();
-            int round = 0;
+            List<String> issues = new ArrayList<>();
+            int round = -1;
             for (var e : byReviewer.entrySet()) {
-                if ("FAIL".equals(e.getValue()[1])) {
-                    fails.put(e.getKey(), e.getValue()[2] == null ? "" : (String) e.getValue()[2]);
-                    round = Math.max(round, (Integer) e.getValue()[0]);
+                if ("FAIL".equals(e.getValue().verdict())) {
+                    issues.addAll(issueLines(e.getKey(), e.getValue().json()));
+                    round = Math.max(round, e.getValue().round());
                 }
             }
-            if (!fails.isEmpty()) {
-                out.put(item, new FailedReview(item, round, fails));
+            if (round >= 0) {
+                out.put(item, new FailedReview(item, round, issues));
             }
         });
+        jdbc.query("SELECT f.item_id, f.round_no, f.issues FROM sb_flag f JOIN sb_item i ON i.run_pk = f.run_pk"
+                        + " AND i.item_id = f.item_id AND i.current_rev = f.rev WHERE f.run_pk = ? AND i.state = 'ACTIVE'",
+                rs -> {
+                    out.putIfAbsent(rs.getString(1),
+                            new FailedReview(rs.getString(1), rs.getInt(2), List.of(rs.getString(3).split("\n"))));
+                },
+                runPk);
         return out;
+    }
+
+    /** A FAIL review's critical issues as {@code <reviewer>: <issue>} lines. */
+    private static List<String> issueLines(String reviewer, @Nullable String json) {
+        if (json == null) {
+            return List.of(reviewer + ": FAIL");
+        }
+        try {
+            return dev.santabatch.review.Review.fromJson(json).criticalIssues().stream().map(i -> reviewer + ": " + i).toList();
+        } catch (dev.santabatch.review.MalformedReviewException e) {
+            return List.of(reviewer + ": FAIL (review not readable: " + e.getMessage() + ")");
+        }
     }
 
     // ---------------------------------------------------------------- reviews and issues

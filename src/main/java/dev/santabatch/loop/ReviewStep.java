@@ -276,7 +276,8 @@ final class ReviewStep {
                 try {
                     loop.insertReviews(run.runPk(), task.round(), List.of(new LoopStore.ReviewRow(task.item().id(),
                             task.item().currentRev(), 0, reviewer.id(), ReviewRecord.Kind.REVIEWED.name(),
-                            reviewed.review().verdict().name(), reviewed.review().toJson(), null, reviewed.duration().toMillis())));
+                            reviewed.review().verdict().name(), reviewed.review().toJson(), null, reviewed.duration().toMillis(),
+                            reviewed.reattributedIssues(), reviewed.derivedIssues())));
                 } catch (RuntimeException ex) {
                     // the store is closing (the step has stopped): the answer is paid again after a restart
                     log.debug("review: answer of {} for {} not kept: {}", reviewer.id(), task.item().id(), ex.toString());

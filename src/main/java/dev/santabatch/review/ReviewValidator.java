@@ -85,6 +85,13 @@ public final class ReviewValidator {
             }
         }
 
+        // a blank issue (or a criterion prefix with nothing after it) says nothing: it is no issue, so
+        // it neither contradicts a PASS nor hides a failed check's detail
+        if (review.criticalIssues().stream().anyMatch(i -> blank(i, reviewed))) {
+            review = new Review(review.verdict(), review.checks(),
+                    review.criticalIssues().stream().filter(i -> !blank(i, reviewed)).toList(), review.suggestions());
+        }
+
         List<String> failed = review.checks().stream()
                 .filter(c -> c.result() == CheckResult.FAIL)
                 .map(Check::criterion)
@@ -196,6 +203,13 @@ public final class ReviewValidator {
             }
         }
         return Optional.empty();
+    }
+
+    private static boolean blank(String issue, Collection<String> criteria) {
+        if (issue.isBlank()) {
+            return true;
+        }
+        return criterionOf(issue, criteria).isPresent() && issue.substring(issue.indexOf(':') + 1).isBlank();
     }
 
     private static ReviewValidation invalid(InvalidReviewKind kind, String message) {

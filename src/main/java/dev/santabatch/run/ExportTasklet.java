@@ -238,21 +238,6 @@ final class ExportTasklet implements Tasklet {
         return n[0];
     }
 
-    /** The critical issues of an unresolved FAIL's reviews, one per line, each with its reviewer. */
-    private static String failIssues(LoopStore.FailedReview fail) {
-        List<String> lines = new ArrayList<>();
-        fail.reviews().forEach((reviewer, json) -> {
-            try {
-                for (String issue : dev.santabatch.review.Review.fromJson(json).criticalIssues()) {
-                    lines.add(reviewer + ": " + issue);
-                }
-            } catch (dev.santabatch.review.MalformedReviewException e) {
-                lines.add(reviewer + ": FAIL (review not readable: " + e.getMessage() + ")");
-            }
-        });
-        return String.join("\n", lines);
-    }
-
     /**
      * The last revision that passed the rules: the current one; the original unless the pre-pass
      * held the item (then no version passed them and the cell is empty).
@@ -269,7 +254,7 @@ final class ExportTasklet implements Tasklet {
      * that passed the rules, the last attempted fix and the open issues. Neutralised for
      * spreadsheets (a cell starting with =, +, -, @, tab or CR gets a leading quote). The items
      * held at export with an unresolved FAIL ({@link ShippingInvariant#FAIL_UNRESOLVED}: cause
-     * {@code review}, the FAIL's round, the failing reviewers' critical issues) follow the stored ones.
+     * {@code santa-fix}, the FAIL's round, the failing reviewers' critical issues) follow the stored ones.
      */
     private void writeEscalations(Path dir, int contentIndex, List<Unresolved> unresolved) throws IOException {
         try (CatalogCsvWriter out = CatalogCsvWriter.neutralising(
@@ -289,7 +274,7 @@ final class ExportTasklet implements Tasklet {
             });
             for (Unresolved u : unresolved) {
                 out.writeRow(u.fail().itemId(), String.valueOf(u.fail().round()), ShippingInvariant.CAUSE,
-                        ShippingInvariant.FAIL_UNRESOLVED, "", u.original(), u.current(), "", failIssues(u.fail()));
+                        ShippingInvariant.FAIL_UNRESOLVED, "", u.original(), u.current(), "", String.join("\n", u.fail().issues()));
             }
             out.commit();
         }

@@ -363,6 +363,14 @@ public final class Launcher {
             err.println("santa-batch: invalid input: " + e.getMessage());
             return ExitCodes.USAGE;
         }
+        for (Map.Entry<String, String> c : job.ruleColumns().entrySet()) {
+            if (!header.contains(c.getKey())) {
+                // a rule reading a column the catalog lacks would silently check nothing
+                err.println("santa-batch: invalid input: " + input + ": column '" + c.getKey() + "', read by rule '"
+                        + c.getValue() + "' of " + job.file() + ", is not in the header; header is " + header);
+                return ExitCodes.USAGE;
+            }
+        }
 
         Store.RunRow row = store.createRunIfAbsent(new Store.RunRow(
                 0, job.name(), runId, absolute(job.file()).toString(), input.toString(), outDir.toString(), seed,
@@ -599,6 +607,7 @@ public final class Launcher {
                         status == BatchStatus.FAILED ? "a step failed" : "stopped by a signal (SIGTERM or Ctrl-C)",
                         failures, restart);
                 dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
+                OutputFolder.recover(run.outDir()); // an export killed mid-publish: its outputs are removed below
                 dev.santabatch.report.FailedRunReport.write(run.outDir(), report);
                 out.println("  report:   " + reportFile);
             } catch (IOException | RuntimeException e) {

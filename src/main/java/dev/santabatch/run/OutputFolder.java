@@ -8,11 +8,13 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * A run's output folder, written whole or not at all: the files go into {@code <run-id>.partial}
+ * A run's output folder, written whole or not at all: the files go into {@code .<run-id>.partial}
  * beside the folder, which then takes the folder's place (the old folder is moved aside to {@code
- * <run-id>.replaced} and deleted). A reader sees either the earlier export or the new one, never a
- * mix; a process killed mid-export leaves the earlier folder (or, killed between the two moves, the
- * new one complete under {@code .partial}, which the next export writes afresh).
+ * .<run-id>.replaced} and deleted). Hidden names, so that a glob such as {@code out/job/*}{@code
+ * /catalog.csv} never matches a folder being written. A reader sees either the earlier export or the
+ * new one, never a mix. A process killed mid-export leaves the earlier folder; killed between the
+ * two moves, it leaves the earlier folder under {@code .replaced}, which the next export (or a
+ * failed run's report) first puts back.
  */
 final class OutputFolder {
 
@@ -20,6 +22,7 @@ final class OutputFolder {
 
     /** A fresh, empty folder to write an export of {@code target} into. */
     static Path begin(Path target) throws IOException {
+        recover(target);
         Path partial = sibling(target, ".partial");
         deleteTree(partial);
         Files.createDirectories(partial);
@@ -37,9 +40,17 @@ final class OutputFolder {
         deleteTree(replaced);
     }
 
+    /** Puts back an earlier export moved aside by a publish that did not finish. */
+    static void recover(Path target) throws IOException {
+        Path replaced = sibling(target, ".replaced");
+        if (!Files.exists(target) && Files.exists(replaced)) {
+            Files.move(replaced, target, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
     private static Path sibling(Path target, String suffix) {
         Path abs = target.toAbsolutePath();
-        return abs.resolveSibling(abs.getFileName() + suffix);
+        return abs.resolveSibling("." + abs.getFileName() + suffix);
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -59,10 +59,19 @@ final class ShippingInvariant {
      *     {@link RunReport#NOT_CLEAN}, {@link RunReport#BUDGET_STOPPED})
      */
     ShippingInvariant(LoopStore loop, long runPk, String status) {
+        this(loop.failsOnCurrentRevision(runPk), loop.sampledUnreviewed(runPk), status);
+    }
+
+    /**
+     * @param failed by item, the unresolved FAIL on its current revision
+     * @param unreviewed by item, the latest round that sampled it and did not review it
+     */
+    ShippingInvariant(Map<String, LoopStore.FailedReview> failed, Map<String, LoopStore.UnreviewedSample> unreviewed,
+            String status) {
         this.status = Objects.requireNonNull(status, "status");
         this.coveredByCleanSample = ships(status);
-        this.failed = loop.failsOnCurrentRevision(runPk);
-        this.unreviewed = loop.sampledUnreviewed(runPk);
+        this.failed = Map.copyOf(failed);
+        this.unreviewed = Map.copyOf(unreviewed);
     }
 
     /** Whether a run of this status writes {@code catalog.csv} (else {@code verified.csv}). */

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -63,5 +67,37 @@ class CliTests {
         Result r = cli(line.split(" "));
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains(expected);
+    }
+
+    @Test
+    void aRuleReadingAColumnTheCatalogLacksStopsTheRunBeforeAnyWork(@TempDir Path dir) throws Exception {
+        // given a job without source-columns (every column) whose rule reads a misspelt column
+        Files.writeString(dir.resolve("cars.csv"), "id,fuel,advert\nc1,hybrid,A tidy estate.\n");
+        Path job = dir.resolve("cars.yml");
+        Files.writeString(job, """
+                name: cars
+                input:
+                  path: cars.csv
+                  id-column: id
+                  content-column: advert
+                task-spec: Write adverts.
+                rubric:
+                  - id: note
+                    pass: Has it.
+                    fail-signal: Lacks it.
+                    rules:
+                      - id: battery
+                        type: required-phrase
+                        when: {column: fuell, values: [hybrid]}
+                        phrase: The battery report is included.
+                """);
+
+        // when
+        Result r = cli("run", job.toString(), "--out", dir.resolve("out").toString());
+
+        // then nothing ran: the rule would have checked nothing
+        assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("column 'fuell', read by rule 'battery'").contains("is not in the header");
+        assertThat(dir.resolve("out")).doesNotExist();
     }
 }

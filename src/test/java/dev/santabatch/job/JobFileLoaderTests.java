@@ -572,6 +572,28 @@ class JobFileLoaderTests {
                                 max: 10
                                 terms: [x]
                         """, "rubric[1].rules[0].terms", 18, "unknown key for a length rule"),
+                Arguments.of("rule column outside source-columns", BASE.replace("  content-column: text\n",
+                        "  content-column: text\n  source-columns: [fuel]\n") + """
+                          - id: specs
+                            pass: Right.
+                            fail-signal: Wrong.
+                            rules:
+                              - id: grounded
+                                type: number-grounding
+                                attributes:
+                                  - {column: engine_size, unit: litre, keywords: [engine]}
+                        """, "rubric[1].rules[0].attributes[0].column", 19, "not in input.source-columns [fuel]"),
+                Arguments.of("required-phrase column outside source-columns", BASE.replace("  content-column: text\n",
+                        "  content-column: text\n  source-columns: [fuel]\n") + """
+                          - id: note
+                            pass: Has it.
+                            fail-signal: Lacks it.
+                            rules:
+                              - id: battery
+                                type: required-phrase
+                                when: {column: fuell, values: [hybrid]}
+                                phrase: The battery report is included.
+                        """, "rubric[1].rules[0].when.column", 18, "column 'fuell' is not in input.source-columns"),
                 Arguments.of("missing required key", BASE.replace("  id-column: id\n", ""),
                         "input.id-column", 3, "required key is missing"),
                 Arguments.of("missing top-level key", BASE.replace("task-spec: Write things.\n", ""),

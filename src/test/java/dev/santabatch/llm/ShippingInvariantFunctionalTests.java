@@ -118,7 +118,8 @@ class ShippingInvariantFunctionalTests {
             assertThat(resumed.exit()).as(resumed.all()).isZero();
             assertThat(out.resolve("catalog.csv")).exists();
             assertThat(out.resolve("verified.csv")).doesNotExist();
-            assertThat(out.resolveSibling("r1.partial")).doesNotExist();
+            assertThat(out.resolveSibling(".r1.partial")).doesNotExist();
+            assertThat(out.resolveSibling(".r1.replaced")).doesNotExist();
             assertEveryItemOnce(out);
         }
     }

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ScriptedLoopFunctionalTests {
 
     static final String MARKER = " Shop now, limited stock!";
+    static final String ODDITY = " Guests rave about the harbour view of the Villa Sol next door.";
 
     @TempDir
     Path dir;
@@ -49,7 +50,7 @@ class ScriptedLoopFunctionalTests {
     }
 
     /** Fails on-specification when the text carries the marker; passes everything else. */
-    static final class MarkerReviewer implements Reviewer {
+    static class MarkerReviewer implements Reviewer {
         private final ReviewerSpec spec;
         private final String wording;
 
@@ -158,6 +159,62 @@ class ScriptedLoopFunctionalTests {
             assertThat(p.get("label")).isEqualTo("on-specification: carries the shop-now boilerplate sentence");
             assertThat(((Number) p.get("fixed")).intValue()).isEqualTo(batch.size());
         });
+    }
+
+    @Test
+    void aFailTheBatchFixScanFindsOutsideEveryPatternIsNeverShipped() throws Exception {
+        // given the marked catalog (a systematic pattern) and four items with an isolated defect that
+        // reviewer B fails on another criterion: too few to be systematic, so the batch fix, which
+        // scans every eligible item with the panel, matches them to no pattern and fixes nothing
+        List<String> odd = List.of("T0003", "T0101", "T0202", "T0303");
+        Path job = markedLoopJob(400, odd);
+        Files.writeString(job, Files.readString(job) + "santa:\n  systematic-min-items: 10\n");
+        ReviewerType b = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence") {
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                if (!request.content().contains(ODDITY.strip())) {
+                    return super.review(request);
+                }
+                List<Check> checks = new ArrayList<>();
+                for (var c : request.rubric()) {
+                    boolean fail = c.id().equals("original");
+                    checks.add(new Check(c.id(), fail ? CheckResult.FAIL : CheckResult.PASS, fail ? "copied" : "ok"));
+                }
+                return new ReviewOutcome.Reviewed(new Review(Verdict.FAIL, checks,
+                        List.of("original: copies a sentence of another listing"), List.of()), Duration.ofMillis(1));
+            }
+        };
+        ReviewerType c = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
+        Extensions ext = new Extensions(Map.of("lexical", b, "semantic", c),
+                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then the run is clean, and no item B failed ships: the unsampled ones are held FAIL_UNRESOLVED
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isZero();
+        Path run = dir.resolve("out/loop/r1");
+        List<String> sampled = new ArrayList<>();
+        String url = (String) dev.santabatch.run.TestJobsAccess.h2(dir).get("spring.datasource.url");
+        try (java.sql.Connection conn = java.sql.DriverManager.getConnection(url, "sa", "");
+                java.sql.ResultSet rs = conn.createStatement().executeQuery("SELECT DISTINCT item_id FROM sb_sample")) {
+            while (rs.next()) {
+                sampled.add(rs.getString(1));
+            }
+        }
+        List<String> neverSampled = odd.stream().filter(id -> !sampled.contains(id)).toList();
+        assertThat(neverSampled).as("the test needs an odd item no sample drew").isNotEmpty();
+        assertThat(records(run.resolve("catalog.csv"))).noneSatisfy(r -> assertThat(r.get("description")).contains(ODDITY.strip()));
+        List<CSVRecord> held = records(run.resolve("escalations.csv"));
+        for (String id : neverSampled) {
+            assertThat(held).filteredOn(h -> h.get("item_id").equals(id)).singleElement().satisfies(h -> {
+                assertThat(h.get("reason")).isEqualTo("FAIL_UNRESOLVED");
+                assertThat(h.get("open_issues")).isEqualTo("B: original: copies a sentence of another listing");
+            });
+        }
     }
 
     @Test
@@ -475,14 +532,15 @@ class ScriptedLoopFunctionalTests {
 
     @Test
     void aResumedRunThatFailsOnA401LeavesAFailedReportAndNoShippableCatalog() throws Exception {
-        // given a not-clean run: exported, catalog.csv written, exit 3
+        // given a not-clean run: exported, verified.csv written, exit 3
         Path job = markedCatalog(1);
         assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                         dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
                         scripted(new AtomicInteger())))
                 .isEqualTo(3);
         Path run = dir.resolve("out/loop/r1");
-        assertThat(run.resolve("catalog.csv")).exists();
+        assertThat(run.resolve("verified.csv")).exists();
+        assertThat(run.resolve("unverified.csv")).exists();
 
         // when it is resumed after raising max rounds, and a reviewer's model answers 401
         Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 3"));
@@ -509,7 +567,7 @@ class ScriptedLoopFunctionalTests {
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         // then it fails (exit 1), report.json says failed with the 401, and the earlier export's
-        // catalog.csv (and the other CSVs) are gone: nothing in the folder looks shippable
+        // verified.csv (and the other CSVs) are gone: nothing in the folder looks shippable
         String output = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(output).isEqualTo(1);
         assertThat(output).contains("status:   FAILED").contains("401 Unauthorized");
@@ -789,11 +847,19 @@ class ScriptedLoopFunctionalTests {
 
     /** A loop job (rate 50 %, seed 7) over {@code items} items, every fifth carrying the marker. */
     private Path markedLoopJob(int items) throws Exception {
+        return markedLoopJob(items, List.of());
+    }
+
+    /** As {@link #markedLoopJob(int)}, the items {@code odd} also carrying {@link #ODDITY}. */
+    private Path markedLoopJob(int items, List<String> odd) throws Exception {
         List<List<String>> rows = new ArrayList<>();
         for (List<String> r : dev.santabatch.run.TestJobsAccess.rows(items)) {
             List<String> row = new ArrayList<>(r);
             if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
                 row.set(7, row.get(7) + MARKER);
+            }
+            if (odd.contains(row.get(0))) {
+                row.set(7, row.get(7) + ODDITY);
             }
             rows.add(row);
         }

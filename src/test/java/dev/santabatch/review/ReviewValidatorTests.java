@@ -137,6 +137,22 @@ class ReviewValidatorTests {
     }
 
     @Test
+    void aBlankIssueIsNoIssue() {
+        // given a FAIL whose only issues are blank or a bare prefix, and a PASS with a blank issue
+        Review fail = new Review(Verdict.FAIL, List.of(new Check("accuracy", CheckResult.FAIL, "says 3 years, source 2"),
+                pass("compliance")), List.of("  ", "accuracy:  "), List.of());
+        Review pass = new Review(Verdict.PASS, List.of(pass("accuracy"), pass("compliance")), List.of(""), List.of());
+
+        // then the failed check's detail is its issue, and the PASS is no contradiction
+        assertThat(validator.validate(fail, REVIEWED, ALL)).isInstanceOfSatisfying(ReviewValidation.Valid.class, v -> {
+            assertThat(v.review().criticalIssues()).containsExactly("accuracy: says 3 years, source 2");
+            assertThat(v.derivedIssues()).isEqualTo(1);
+        });
+        assertThat(validator.validate(pass, REVIEWED, ALL)).isInstanceOfSatisfying(ReviewValidation.Valid.class,
+                v -> assertThat(v.review().criticalIssues()).isEmpty());
+    }
+
+    @Test
     void prefixedIssuesKeepTheirTextAndNothingIsCounted() {
         // given prefixes in any case and spacing
         Review review = new Review(Verdict.FAIL, List.of(fail("accuracy"), pass("compliance")),
