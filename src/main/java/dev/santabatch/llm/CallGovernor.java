@@ -76,6 +76,8 @@ public final class CallGovernor {
      */
     private record Abort(boolean configuration, Supplier<RuntimeException> exception) {}
     private final CallLedger ledger;
+    /** How many times this execution asked each question (a question's answers are kept by ordinal). */
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> asked = new ConcurrentHashMap<>();
 
     private final Object lock = new Object();
     private final Acc run;
@@ -129,6 +131,31 @@ public final class CallGovernor {
 
     public GovernorSettings settings() {
         return settings;
+    }
+
+    /**
+     * Asks question {@code key} once more (thread-safe): the answer the run received the n-th time it
+     * asked it, n counted in this execution, when the ledger kept one (an answer received by a killed
+     * or stopped execution and not used yet: not paid again, and not counted); otherwise the call,
+     * whose answer is kept in the ledger before it is returned. A question asked again in the same
+     * execution (an invalid answer's fresh retry, a later round) is a fresh call.
+     */
+    ModelAnswer ask(String key, Callable<ModelAnswer> call) throws ModelCallFailedException {
+        int ordinal = asked.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        Optional<ModelAnswer> kept = ledger.answer(key, ordinal);
+        if (kept.isPresent()) {
+            return kept.get();
+        }
+        ModelAnswer answer;
+        try {
+            answer = call.call();
+        } catch (ModelCallFailedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        ledger.keep(key, ordinal, answer);
+        return answer;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.santabatch.llm;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where the {@link CallGovernor} records, durably, every HTTP attempt before it is sent and the
@@ -26,6 +27,19 @@ public interface CallLedger {
 
     /** Records the token usage and cost of an answered attempt reserved in {@code round}. */
     void answered(int round, String role, long inputTokens, long outputTokens, double cost);
+
+    /**
+     * The answer this run received the {@code ordinal}-th time (1-based) it asked question {@code
+     * key} ({@link LlmClient}'s digest of role, model, endpoint and messages), if one was kept: a
+     * resumed run is handed the answers its killed or stopped execution had received but not yet
+     * used, instead of paying for them again. Defaults to none.
+     */
+    default Optional<ModelAnswer> answer(String key, int ordinal) {
+        return Optional.empty();
+    }
+
+    /** Keeps an answer as {@link #answer} returns it; returns once it is committed. Defaults to nothing. */
+    default void keep(String key, int ordinal, ModelAnswer answer) {}
 
     /** Records nothing: a governor whose spend is not kept (a panel outside a run, unit tests). */
     CallLedger NONE = new CallLedger() {

@@ -99,12 +99,28 @@ public final class LlmClient {
             b.responseFormat(format);
         }
         ChatRequest request = b.build();
-        ChatResponse response = governor.call(target, role, () -> model.chat(request), ChatResponse::tokenUsage);
-        String text = response.aiMessage() == null || response.aiMessage().text() == null ? "" : response.aiMessage().text();
-        TokenUsage u = response.tokenUsage();
-        long in = u == null || u.inputTokenCount() == null ? 0 : u.inputTokenCount();
-        long out = u == null || u.outputTokenCount() == null ? 0 : u.outputTokenCount();
-        return new ModelAnswer(text, response.finishReason() == FinishReason.LENGTH, in, out);
+        return governor.ask(question(system, user, format), () -> {
+            ChatResponse response = governor.call(target, role, () -> model.chat(request), ChatResponse::tokenUsage);
+            String text = response.aiMessage() == null || response.aiMessage().text() == null ? "" : response.aiMessage().text();
+            TokenUsage u = response.tokenUsage();
+            long in = u == null || u.inputTokenCount() == null ? 0 : u.inputTokenCount();
+            long out = u == null || u.outputTokenCount() == null ? 0 : u.outputTokenCount();
+            return new ModelAnswer(text, response.finishReason() == FinishReason.LENGTH, in, out);
+        });
+    }
+
+    /** The question's digest: role, model, endpoint, response format and both messages (SHA-256, hex). */
+    private String question(String system, String user, @Nullable ResponseFormat format) {
+        try {
+            java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+            for (String part : new String[] {role, target.endpoint(), target.model(), String.valueOf(format), system, user}) {
+                d.update(part.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                d.update((byte) 0);
+            }
+            return java.util.HexFormat.of().formatHex(d.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Counts an answer retry (a fresh call after an unusable answer) under this client's role. */

@@ -34,6 +34,18 @@ final class CallLedgerStore implements CallLedger {
               updated_at TIMESTAMP NOT NULL,
               PRIMARY KEY (run_pk, round_no, role))""";
 
+    /** The answers received, by question digest and the how-many-th time the run asked it. */
+    static final String ANSWERS_DDL = """
+            CREATE TABLE IF NOT EXISTS sb_answer (
+              run_pk BIGINT NOT NULL,
+              question VARCHAR(64) NOT NULL,
+              ordinal INT NOT NULL,
+              answer VARCHAR NOT NULL,
+              truncated BOOLEAN NOT NULL,
+              input_tokens BIGINT NOT NULL,
+              output_tokens BIGINT NOT NULL,
+              PRIMARY KEY (run_pk, question, ordinal))""";
+
     private final JdbcTemplate jdbc;
     private final TransactionTemplate own;
     private final long runPk;
@@ -67,6 +79,25 @@ final class CallLedgerStore implements CallLedger {
     @Override
     public void answered(int round, String role, long inputTokens, long outputTokens, double cost) {
         add(round, role, 0, inputTokens, outputTokens, cost);
+    }
+
+    @Override
+    public java.util.Optional<dev.santabatch.llm.ModelAnswer> answer(String key, int ordinal) {
+        return jdbc.query("SELECT answer, truncated, input_tokens, output_tokens FROM sb_answer"
+                        + " WHERE run_pk = ? AND question = ? AND ordinal = ?",
+                (rs, n) -> new dev.santabatch.llm.ModelAnswer(rs.getString(1), rs.getBoolean(2), rs.getLong(3), rs.getLong(4)),
+                runPk, key, ordinal).stream().findFirst();
+    }
+
+    @Override
+    public void keep(String key, int ordinal, dev.santabatch.llm.ModelAnswer answer) {
+        own.executeWithoutResult(status -> {
+            if (answer(key, ordinal).isEmpty()) {
+                jdbc.update("INSERT INTO sb_answer (run_pk, question, ordinal, answer, truncated, input_tokens, output_tokens)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?)", runPk, key, ordinal, answer.text(), answer.truncated(),
+                        answer.inputTokens(), answer.outputTokens());
+            }
+        });
     }
 
     private void add(int round, String role, long calls, long in, long out, double cost) {

@@ -73,6 +73,7 @@ public final class SpendStore {
     public void createSchema() {
         DDL.forEach(jdbc::execute);
         jdbc.execute(CallLedgerStore.DDL);
+        jdbc.execute(CallLedgerStore.ANSWERS_DDL);
     }
 
     /**

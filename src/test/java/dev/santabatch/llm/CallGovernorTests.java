@@ -337,6 +337,47 @@ class CallGovernorTests {
         public synchronized void answered(int round, String role, long in, long out, double cost) {
             rows.computeIfAbsent(round, k -> new java.util.HashMap<>()).merge(role, new CallCounts(0, 0, 0, in, out, cost), CallCounts::plus);
         }
+
+        final Map<String, ModelAnswer> answers = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public java.util.Optional<ModelAnswer> answer(String key, int ordinal) {
+            return java.util.Optional.ofNullable(answers.get(key + "#" + ordinal));
+        }
+
+        @Override
+        public void keep(String key, int ordinal, ModelAnswer answer) {
+            answers.put(key + "#" + ordinal, answer);
+        }
+    }
+
+    @Test
+    void anAnswerAKilledExecutionReceivedIsHandedToTheResumedOneUnpaidAndAQuestionAskedAgainIsFresh() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok("first"), Reply.ok("second"), Reply.ok("third"))) {
+            // given an execution that asked once and was then killed (its answer kept in the ledger)
+            RecordingLedger ledger = new RecordingLedger();
+            LlmClient before = client(new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger), server.baseUrl());
+            assertThat(before.ask("system", "user", null).text()).isEqualTo("first");
+
+            // when the resumed execution asks the same question twice (an answer retry), and another
+            CallGovernor resumed = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            LlmClient after = client(resumed, server.baseUrl());
+            String again = after.ask("system", "user", null).text();
+            String retry = after.ask("system", "user", null).text();
+            String other = after.ask("system", "another user", null).text();
+
+            // then the kept answer is handed back without a call; the retry and the new question are called
+            assertThat(again).isEqualTo("first");
+            assertThat(retry).isEqualTo("second");
+            assertThat(other).isEqualTo("third");
+            assertThat(server.requests()).hasSize(3);
+            // the run counts every call the server received, the killed execution's included, and no more
+            assertThat(resumed.snapshot().run().total().calls()).isEqualTo(3);
+        }
+    }
+
+    private static LlmClient client(CallGovernor governor, String baseUrl) {
+        return LlmClient.create(model(baseUrl), ROLE, governor, k -> "test-key");
     }
 
     @Test
