@@ -83,7 +83,10 @@ public final class CallGovernor {
     private final Acc run;
     private final Map<Integer, Acc> rounds = new HashMap<>();
     private int round;
-    /** Calls answered in this execution and their usage: the estimate a reservation holds. */
+    /**
+     * Calls counted so far (the earlier executions' included) and the usage of those answered: their
+     * mean is the estimate a reservation holds.
+     */
     private long answeredCalls;
     private long answeredTokens;
     private double answeredCost;
@@ -117,6 +120,10 @@ public final class CallGovernor {
                 }
             }
         }));
+        // a resumed run's first attempts in flight hold the earlier executions' mean usage, not nothing
+        this.answeredCalls = run.calls;
+        this.answeredTokens = run.tokens();
+        this.answeredCost = run.cost;
     }
 
     /** A governor whose reservations are not kept beyond this process. */

@@ -462,6 +462,34 @@ class CallGovernorTests {
     }
 
     @Test
+    void aResumedRunsFirstCallsInFlightHoldTheEarlierExecutionsMeanUsage() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20).after(Duration.ofMillis(300)))) {
+            // given an earlier execution's calls, tokens recorded in the ledger: 1 call of 120 tokens,
+            // and a budget of 400 tokens
+            RecordingLedger ledger = new RecordingLedger();
+            ledger.rows.put(1, new java.util.HashMap<>(Map.of(ROLE, new CallCounts(1, 0, 0, 100, 20, 0))));
+            CallGovernor governor = new CallGovernor(FAST.withInFlight(16, 16), new BudgetSpec(null, 400L, null, null, null, null),
+                    SpendSnapshot.NONE, ledger);
+            governor.startRound(1);
+            LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+
+            // when the resumed execution starts 8 calls at once, before any of its own is answered
+            List<Throwable> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+            runConcurrently(8, () -> {
+                try {
+                    reviewer.review(request("A kettle."));
+                } catch (BudgetExceededException e) {
+                    refused.add(e);
+                }
+            });
+
+            // then each in flight held 120 tokens: 3 were sent (120 + 3 x 120 = 480), not all 8 at 0 each
+            assertThat(server.requests()).hasSize(3);
+            assertThat(refused).hasSize(5);
+        }
+    }
+
+    @Test
     void theCircuitBreakerOpensAfterConsecutiveFailuresAndNothingMoreIsSentToTheEndpoint() throws Exception {
         try (ScriptedServer server = ScriptedServer.answering(r -> status(503, "{\"error\":{\"message\":\"down\"}}"))) {
             // given a breaker at 5 and 2 attempts per call
