@@ -104,7 +104,11 @@ public final class OfflineNarrowingChecks {
         SemanticReviewer sem = useSemantic ? new SemanticReviewer("narrowing-semantic", judged, semantic) : null;
         Map<String, Map<String, Double>> flagged = new HashMap<>();
         judged.forEach(c -> flagged.put(c, new HashMap<>()));
+        int checked = 0;
         for (SnapshotItem item : items) {
+            if (++checked % 256 == 0) {
+                snapshot.checkStop("the batch fix's offline narrowing checks");
+            }
             ReviewRequest request = new ReviewRequest(job.taskSpec(), item.id(), item.source(), item.content(), rubric);
             Map<String, Double> score = new HashMap<>();
             if (lex.review(request) instanceof ReviewOutcome.Reviewed r) {

@@ -340,6 +340,18 @@ final class ReviewStep {
         }
     }
 
+    /**
+     * The open issues {@code escalations.csv} gives an escalated item: the last review's issues, and
+     * why the fixer had no fix when it had none (e.g. the offline fixer's "no offline fix: ...").
+     */
+    static List<String> escalationIssues(SantaResult r) {
+        List<String> issues = new ArrayList<>(r.openIssues().stream().map(MergedIssue::text).toList());
+        if (issues.isEmpty() || r.reason() == dev.santabatch.review.SantaReason.NO_FIX) {
+            issues.add(r.reasonDetail());
+        }
+        return issues;
+    }
+
     static final class Writer implements ItemWriter<Done> {
         private final Store store;
         private final LoopStore loop;
@@ -412,9 +424,7 @@ final class ReviewStep {
                 case NICE -> store.setState(runPk, id, "NICE");
                 case ESCALATED -> store.escalate(runPk, id, round, CAUSE, r.reason() == null ? null : r.reason().name(),
                         null, r.lastAttempt(),
-                        r.openIssues().isEmpty()
-                                ? List.of(r.reasonDetail())
-                                : r.openIssues().stream().map(MergedIssue::text).toList());
+                        escalationIssues(r));
                 case UNREVIEWED -> log.warn("review: {} not reviewed this round: {}", id, r.reasonDetail());
             }
             loop.sampleOutcome(runPk, round, id, r.outcome().name(), r.reason() == null ? null : r.reason().name(),
