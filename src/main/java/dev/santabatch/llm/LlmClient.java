@@ -113,7 +113,10 @@ public final class LlmClient {
     private String question(String system, String user, @Nullable ResponseFormat format) {
         try {
             java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
-            for (String part : new String[] {role, target.endpoint(), target.model(), String.valueOf(format), system, user}) {
+            // the format by its type and schema name (its objects have no stable text of their own); the
+            // schema itself follows from the criteria, which the user message names
+            String shape = format == null ? "text" : format.type() + (format.jsonSchema() == null ? "" : " " + format.jsonSchema().name());
+            for (String part : new String[] {role, target.endpoint(), target.model(), shape, system, user}) {
                 d.update(part.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 d.update((byte) 0);
             }

@@ -376,6 +376,23 @@ class CallGovernorTests {
         }
     }
 
+    @Test
+    void aReviewAnsweredBeforeAKillIsNotAskedAgainWithItsJsonSchemaFormat() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson()))) {
+            // given a review answered (with the reviewer's structured-output format) by an execution then killed
+            RecordingLedger ledger = new RecordingLedger();
+            reviewer(new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger), model(server.baseUrl())).review(request("A kettle."));
+
+            // when the resumed execution's reviewer reviews the same text
+            ReviewOutcome again = reviewer(new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger), model(server.baseUrl()))
+                    .review(request("A kettle."));
+
+            // then the kept answer is used: one request in all
+            assertThat(again).isInstanceOf(ReviewOutcome.Reviewed.class);
+            assertThat(server.requests()).hasSize(1);
+        }
+    }
+
     private static LlmClient client(CallGovernor governor, String baseUrl) {
         return LlmClient.create(model(baseUrl), ROLE, governor, k -> "test-key");
     }
