@@ -84,6 +84,15 @@ public final class SpendStore {
         return new CallLedgerStore(jdbc, runPk);
     }
 
+    /**
+     * Forgets the answers the call ledger kept for run {@code runPk}: called when an execution ends
+     * other than STOPPED. Kept answers serve the resume of a killed (or stopped) execution only: a
+     * failed one is restarted with fresh calls, and a completed one needs none.
+     */
+    public void forgetAnswers(long runPk) {
+        jdbc.update("DELETE FROM sb_answer WHERE run_pk = ?", runPk);
+    }
+
     /** The spend stored with the run; {@link SpendSnapshot#NONE} for a new run. */
     public SpendSnapshot load(long runPk) {
         List<String> rows = jdbc.queryForList("SELECT snapshot FROM sb_spend WHERE run_pk = ?", String.class, runPk);

@@ -537,6 +537,11 @@ public final class Launcher {
 
     private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out, PrintStream err) {
         BatchStatus status = execution.getStatus();
+        if (status != BatchStatus.STOPPED) {
+            // the answers kept for a killed execution's resume have served: a failed execution's (say,
+            // invalid answers past the failed-review threshold) must be asked afresh by the restart
+            new dev.santabatch.loop.SpendStore(store.jdbc()).forgetAnswers(run.runPk());
+        }
         LoopStore loop = new LoopStore(store.jdbc());
         String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
         boolean notClean = status == BatchStatus.STOPPED && !StopSignal.requested() && Decision.NOT_CLEAN.equals(decision);

@@ -289,6 +289,34 @@ class LlmFaultFunctionalTests {
         }
     }
 
+    @Test
+    void aRunFailedOnInvalidAnswersIsRestartedWithFreshCallsNotTheKeptAnswers() throws Exception {
+        try (CatalogModelServer server = server()) {
+            // given reviewer B answers four items' reviews with garbage, retries included, in the first
+            // execution: 4 of 18 sampled items unreviewed, over the 10 % failed-review threshold
+            java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Set<String> victims = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            server.inject(c -> broken.get() && c.kind() == Kind.REVIEW && c.model().equals("model-b")
+                    && (victims.contains(c.content()) || victims.size() < 4 && victims.add(c.content())),
+                    Integer.MAX_VALUE, new Fault.MalformedJson());
+            Path job = job(server, "");
+            LlmJobs.Result failed = LlmJobs.run(dir, job, "r1");
+            assertThat(failed.exit()).as(failed.all()).isEqualTo(1);
+
+            // when the model answers well again and the run is restarted
+            broken.set(false);
+            int before = server.calls().size();
+            LlmJobs.Result restarted = LlmJobs.run(dir, job, "r1");
+
+            // then the restart asked the failed items afresh (it was not handed the garbage it had kept)
+            // and completed
+            assertCompleted(restarted);
+            assertThat(server.calls().subList(before, server.calls().size()))
+                    .anySatisfy(c -> assertThat(victims).contains(c.content()));
+            assertNothingLost("r1");
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     static void assertCompleted(LlmJobs.Result r) {
