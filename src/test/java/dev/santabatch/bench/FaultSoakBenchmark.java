@@ -456,6 +456,10 @@ public final class FaultSoakBenchmark {
      * execution that last had the key answered (so an answer lost at one kill and re-asked two
      * executions later is still that kill's), each key once per kill.
      */
+    /** The extra calls' kinds and models, over every kill charged so far (what the kills cost, by role). */
+    static final Map<String, Integer> REPEAT_KINDS = new java.util.TreeMap<>();
+    private static final Set<String> REPEATS_SEEN = new HashSet<>();
+
     static List<Long> extraPerKill(Run r) {
         Map<Integer, Answer> bySeq = new HashMap<>();
         r.answers().forEach(a -> bySeq.put(a.seq(), a));
@@ -471,6 +475,9 @@ public final class FaultSoakBenchmark {
             Integer i = lastAnswered.get(key);
             if (i != null && i < j && charged.add(i + "\n" + key)) {
                 perExecution[i]++;
+                if (REPEATS_SEEN.add(r.name() + "\n" + i + "\n" + key)) {
+                    REPEAT_KINDS.merge(c.kind() + " " + c.model(), 1, Integer::sum);
+                }
             }
             Answer a = bySeq.get(c.seq());
             if (a != null && a.status() == 200 && a.fault().isEmpty()) {
@@ -684,6 +691,7 @@ public final class FaultSoakBenchmark {
         System.out.printf("  extra calls per kill %s (mean %.1f), in flight at the kills %s, in-flight limit %d%n", allExtra,
                 allExtra.stream().mapToLong(Long::longValue).average().orElse(0),
                 killed.stream().flatMap(r -> r.kills().stream()).map(k -> Integer.toString(k.inFlightAtKill())).toList(), MAX_IN_FLIGHT);
+        System.out.printf("  extra calls by kind and model: %s%n", REPEAT_KINDS);
         System.out.printf("  in flight at the kills at the client (sent, not answered with an error, no answer kept) %s%n",
                 killed.stream().flatMap(r -> r.kills().stream()).map(k -> Integer.toString(k.clientInFlightAtKill())).toList());
         verdict("0 items lost or doubled", lost + doubled == 0, lost + " lost, " + doubled + " doubled over " + all.size() + " runs");
