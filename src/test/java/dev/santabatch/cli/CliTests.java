@@ -71,7 +71,7 @@ class CliTests {
 
     @Test
     void aRuleReadingAColumnTheCatalogLacksStopsTheRunBeforeAnyWork(@TempDir Path dir) throws Exception {
-        // given a job without source-columns (every column) whose rule reads a misspelt column
+        // given a job without source-columns (every column), valid but for its rule reading a misspelt column
         Files.writeString(dir.resolve("cars.csv"), "id,fuel,advert\nc1,hybrid,A tidy estate.\n");
         Path job = dir.resolve("cars.yml");
         Files.writeString(job, """
@@ -90,6 +90,10 @@ class CliTests {
                         type: required-phrase
                         when: {column: fuell, values: [hybrid]}
                         phrase: The battery report is included.
+                  - id: on-specification
+                    pass: About this car.
+                    fail-signal: About something else.
+                    checked-by: santa
                 """);
 
         // when

@@ -50,10 +50,7 @@ class LlmFaultFunctionalTests {
     }
 
     Path job(CatalogModelServer server, String extra) throws Exception {
-        Path job = LlmJobs.writeJob(dir, "faults", catalog, server.baseUrl(), 4, FAST_RETRIES + extra);
-        // a 1 s model timeout, so a hung answer costs a second
-        Files.writeString(job, Files.readString(job).replace("timeout: 2s", "timeout: 1s"));
-        return job;
+        return LlmJobs.faultJob(dir, "faults", catalog, server.baseUrl(), extra);
     }
 
     @Test

@@ -104,6 +104,16 @@ final class LlmJobs {
         return job;
     }
 
+    /**
+     * {@link #writeJob} with concurrency 4, the short retries of {@link LlmFaultFunctionalTests#FAST_RETRIES}
+     * and a 1 s model timeout (a hung answer costs a second), then {@code extra}.
+     */
+    static Path faultJob(Path dir, String name, Catalog catalog, String baseUrl, String extra) throws IOException {
+        Path job = writeJob(dir, name, catalog, baseUrl, 4, LlmFaultFunctionalTests.FAST_RETRIES + extra);
+        Files.writeString(job, Files.readString(job).replace("timeout: 2s", "timeout: 1s"));
+        return job;
+    }
+
     /** Spring properties: an H2 file store in {@code dir} and the API key as a stand-in environment variable. */
     static Map<String, Object> props(Path dir) {
         Map<String, Object> p = new HashMap<>();

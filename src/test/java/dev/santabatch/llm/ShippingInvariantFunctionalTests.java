@@ -39,9 +39,7 @@ class ShippingInvariantFunctionalTests {
     }
 
     Path job(CatalogModelServer server, String extra) throws Exception {
-        Path job = LlmJobs.writeJob(dir, "ship", catalog, server.baseUrl(), 4, LlmFaultFunctionalTests.FAST_RETRIES + extra);
-        Files.writeString(job, Files.readString(job).replace("timeout: 2s", "timeout: 1s"));
-        return job;
+        return LlmJobs.faultJob(dir, "ship", catalog, server.baseUrl(), extra);
     }
 
     @Test
