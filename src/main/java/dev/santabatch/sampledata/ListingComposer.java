@@ -200,18 +200,18 @@ final class ListingComposer {
             s.add(fill(pick(pool.wheres()), v));
         }
         int room = MAX_SENTENCES - s.size() - 2 - added - (notice.isEmpty() ? 0 : 1);
-        String firstColor = null;
-        if (room > 0 && r.nextDouble() < 0.8) {
-            firstColor = pick(pool.colors());
+        String firstColor = room > 0 && r.nextDouble() < 0.8 ? pick(pool.colors()) : null;
+        if (firstColor != null) {
             s.add(fill(firstColor, v));
             room--;
         }
-        if (room > 0 && r.nextDouble() < 0.3) {
-            String second = pick(pool.colors());
-            if (!second.equals(firstColor)) {
-                s.add(fill(second, v));
-                room--;
-            }
+        if (room > 0 && firstColor != null && !firstColor.contains("{hl2}") && r.nextDouble() < 0.3) {
+            // a second colour sentence, about the second highlight
+            String second = pick(pool.colors().stream().filter(x -> !x.contains("{hl2}") && !x.equals(firstColor)).toList());
+            Map<String, String> w = new HashMap<>(v);
+            w.put("hl", v.get("hl2"));
+            s.add(fill(second, w));
+            room--;
         }
         s.add(fill(pick(pool.logistics()), v));
         s.add(fill(pick(pool.values()), v));
@@ -261,18 +261,16 @@ final class ListingComposer {
     private Map<String, String> vars(Listing l, Map<String, String> quantities) {
         Category c = l.category();
         String noun = pick(c.nouns());
-        String hl = pick(c.highlights());
-        String hl2 = pick(c.highlights());
-        while (hl2.equals(hl)) {
-            hl2 = pick(c.highlights());
-        }
+        List<String> highlights = new ArrayList<>(c.highlights());
+        java.util.Collections.shuffle(highlights, r);
         Map<String, String> v = new HashMap<>(quantities);
         v.put("name", l.name());
         v.put("a_noun", SampleCatalogGenerator.article(noun) + " " + noun);
         v.put("city", l.city().name());
         v.put("region", l.city().region());
-        v.put("hl", hl);
-        v.put("hl2", hl2);
+        v.put("hl", highlights.get(0)); // the colour sentences
+        v.put("hl2", highlights.get(1));
+        v.put("hl3", highlights.get(2)); // the intro's
         v.put("price", price(pick(ListingVocabulary.PRICES), l.price()));
         return v;
     }

@@ -15,7 +15,8 @@ import java.util.List;
  * styles; no accessibility, schedule, children or pets statement outside the practical sentences; no article
  * directly before a quantity placeholder ("a eight-hour" would read wrong).
  *
- * <p>Placeholders: {name} {a_noun} (category noun with its article) {city} {region} {hl} {hl2} (highlights)
+ * <p>Placeholders: {name} {a_noun} (category noun with its article) {city} {region} {hl} {hl2} (highlights of
+ * the colour sentences) {hl3} (the intro's highlight, another one)
  * {dist} {dur} {group} {rating} {price} (quantity phrases) {ocity} (another item's city). Quantity styles:
  * {n} digits, {w} number words, {min} minutes, {p} the price with two decimals.
  */
@@ -115,7 +116,7 @@ final class ListingVocabulary {
                             List.of("pedal along the canal towpath", "freewheel between orchards",
                                     "ride past windmills and dykes", "follow quiet farm lanes",
                                     "pause at a village green"),
-                            List.of("Canal Spin", "Orchard Loop", "Windmill Ride", "Towpath Pedal"),
+                            List.of("Canal Spin", "Orchard Loop", "Windmill Way", "Towpath Pedal"),
                             List.of("Bike Tour", "Cycle", "Ride")),
                     new Category(Activity.MUSEUM, "museum visit", List.of("museum visit", "curated gallery visit"),
                             List.of("admire tapestries in the great hall", "see a reconstructed printing press",
@@ -139,7 +140,7 @@ final class ListingVocabulary {
                     new City("Glenwhistle", "Hollin Moors National Park")),
             "Hollin Moors National Park",
             List.of("{name} is {a_noun} in {city}, in the heart of {region}.",
-                    "Discover {city} on {name}, {a_noun} that lets you {hl}.",
+                    "Discover {city} on {name}, {a_noun} that lets you {hl3}.",
                     "{name} offers {a_noun} around {city} for curious travellers.",
                     "Set in {city}, {name} is {a_noun} with plenty to see."),
             List.of("{name} is {a_noun} that starts {dist} from the centre of {city}.",
