@@ -46,33 +46,36 @@ import org.apache.commons.csv.CSVRecord;
  * <h2>Ground truth</h2>
  * Same CSV format, header {@value #TRUTH_HEADER_LINE}, one row per planted defect per item, in catalog order
  * (an item may carry two). Rates are shares of all items, the mean of six tuning-pool catalogs of 1,500 rows
- * (each within about ±1.5 points); about 68 % of the items are clean.
+ * (each within about ±1.5 points); 68.5 % of the items are clean.
  * <table>
  *   <caption>truth rows</caption>
  *   <tr><th>kind</th><th>rate</th><th>detail</th><th>wrong</th><th>truth</th><th>group</th></tr>
- *   <tr><td>{@value #WRONG_NUMBER}</td><td>7.4 %</td><td>the column contradicted: {@code rating},
+ *   <tr><td>{@value #WRONG_NUMBER}</td><td>7.0 %</td><td>the column contradicted: {@code rating},
  *       {@code distance_km}, {@code group_size} or {@code duration_hours}</td><td>the quantity as written, e.g.
  *       {@code groups of twelve}, {@code 4.5 miles} (sometimes the kilometres stated as miles)</td><td>the true
  *       quantity in the same style, e.g. {@code groups of ten}, {@code 2.8 miles}</td><td></td></tr>
- *   <tr><td>{@value #MISSING_REQUIRED_SENTENCE}</td><td>3.5 % (22 % of the park region, a sixth of the items)</td><td>the notice</td>
- *       <td>what stands instead: empty (omitted) or a non-compliant stand-in as written</td><td></td><td></td></tr>
- *   <tr><td>{@value #FORBIDDEN_CLAIM}</td><td>5.6 %</td><td>base term: guaranteed, once-in-a-lifetime, best in the
+ *   <tr><td>{@value #MISSING_REQUIRED_SENTENCE}</td><td>3.5 % (22 % of the park region, a sixth of the
+ *       items)</td><td>the notice</td><td>what stands instead: empty (omitted) or a non-compliant stand-in as
+ *       written</td><td></td><td></td></tr>
+ *   <tr><td>{@value #FORBIDDEN_CLAIM}</td><td>6.5 %</td><td>base term: guaranteed, once-in-a-lifetime, best in the
  *       world, life-changing</td><td>the variant as written (case, inflection, hyphenation)</td><td></td><td></td></tr>
- *   <tr><td>{@value #OFF_TOPIC_SENTENCE}</td><td>5.5 %</td><td>id of the other item whose city the sentence
+ *   <tr><td>{@value #OFF_TOPIC_SENTENCE}</td><td>5.4 %</td><td>id of the other item whose city the sentence
  *       names</td><td>the sentence</td><td>that city</td><td></td></tr>
- *   <tr><td>{@value #BOILERPLATE}</td><td>4.0 %</td><td>passage id, e.g. {@code T-BP2}</td><td>the passage as
+ *   <tr><td>{@value #BOILERPLATE}</td><td>3.8 %</td><td>passage id, e.g. {@code T-BP2}</td><td>the passage as
  *       written in this item</td><td>{@code exact}, {@code edit} or {@code paraphrase}</td><td>group id, e.g.
  *       {@code G003}; every member (3–6) is listed</td></tr>
- *   <tr><td>{@value #CONTRADICTION}</td><td>5.2 %</td><td>topic: schedule, access, children or pets</td><td>the
+ *   <tr><td>{@value #CONTRADICTION}</td><td>5.1 %</td><td>topic: schedule, access, children or pets</td><td>the
  *       contradicting sentence (e.g. "not suitable for wheelchairs" beside "wheelchair accessible")</td><td>the
  *       sentence it contradicts, which stays</td><td></td></tr>
- *   <tr><td>{@value #WRONG_CURRENCY}</td><td>4.4 %</td><td>{@code price}</td><td>the price as written in another
+ *   <tr><td>{@value #WRONG_CURRENCY}</td><td>4.8 %</td><td>{@code price}</td><td>the price as written in another
  *       currency, e.g. {@code $45.00}, {@code 45.00 dollars}</td><td>the same amount in euros in the same style,
  *       e.g. {@code €45.00}, {@code 45.00 euros}</td><td></td></tr>
  * </table>
  * The first five are the shapes rule induction knows; a contradiction inside one text and a wrong currency are
- * shapes it does not: the contradicting sentences also occur in clean listings (alone), and currency amounts
- * are outside number grounding. {@link #plantedDefects(Path)} reads the rows as {@link PlantedDefect}s.
+ * shapes it does not: each contradicting sentence also occurs alone in clean listings (so no rule on its
+ * wording holds), and currency amounts are outside number grounding (only the word forms, "dollars" for
+ * "euros", look like a substituted term). {@link #plantedDefects(Path)} reads the rows as
+ * {@link PlantedDefect}s.
  *
  * <h2>Pools</h2>
  * A catalog is written from one of two disjoint {@link Pool}s: sentence templates, names, cities and regions,
