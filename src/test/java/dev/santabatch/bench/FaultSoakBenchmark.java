@@ -239,6 +239,7 @@ public final class FaultSoakBenchmark {
                 long stored = storedSpendCalls(dir);
                 String step = exit == -9 ? runningStep(dir) : "";
                 int clientInFlight = 0;
+                long unsent = 0;
                 if (exit == -9) {
                     // counted once the process is gone: it sends until the signal takes effect
                     long errors = server.answers().stream()
@@ -247,13 +248,14 @@ public final class FaultSoakBenchmark {
                             .count();
                     long reserved = reservedCalls(dir) - reservedBefore;
                     clientInFlight = (int) Math.max(0, reserved - errors - (keptAnswers(dir) - keptBefore));
+                    unsent = Math.max(0, reserved - (maxSeq(server) - firstSeq));
                 }
                 executions.add(new Execution(no, trigger, exit, wall, firstSeq, maxSeq(server), inFlight, awaiting, received, stored,
                         step, clientInFlight, endNanos, keptQuestions(dir)));
                 System.out.printf("  %s execution %d: %s, %.1f s, server calls %d..%d%s%n", name, no,
                         exit == -9 ? "killed " + trigger + " in " + step : "exit " + exit, wall, firstSeq + 1, maxSeq(server),
                         exit == -9 ? ", in flight at the kill " + inFlight + " (awaiting " + awaiting + "; at the client "
-                                + clientInFlight + "), stored spend "
+                                + clientInFlight + (unsent == 0 ? "" : ", " + unsent + " of them reserved and never sent") + "), stored spend "
                                 + (stored < 0 ? "n/a" : stored) + " of " + received + " received" : "");
                 if (exit == -9) {
                     killsLeft--;
