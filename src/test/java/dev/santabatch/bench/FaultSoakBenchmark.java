@@ -54,7 +54,9 @@ import org.apache.commons.csv.CSVRecord;
  *   <li>calls the server received against {@code budget.max-calls}, and against {@code report.json};
  *   <li>per kill: the requests the server held at the kill, the durable spend against the calls
  *       received so far, and the extra calls the kill cost (requests of the resumed execution that
- *       repeat one the server had already answered without a fault), against the in-flight limit;
+ *       repeat one the server had already answered without a fault), against the calls in flight at
+ *       the client once the process was gone ({@link Execution#clientInFlightAtKill}); for each
+ *       extra call, whether the ledger had kept its answer ({@link #explainRepeats});
  *   <li>which output files each run wrote, and whether their item sets and bytes equal the
  *       reference's; wall times;
  *   <li>PASS/FAIL against the issue's required figures.
@@ -636,6 +638,10 @@ public final class FaultSoakBenchmark {
         return r.shippedText().keySet().stream().filter(r.storeFailedCurrent()::contains).sorted().toList();
     }
 
+    /** The extra calls' kinds and models, over every kill charged so far (what the kills cost, by role). */
+    static final Map<String, Integer> REPEAT_KINDS = new java.util.TreeMap<>();
+    private static final Set<String> REPEATS_SEEN = new HashSet<>();
+
     /**
      * Per kill: the extra calls it cost, that is the requests of a later execution that repeat one
      * (the same {@link #question}) the server had answered without a fault in the killed execution:
@@ -643,10 +649,6 @@ public final class FaultSoakBenchmark {
      * execution that last had the key answered (so an answer lost at one kill and re-asked two
      * executions later is still that kill's), each key once per kill.
      */
-    /** The extra calls' kinds and models, over every kill charged so far (what the kills cost, by role). */
-    static final Map<String, Integer> REPEAT_KINDS = new java.util.TreeMap<>();
-    private static final Set<String> REPEATS_SEEN = new HashSet<>();
-
     static List<Long> extraPerKill(Run r) {
         Map<Integer, Answer> bySeq = new HashMap<>();
         r.answers().forEach(a -> bySeq.put(a.seq(), a));
