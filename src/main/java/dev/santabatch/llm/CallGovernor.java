@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * of the endpoint's and of the model's in-flight semaphores (waits); the budgets (throws
  * {@link BudgetExceededException} before anything is sent) and the reservation of the attempt, made
  * durable through the {@link CallLedger} before the request is sent; the attempt; token and cost
- * accounting from the response (recorded in the ledger too). Permits are released before any
- * backoff wait, so a waiting retry does not hold a slot.
+ * accounting from the response (recorded in the ledger too, in one commit with the answer of a
+ * question asked through {@link #ask}). Permits are released before any backoff wait, so a waiting
+ * retry does not hold a slot.
  *
  * <p>Failures by {@link ErrorKind.Category}: retriable (429, 5xx, timeout, connection, malformed
  * response) are retried up to {@link GovernorSettings#maxAttempts()} after {@code Retry-After}
@@ -143,26 +144,19 @@ public final class CallGovernor {
     /**
      * Asks question {@code key} once more (thread-safe): the answer the run received the n-th time it
      * asked it, n counted in this execution, when the ledger kept one (an answer received by a killed
-     * or stopped execution and not used yet: not paid again, and not counted); otherwise the call,
-     * whose answer is kept in the ledger before it is returned. A question asked again in the same
-     * execution (an invalid answer's fresh retry, a later round) is a fresh call.
+     * or stopped execution and not used yet: not paid again, and not counted); otherwise a governed
+     * {@link #call} of {@code attempt}, whose answer the ledger keeps in the commit that records its
+     * usage, before it is returned. A question asked again in the same execution (an invalid
+     * answer's fresh retry, a later round) is a fresh call.
      */
-    ModelAnswer ask(String key, Callable<ModelAnswer> call) throws ModelCallFailedException {
+    ModelAnswer ask(String key, ModelTarget target, String role, Callable<ModelAnswer> attempt) throws ModelCallFailedException {
         int ordinal = asked.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
         Optional<ModelAnswer> kept = ledger.answer(key, ordinal);
         if (kept.isPresent()) {
             return kept.get();
         }
-        ModelAnswer answer;
-        try {
-            answer = call.call();
-        } catch (ModelCallFailedException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-        ledger.keep(key, ordinal, answer);
-        return answer;
+        return call(target, role, attempt, a -> new TokenUsage(Math.toIntExact(a.inputTokens()), Math.toIntExact(a.outputTokens())),
+                a -> new CallLedger.Kept(key, ordinal, a));
     }
 
     /**
@@ -200,6 +194,12 @@ public final class CallGovernor {
      */
     public <T> T call(ModelTarget target, String role, Callable<T> attempt, Function<? super T, @Nullable TokenUsage> usage)
             throws ModelCallFailedException {
+        return call(target, role, attempt, usage, null);
+    }
+
+    /** {@link #call}, keeping the answer {@code keep} makes of the result in the ledger with its usage; none if null. */
+    private <T> T call(ModelTarget target, String role, Callable<T> attempt, Function<? super T, @Nullable TokenUsage> usage,
+            @Nullable Function<? super T, CallLedger.Kept> keep) throws ModelCallFailedException {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(role, "role");
         int attemptNo = 0;
@@ -220,7 +220,8 @@ public final class CallGovernor {
                     boolean settled = false;
                     try {
                         T result = attempt.call();
-                        recordUsage(target, role, reservation, result == null ? null : usage.apply(result));
+                        recordUsage(target, role, reservation, result == null ? null : usage.apply(result),
+                                result == null || keep == null ? null : keep.apply(result));
                         settled = true;
                         breaker(target).success();
                         return result;
@@ -424,12 +425,16 @@ public final class CallGovernor {
         }
     }
 
-    /** Settles an answered attempt: its usage replaces its estimates, in the ledger first. */
-    private void recordUsage(ModelTarget target, String role, Reservation r, @Nullable TokenUsage usage) {
+    /**
+     * Settles an answered attempt: its usage replaces its estimates, in the ledger first (with the
+     * answer to keep, if any).
+     */
+    private void recordUsage(ModelTarget target, String role, Reservation r, @Nullable TokenUsage usage,
+            CallLedger.@Nullable Kept kept) {
         long in = usage == null || usage.inputTokenCount() == null ? 0 : usage.inputTokenCount();
         long out = usage == null || usage.outputTokenCount() == null ? 0 : usage.outputTokenCount();
         double cost = target.cost(in, out);
-        ledger.answered(r.round(), role, in, out, cost);
+        ledger.answered(r.round(), role, in, out, cost, kept);
         synchronized (lock) {
             for (Acc acc : new Acc[] {run, rounds.computeIfAbsent(r.round(), k -> new Acc())}) {
                 acc.add(in, out, cost);

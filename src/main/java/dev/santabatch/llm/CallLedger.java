@@ -1,7 +1,9 @@
 package dev.santabatch.llm;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the {@link CallGovernor} records, durably, every HTTP attempt before it is sent and the
@@ -25,8 +27,13 @@ public interface CallLedger {
      */
     void reserve(int round, String role);
 
-    /** Records the token usage and cost of an answered attempt reserved in {@code round}. */
-    void answered(int round, String role, long inputTokens, long outputTokens, double cost);
+    /**
+     * Records the token usage and cost of an answered attempt reserved in {@code round} and, when
+     * {@code kept} is given, keeps its answer as {@link #answer} returns it, both in one commit;
+     * returns once it is committed. One commit, so that no kill falls between the spend of an answer
+     * and the answer itself: once the usage of an answer is durable, so is the answer.
+     */
+    void answered(int round, String role, long inputTokens, long outputTokens, double cost, @Nullable Kept kept);
 
     /**
      * The answer this run received the {@code ordinal}-th time (1-based) it asked question {@code
@@ -39,8 +46,16 @@ public interface CallLedger {
         return Optional.empty();
     }
 
-    /** Keeps an answer as {@link #answer} returns it; returns once it is committed. Defaults to nothing. */
-    default void keep(String key, int ordinal, ModelAnswer answer) {}
+    /**
+     * An answer to keep with its usage: the {@code ordinal}-th time (1-based) the run asked question
+     * {@code key}.
+     */
+    record Kept(String key, int ordinal, ModelAnswer answer) {
+        public Kept {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(answer, "answer");
+        }
+    }
 
     /** Records nothing: a governor whose spend is not kept (a panel outside a run, unit tests). */
     CallLedger NONE = new CallLedger() {
@@ -53,6 +68,6 @@ public interface CallLedger {
         public void reserve(int round, String role) {}
 
         @Override
-        public void answered(int round, String role, long inputTokens, long outputTokens, double cost) {}
+        public void answered(int round, String role, long inputTokens, long outputTokens, double cost, @Nullable Kept kept) {}
     };
 }

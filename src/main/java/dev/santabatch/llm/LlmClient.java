@@ -99,8 +99,8 @@ public final class LlmClient {
             b.responseFormat(format);
         }
         ChatRequest request = b.build();
-        return governor.ask(question(system, user, format), () -> {
-            ChatResponse response = governor.call(target, role, () -> model.chat(request), ChatResponse::tokenUsage);
+        return governor.ask(question(system, user, format), target, role, () -> {
+            ChatResponse response = model.chat(request);
             String text = response.aiMessage() == null || response.aiMessage().text() == null ? "" : response.aiMessage().text();
             TokenUsage u = response.tokenUsage();
             long in = u == null || u.inputTokenCount() == null ? 0 : u.inputTokenCount();

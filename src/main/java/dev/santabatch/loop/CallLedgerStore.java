@@ -2,11 +2,14 @@ package dev.santabatch.loop;
 
 import dev.santabatch.llm.CallCounts;
 import dev.santabatch.llm.CallLedger;
+import dev.santabatch.llm.ModelAnswer;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -16,7 +19,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The run's {@link CallLedger} in table {@code sb_call_ledger}: one counter row per run, round and
  * role, updated atomically ({@code calls = calls + 1}) in its own transaction, committed before the
  * governor sends the attempt, whatever transaction the calling thread is in (a chunk's is
- * suspended, not joined). Portable between H2 and PostgreSQL. One process writes a run at a time
+ * suspended, not joined); an answered attempt's usage and its kept answer ({@code sb_answer}) in
+ * one transaction. Portable between H2 and PostgreSQL. One process writes a run at a time
  * (the run's lock), so each row is created once, under this object's lock and committed before it
  * is updated, without racing another writer.
  */
@@ -73,36 +77,30 @@ final class CallLedgerStore implements CallLedger {
 
     @Override
     public void reserve(int round, String role) {
-        add(round, role, 1, 0, 0, 0);
+        ensureRow(round, role);
+        own.executeWithoutResult(status -> update(round, role, 1, 0, 0, 0));
     }
 
     @Override
-    public void answered(int round, String role, long inputTokens, long outputTokens, double cost) {
-        add(round, role, 0, inputTokens, outputTokens, cost);
-    }
-
-    @Override
-    public java.util.Optional<dev.santabatch.llm.ModelAnswer> answer(String key, int ordinal) {
-        return jdbc.query("SELECT answer, truncated, input_tokens, output_tokens FROM sb_answer"
-                        + " WHERE run_pk = ? AND question = ? AND ordinal = ?",
-                (rs, n) -> new dev.santabatch.llm.ModelAnswer(rs.getString(1), rs.getBoolean(2), rs.getLong(3), rs.getLong(4)),
-                runPk, key, ordinal).stream().findFirst();
-    }
-
-    @Override
-    public void keep(String key, int ordinal, dev.santabatch.llm.ModelAnswer answer) {
+    public void answered(int round, String role, long inputTokens, long outputTokens, double cost, @Nullable Kept kept) {
+        ensureRow(round, role);
         own.executeWithoutResult(status -> {
-            if (answer(key, ordinal).isEmpty()) {
+            update(round, role, 0, inputTokens, outputTokens, cost);
+            if (kept != null && answer(kept.key(), kept.ordinal()).isEmpty()) {
+                ModelAnswer a = kept.answer();
                 jdbc.update("INSERT INTO sb_answer (run_pk, question, ordinal, answer, truncated, input_tokens, output_tokens)"
-                                + " VALUES (?, ?, ?, ?, ?, ?, ?)", runPk, key, ordinal, answer.text(), answer.truncated(),
-                        answer.inputTokens(), answer.outputTokens());
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?)", runPk, kept.key(), kept.ordinal(), a.text(), a.truncated(),
+                        a.inputTokens(), a.outputTokens());
             }
         });
     }
 
-    private void add(int round, String role, long calls, long in, long out, double cost) {
-        ensureRow(round, role);
-        own.executeWithoutResult(status -> update(round, role, calls, in, out, cost));
+    @Override
+    public Optional<ModelAnswer> answer(String key, int ordinal) {
+        return jdbc.query("SELECT answer, truncated, input_tokens, output_tokens FROM sb_answer"
+                        + " WHERE run_pk = ? AND question = ? AND ordinal = ?",
+                (rs, n) -> new ModelAnswer(rs.getString(1), rs.getBoolean(2), rs.getLong(3), rs.getLong(4)),
+                runPk, key, ordinal).stream().findFirst();
     }
 
     /** Creates the counter row once, committed before any thread updates it. */
@@ -127,8 +125,8 @@ final class CallLedgerStore implements CallLedger {
         }
     }
 
-    private int update(int round, String role, long calls, long in, long out, double cost) {
-        return jdbc.update("UPDATE sb_call_ledger SET calls = calls + ?, input_tokens = input_tokens + ?,"
+    private void update(int round, String role, long calls, long in, long out, double cost) {
+        jdbc.update("UPDATE sb_call_ledger SET calls = calls + ?, input_tokens = input_tokens + ?,"
                 + " output_tokens = output_tokens + ?, cost = cost + ?, updated_at = ? WHERE run_pk = ? AND round_no = ? AND role = ?",
                 calls, in, out, cost, Timestamp.from(Instant.now()), runPk, round, role);
     }

@@ -54,7 +54,9 @@ import org.apache.commons.csv.CSVRecord;
  *   <li>calls the server received against {@code budget.max-calls}, and against {@code report.json};
  *   <li>per kill: the requests the server held at the kill, the durable spend against the calls
  *       received so far, and the extra calls the kill cost (requests of the resumed execution that
- *       repeat one the server had already answered without a fault), against the in-flight limit;
+ *       repeat one the server had already answered without a fault), against the calls in flight at
+ *       the client once the process was gone ({@link Execution#clientInFlightAtKill}); for each
+ *       extra call, whether the ledger had kept its answer ({@link #explainRepeats});
  *   <li>which output files each run wrote, and whether their item sets and bytes equal the
  *       reference's; wall times;
  *   <li>PASS/FAIL against the issue's required figures.
@@ -78,23 +80,31 @@ public final class FaultSoakBenchmark {
             "changes.csv", "rejects.csv");
     static final Duration EXECUTION_LIMIT = Duration.ofMinutes(40);
 
-    /** One execution of a run: killed (exit -9) or ended with its exit code. */
     /**
+     * One execution of a run: killed (exit -9) or ended with its exit code.
+     *
      * @param inFlightAtKill requests the server was handling at the kill signal
-     * @param clientInFlightAtKill requests of the execution that the client had sent and not yet made
-     *     durable: received by the server, not answered with an error, and with no answer kept in the
-     *     ledger ({@code sb_answer}) when the process was gone; an answer on its way back or waiting
-     *     for its commit is in flight from the client's side
+     * @param receivedAtKill requests the server had received at the kill signal (the process may
+     *     send a few more before it is gone)
+     * @param clientInFlightAtKill the execution's calls in flight when its process was gone: attempts
+     *     it reserved in the call ledger ({@code sb_call_ledger}), less those the server answered
+     *     with an error and those whose answer the ledger kept ({@code sb_answer}). An answer the
+     *     server wrote out but the client had not yet made durable is in flight: the process died
+     *     holding it, so the resumed execution must ask again
+     * @param endNanos when the kill signal was sent, or the process ended ({@link System#nanoTime()})
+     * @param keptAfter the questions the ledger kept answers to (digest to ordinals) once the process was gone
      */
     record Execution(int no, String trigger, int exit, double wallSeconds, int firstSeq, int lastSeq, int inFlightAtKill,
-            int awaitingAtKill, long receivedAtKill, long storedSpendAfter, String stepAtKill, int clientInFlightAtKill) {
+            int awaitingAtKill, long receivedAtKill, long storedSpendAfter, String stepAtKill, int clientInFlightAtKill,
+            long endNanos, Map<String, Set<Integer>> keptAfter) {
         boolean killed() {
             return exit == -9;
         }
     }
 
     /** One run (a series of executions with one run id) and what it wrote. */
-    record Run(String name, Path dir, long maxCalls, List<Execution> executions, List<Call> calls, List<Answer> answers, double wallSeconds,
+    record Run(String name, Path dir, long maxCalls, List<Execution> executions, List<Call> calls, List<Answer> answers,
+            Map<Integer, Long> sentNanos, String baseUrl, double wallSeconds,
             Map<String, List<String>> idsByFile, Map<String, String> shippedText, Map<String, Object> report,
             Set<String> storeFailedCurrent, Set<String> shippedWithDefect) {
 
@@ -190,12 +200,14 @@ public final class FaultSoakBenchmark {
                 }
                 int firstSeq = maxSeq(server);
                 long keptBefore = keptAnswers(dir);
+                long reservedBefore = reservedCalls(dir);
                 long e0 = System.nanoTime();
                 Process p = child(dir, job);
                 int exit;
                 int inFlight = 0;
                 int awaiting = 0;
                 long received = 0;
+                long endNanos = 0;
                 while (true) {
                     if (p.waitFor(10, TimeUnit.MILLISECONDS)) {
                         exit = p.exitValue();
@@ -204,6 +216,7 @@ public final class FaultSoakBenchmark {
                     double elapsed = (System.nanoTime() - e0) / 1e9;
                     boolean hit = server.calls().size() - firstSeq >= callTrigger || elapsed >= timeTrigger;
                     if (hit || elapsed > EXECUTION_LIMIT.toSeconds()) {
+                        endNanos = System.nanoTime();
                         inFlight = server.inFlight();
                         awaiting = server.awaitingAnswer();
                         received = server.calls().size();
@@ -216,6 +229,9 @@ public final class FaultSoakBenchmark {
                         break;
                     }
                 }
+                if (endNanos == 0) {
+                    endNanos = System.nanoTime();
+                }
                 double wall = (System.nanoTime() - e0) / 1e9;
                 if (exit != -9) {
                     received = server.calls().size();
@@ -225,21 +241,23 @@ public final class FaultSoakBenchmark {
                 long stored = storedSpendCalls(dir);
                 String step = exit == -9 ? runningStep(dir) : "";
                 int clientInFlight = 0;
+                long unsent = 0;
                 if (exit == -9) {
-                    long upTo = received;
-                    long sent = upTo - firstSeq;
+                    // counted once the process is gone: it sends until the signal takes effect
                     long errors = server.answers().stream()
-                            .filter(a -> a.seq() > firstSeq && a.seq() <= upTo
+                            .filter(a -> a.seq() > firstSeq
                                     && (a.status() != 200 || a.fault().toLowerCase(java.util.Locale.ROOT).contains("hang")))
                             .count();
-                    clientInFlight = (int) Math.max(0, sent - errors - (keptAnswers(dir) - keptBefore));
+                    long reserved = reservedCalls(dir) - reservedBefore;
+                    clientInFlight = (int) Math.max(0, reserved - errors - (keptAnswers(dir) - keptBefore));
+                    unsent = Math.max(0, reserved - (maxSeq(server) - firstSeq));
                 }
                 executions.add(new Execution(no, trigger, exit, wall, firstSeq, maxSeq(server), inFlight, awaiting, received, stored,
-                        step, clientInFlight));
+                        step, clientInFlight, endNanos, keptQuestions(dir)));
                 System.out.printf("  %s execution %d: %s, %.1f s, server calls %d..%d%s%n", name, no,
                         exit == -9 ? "killed " + trigger + " in " + step : "exit " + exit, wall, firstSeq + 1, maxSeq(server),
                         exit == -9 ? ", in flight at the kill " + inFlight + " (awaiting " + awaiting + "; at the client "
-                                + clientInFlight + "), stored spend "
+                                + clientInFlight + (unsent == 0 ? "" : ", " + unsent + " of them reserved and never sent") + "), stored spend "
                                 + (stored < 0 ? "n/a" : stored) + " of " + received + " received" : "");
                 if (exit == -9) {
                     killsLeft--;
@@ -275,7 +293,11 @@ public final class FaultSoakBenchmark {
                 }
             }
             Map<String, Object> report = Files.exists(out.resolve("report.json")) ? RunReport.read(out.resolve("report.json")) : Map.of();
-            return new Run(name, dir, maxCalls, executions, server.calls(), server.answers(), wall, idsByFile, shipped, report,
+            Map<Integer, Long> sent = new HashMap<>();
+            for (Call c : server.calls()) {
+                server.sentNanos(c.seq()).ifPresent(t -> sent.put(c.seq(), t));
+            }
+            return new Run(name, dir, maxCalls, executions, server.calls(), server.answers(), sent, server.baseUrl(), wall, idsByFile, shipped, report,
                     storeFailedCurrent(dir), withDefect);
         }
     }
@@ -353,7 +375,6 @@ public final class FaultSoakBenchmark {
         return records(csv).stream().map(r -> r.get("id")).toList();
     }
 
-    /** The run's stored spend (the calls of {@code sb_spend}'s snapshot), -1 when there is none or it cannot be read. */
     /** Answers the run's call ledger keeps ({@code sb_answer}); 0 before the table exists. */
     static long keptAnswers(Path dir) {
         if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
@@ -367,6 +388,174 @@ public final class FaultSoakBenchmark {
         }
     }
 
+    /** The questions the run's call ledger keeps answers to ({@code sb_answer}), with their ordinals. */
+    static Map<String, Set<Integer>> keptQuestions(Path dir) {
+        Map<String, Set<Integer>> out = new HashMap<>();
+        if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
+            return out;
+        }
+        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                ResultSet rs = c.createStatement().executeQuery("SELECT question, ordinal FROM sb_answer")) {
+            while (rs.next()) {
+                out.computeIfAbsent(rs.getString(1), k -> new TreeSet<>()).add(rs.getInt(2));
+            }
+        } catch (Exception e) {
+            // no table yet
+        }
+        return out;
+    }
+
+    /** The digest the client's {@code LlmClient} keeps a call's answer under (role, endpoint, model, format, messages). */
+    static String digest(Run r, Call c) {
+        String role = switch (c.kind()) {
+            case REVIEW -> "reviewer:" + c.model().substring("model-".length()).toUpperCase(java.util.Locale.ROOT);
+            case FIX -> "fixer";
+            case MATCH -> "matcher";
+            case OTHER -> "other";
+        };
+        String shape = switch (c.kind()) {
+            case REVIEW -> "JSON santa_review";
+            case MATCH -> "JSON santa_match";
+            default -> "text";
+        };
+        try {
+            java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+            for (String part : new String[] {role, r.baseUrl(), c.model(), shape, c.system(), c.user()}) {
+                d.update(part.getBytes(StandardCharsets.UTF_8));
+                d.update((byte) 0);
+            }
+            return java.util.HexFormat.of().formatHex(d.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Extra calls over every killed run: asked again although the ledger had kept their answer (journal misses), and the others. */
+    static final List<String> KEPT_YET_ASKED = new ArrayList<>();
+    static long notKeptRepeats;
+
+    /**
+     * Explains the extra calls of a killed run, with the same charging as {@link #extraPerKill}: for
+     * each repeat of a question answered without a fault in execution i and asked again in execution
+     * j, whether the ledger had kept an answer to it (the client's digest of the question, at the
+     * ordinal the client gave the first call) once i's process was gone, and when the server had
+     * written the first answer out against the kill signal. A repeat whose answer was not kept was in
+     * flight at the kill; one whose answer was kept is a miss of the journal, printed with the
+     * ordinals and any answer kept for the same item and role under another digest (with the lines
+     * that differ). Also checks the benchmark's digest against the client's: every answer written out
+     * 0.2 s or more before a kill should be kept under it.
+     */
+    static void explainRepeats(Run r) {
+        Map<Integer, Answer> bySeq = new HashMap<>();
+        r.answers().forEach(a -> bySeq.put(a.seq(), a));
+        List<Execution> ex = r.executions();
+        List<Call> calls = new ArrayList<>(r.calls());
+        calls.sort(java.util.Comparator.comparingInt(Call::seq));
+        // the client's ordinal of each call: 1 + the 200 answers (not held past the timeout) to its
+        // question before it in its execution (a transport retry asks under the same ordinal)
+        Map<Integer, Integer> ordinal = new HashMap<>();
+        Map<String, Integer> answeredIn = new HashMap<>();
+        int keptEarly = 0;
+        int writtenEarly = 0;
+        for (Call c : calls) {
+            int j = executionOf(ex, c.seq());
+            String key = j + "\n" + question(c);
+            ordinal.put(c.seq(), answeredIn.getOrDefault(key, 0) + 1);
+            Answer a = bySeq.get(c.seq());
+            if (a != null && a.status() == 200 && !a.fault().startsWith("Hang")) {
+                answeredIn.merge(key, 1, Integer::sum);
+                Long sent = r.sentNanos().get(c.seq());
+                if (ex.get(j).killed() && sent != null && sent < ex.get(j).endNanos() - 200_000_000L) {
+                    writtenEarly++;
+                    if (ex.get(j).keptAfter().getOrDefault(digest(r, c), Set.of()).contains(ordinal.get(c.seq()))) {
+                        keptEarly++;
+                    }
+                }
+            }
+        }
+        Map<String, Integer> lastAnswered = new HashMap<>();
+        Map<String, Call> lastAnsweredCall = new HashMap<>();
+        Set<String> charged = new HashSet<>();
+        int notKept = 0;
+        int keptAgain = 0;
+        double earliest = Double.NaN;
+        double latest = Double.NaN;
+        int neverWritten = 0;
+        for (Call c : calls) {
+            int j = executionOf(ex, c.seq());
+            String key = question(c);
+            Integer i = lastAnswered.get(key);
+            if (i != null && i < j && charged.add(i + "\n" + key)) {
+                Call first = lastAnsweredCall.get(key);
+                Execution earlier = ex.get(i);
+                Set<Integer> kept = earlier.keptAfter().getOrDefault(digest(r, first), Set.of());
+                Long sent = r.sentNanos().get(first.seq());
+                if (!kept.contains(ordinal.get(first.seq()))) {
+                    notKept++;
+                    if (sent == null) {
+                        neverWritten++;
+                    } else {
+                        double ms = (sent - earlier.endNanos()) / 1e6; // negative: before the kill signal
+                        earliest = Double.isNaN(earliest) ? ms : Math.min(earliest, ms);
+                        latest = Double.isNaN(latest) ? ms : Math.max(latest, ms);
+                    }
+                } else {
+                    keptAgain++;
+                    String line = String.format("%s: %s %s, item %s: answered in execution %d (seq %d, ordinal %d, kept at ordinals %s),"
+                                    + " asked again in execution %d (seq %d, ordinal %d)", r.name(), c.kind(), c.model(),
+                            c.source().getOrDefault("name", "?"), i + 1, first.seq(), ordinal.get(first.seq()), kept, j + 1, c.seq(),
+                            ordinal.get(c.seq()));
+                    KEPT_YET_ASKED.add(line);
+                    System.out.println("    kept yet asked again: " + line);
+                    for (Call o : calls) {
+                        String od = digest(r, o);
+                        if (executionOf(ex, o.seq()) == i && o.kind() == c.kind() && o.model().equals(c.model())
+                                && o.source().equals(c.source()) && !od.equals(digest(r, c)) && earlier.keptAfter().containsKey(od)) {
+                            System.out.printf("      kept for the same item and role under another question (seq %d): %s%n", o.seq(),
+                                    lineDiff(o.system() + "\n" + o.user(), c.system() + "\n" + c.user()));
+                        }
+                    }
+                }
+            }
+            Answer a = bySeq.get(c.seq());
+            if (a != null && a.status() == 200 && a.fault().isEmpty()) {
+                lastAnswered.put(key, j);
+                lastAnsweredCall.put(key, c);
+            }
+        }
+        notKeptRepeats += notKept;
+        System.out.printf("    extra calls explained: %d whose answer the ledger had not kept when the process was gone (in flight at"
+                        + " the kill%s), %d whose answer it had kept; digest check: %d of %d answers written out 0.2 s or more"
+                        + " before a kill kept under the benchmark's digest%n", notKept,
+                notKept == 0 ? "" : Double.isNaN(earliest) ? "; no answer written out"
+                        : String.format("; answers written out %.0f to %.0f ms from the kill signal%s", earliest, latest,
+                                neverWritten == 0 ? "" : ", " + neverWritten + " never written out"),
+                keptAgain, keptEarly, writtenEarly);
+    }
+
+    /** The lines only in {@code a} (-) and only in {@code b} (+), at most 6 of each. */
+    static String lineDiff(String a, String b) {
+        List<String> la = List.of(a.split("\n", -1));
+        List<String> lb = List.of(b.split("\n", -1));
+        List<String> minus = la.stream().filter(l -> !lb.contains(l)).limit(6).map(l -> "- " + l).toList();
+        List<String> plus = lb.stream().filter(l -> !la.contains(l)).limit(6).map(l -> "+ " + l).toList();
+        return minus.isEmpty() && plus.isEmpty() ? "same lines, other order" : String.join(" | ", minus) + " || " + String.join(" | ", plus);
+    }
+
+    /** The attempts the run's call ledger has reserved ({@code sb_call_ledger}); 0 before the table exists. */
+    static long reservedCalls(Path dir) {
+        if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
+            return 0;
+        }
+        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                ResultSet rs = c.createStatement().executeQuery("SELECT COALESCE(SUM(calls), 0) FROM sb_call_ledger")) {
+            return rs.next() ? rs.getLong(1) : 0;
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    /** The run's stored spend (the calls of {@code sb_spend}'s snapshot), -1 when there is none or it cannot be read. */
     static long storedSpendCalls(Path dir) {
         if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
             return -1;
@@ -449,6 +638,10 @@ public final class FaultSoakBenchmark {
         return r.shippedText().keySet().stream().filter(r.storeFailedCurrent()::contains).sorted().toList();
     }
 
+    /** The extra calls' kinds and models, over every kill charged so far (what the kills cost, by role). */
+    static final Map<String, Integer> REPEAT_KINDS = new java.util.TreeMap<>();
+    private static final Set<String> REPEATS_SEEN = new HashSet<>();
+
     /**
      * Per kill: the extra calls it cost, that is the requests of a later execution that repeat one
      * (the same {@link #question}) the server had answered without a fault in the killed execution:
@@ -456,10 +649,6 @@ public final class FaultSoakBenchmark {
      * execution that last had the key answered (so an answer lost at one kill and re-asked two
      * executions later is still that kill's), each key once per kill.
      */
-    /** The extra calls' kinds and models, over every kill charged so far (what the kills cost, by role). */
-    static final Map<String, Integer> REPEAT_KINDS = new java.util.TreeMap<>();
-    private static final Set<String> REPEATS_SEEN = new HashSet<>();
-
     static List<Long> extraPerKill(Run r) {
         Map<Integer, Answer> bySeq = new HashMap<>();
         r.answers().forEach(a -> bySeq.put(a.seq(), a));
@@ -580,6 +769,7 @@ public final class FaultSoakBenchmark {
                             + " repeats within one execution %d (reference: %s)%n",
                     r.kills().stream().map(k -> Integer.toString(k.inFlightAtKill())).toList(), extra, repeatsWithinExecutions(r),
                     reference == null ? "-" : Long.toString(repeatsWithinExecutions(reference)));
+            explainRepeats(r);
             System.out.printf("    stored spend after each kill vs received: %s%n", r.kills().stream()
                     .map(k -> (k.storedSpendAfter() < 0 ? "n/a" : Long.toString(k.storedSpendAfter())) + "/" + k.receivedAtKill()).toList());
         } else {
@@ -692,7 +882,8 @@ public final class FaultSoakBenchmark {
                 allExtra.stream().mapToLong(Long::longValue).average().orElse(0),
                 killed.stream().flatMap(r -> r.kills().stream()).map(k -> Integer.toString(k.inFlightAtKill())).toList(), MAX_IN_FLIGHT);
         System.out.printf("  extra calls by kind and model: %s%n", REPEAT_KINDS);
-        System.out.printf("  in flight at the kills at the client (sent, not answered with an error, no answer kept) %s%n",
+        System.out.printf("  in flight at the kills at the client (reserved, not answered with an error, no answer kept, once the"
+                + " process was gone) %s%n",
                 killed.stream().flatMap(r -> r.kills().stream()).map(k -> Integer.toString(k.clientInFlightAtKill())).toList());
         verdict("0 items lost or doubled", lost + doubled == 0, lost + " lost, " + doubled + " doubled over " + all.size() + " runs");
         verdict("0 items shipped with a FAIL on their current revision", serverFail + storeFail == 0,
@@ -702,6 +893,9 @@ public final class FaultSoakBenchmark {
                 : String.join("; ", overBudgetRuns));
         verdict("extra calls per kill at most the calls in flight at the kill (at the client)", overKill.isEmpty(),
                 overKill.isEmpty() ? allExtra.size() + " kills checked" : String.join("; ", overKill));
+        verdict("no extra call asks a question whose answer the ledger had kept (answers received before a kill are not paid"
+                + " again)", KEPT_YET_ASKED.isEmpty(), KEPT_YET_ASKED.isEmpty() ? "all " + notKeptRepeats
+                + " extra calls had no answer kept when the killed process was gone" : String.join("; ", KEPT_YET_ASKED));
         verdict("report.json calls between the server's and that plus the in-flight limit per kill", reportMismatch.isEmpty(),
                 reportMismatch.isEmpty() ? all.size() + " runs checked" : String.join("; ", reportMismatch));
         List<String> catalogWhenNotClean = all.stream()

@@ -318,6 +318,8 @@ class CallGovernorTests {
         final List<Integer> serverRequestsAtReservation = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.function.IntSupplier serverRequests = () -> 0;
         volatile boolean failing;
+        /** The process "dies" right after the next answered attempt's record is committed: nothing after it runs. */
+        volatile boolean killAfterAnswered;
 
         @Override
         public Map<Integer, Map<String, CallCounts>> recorded() {
@@ -334,8 +336,15 @@ class CallGovernorTests {
         }
 
         @Override
-        public synchronized void answered(int round, String role, long in, long out, double cost) {
+        public synchronized void answered(int round, String role, long in, long out, double cost, CallLedger.Kept kept) {
             rows.computeIfAbsent(round, k -> new java.util.HashMap<>()).merge(role, new CallCounts(0, 0, 0, in, out, cost), CallCounts::plus);
+            if (kept != null) {
+                answers.put(kept.key() + "#" + kept.ordinal(), kept.answer());
+            }
+            if (killAfterAnswered) {
+                killAfterAnswered = false;
+                throw new Killed();
+            }
         }
 
         final Map<String, ModelAnswer> answers = new java.util.concurrent.ConcurrentHashMap<>();
@@ -343,11 +352,6 @@ class CallGovernorTests {
         @Override
         public java.util.Optional<ModelAnswer> answer(String key, int ordinal) {
             return java.util.Optional.ofNullable(answers.get(key + "#" + ordinal));
-        }
-
-        @Override
-        public void keep(String key, int ordinal, ModelAnswer answer) {
-            answers.put(key + "#" + ordinal, answer);
         }
     }
 
@@ -373,6 +377,37 @@ class CallGovernorTests {
             assertThat(server.requests()).hasSize(3);
             // the run counts every call the server received, the killed execution's included, and no more
             assertThat(resumed.snapshot().run().total().calls()).isEqualTo(3);
+        }
+    }
+
+    /** A process killed at this point: an Error, so that no handler of the code under test runs. */
+    static final class Killed extends Error {
+        Killed() {
+            super("killed", null, false, false);
+        }
+    }
+
+    @Test
+    void aKillRightAfterAnAnswersUsageIsCommittedLosesNoAnswer() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok("first", "stop", 100, 20), Reply.ok("second"))) {
+            // given an execution killed at the first commit after its answer arrived
+            RecordingLedger ledger = new RecordingLedger();
+            ledger.killAfterAnswered = true;
+            LlmClient killed = client(new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger), server.baseUrl());
+            assertThatThrownBy(() -> killed.ask("system", "user", null)).isInstanceOf(Killed.class);
+
+            // when the resumed execution asks the same question
+            CallGovernor resumed = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            ModelAnswer again = client(resumed, server.baseUrl()).ask("system", "user", null);
+
+            // then the answer whose usage was committed was kept with it: handed back, not paid again
+            assertThat(again.text()).isEqualTo("first");
+            assertThat(server.requests()).hasSize(1);
+            // and its spend counted once: one call, its tokens
+            CallCounts total = resumed.snapshot().run().total();
+            assertThat(total.calls()).isEqualTo(1);
+            assertThat(total.inputTokens()).isEqualTo(100);
+            assertThat(total.outputTokens()).isEqualTo(20);
         }
     }
 

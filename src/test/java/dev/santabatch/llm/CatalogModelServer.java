@@ -258,6 +258,8 @@ public final class CatalogModelServer implements AutoCloseable {
     private final Map<String, AtomicInteger> attempts = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile FaultRates drawn;
     private final AtomicInteger seq = new AtomicInteger();
+    /** When each request's answer was written out in full ({@link System#nanoTime()}), by seq. */
+    private final Map<Integer, Long> sentNanos = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
     private final AtomicInteger awaiting = new AtomicInteger();
@@ -364,6 +366,16 @@ public final class CatalogModelServer implements AutoCloseable {
     /** Requests received now whose answer has not started (see {@link #maxAwaitingAnswer()}). */
     public int awaitingAnswer() {
         return awaiting.get();
+    }
+
+    /**
+     * When the 200 answer to request {@code seq} was written out in full ({@link System#nanoTime()}),
+     * if it was: an answer written before a client's process died reached its socket, and may or
+     * may not have been read.
+     */
+    public java.util.OptionalLong sentNanos(int seq) {
+        Long t = sentNanos.get(seq);
+        return t == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(t);
     }
 
     /** Every answer given or begun, in the order they were decided (one per recorded call). */
@@ -483,6 +495,7 @@ public final class CatalogModelServer implements AutoCloseable {
             String completion = completion(model, answer, body.length() / 4);
             answerStarts(awaitingFlag);
             send(exchange, 200, Map.of("Content-Type", "application/json"), completion);
+            sentNanos.put(call.seq(), System.nanoTime());
         } catch (IOException | RuntimeException e) {
             // the client gave up (timeout) or sent something unreadable: nothing to answer
         } finally {
