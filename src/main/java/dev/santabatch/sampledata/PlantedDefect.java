@@ -6,7 +6,8 @@ package dev.santabatch.sampledata;
  * generator's ground truth (e.g. {@link SampleCatalogGenerator#plantedDefects}).
  *
  * <p>The defect is present in a text when {@code evidence} is non-empty and the text contains it,
- * or when {@code evidence} is empty (an absence) and the text lacks {@code appendix}.
+ * or when {@code evidence} is empty (an absence) and the text lacks {@code appendix}. The
+ * contract is shared by every generator; the record holds data only.
  *
  * @param itemId the item it was planted in
  * @param kind the ground truth's kind (e.g. {@code wrong-number})
@@ -16,10 +17,4 @@ package dev.santabatch.sampledata;
  *     holding {@code evidence} is removed)
  * @param appendix for an absence, the text a correct fix appends (else {@code ""})
  */
-public record PlantedDefect(String itemId, String kind, String evidence, String correction, String appendix) {
-
-    /** Whether {@code text} still carries this defect: its evidence present, or its appendix absent. */
-    public boolean presentIn(String text) {
-        return evidence.isEmpty() ? !text.contains(appendix) : text.contains(evidence);
-    }
-}
+public record PlantedDefect(String itemId, String kind, String evidence, String correction, String appendix) {}
