@@ -55,8 +55,8 @@ import org.apache.commons.csv.CSVRecord;
 public final class RealisticJudges {
 
     /** The reviewer model names the defaults give rates for (the benchmark job templates use them). */
-    public static final String REVIEWER_B = "reviewer-b";
-    public static final String REVIEWER_C = "reviewer-c";
+    public static final String REVIEWER_B = "model-b";
+    public static final String REVIEWER_C = "model-c";
 
     /**
      * The judges' error rates.
