@@ -129,7 +129,8 @@ public final class RealisticJudges {
             Map.entry("offers", "provides"), Map.entry("gives", "provides"), Map.entry("day", "daytime"),
             Map.entry("with", "featuring"));
 
-    private static final Pattern SENTENCE = Pattern.compile("[^.!?\\n]+(?:[.!?]+|$)");
+    /** A sentence: up to end punctuation followed by a blank or the end of the line ("49.99" does not end one). */
+    private static final Pattern SENTENCE = Pattern.compile(".+?(?:[.!?]+(?=\\s|$)|$)", Pattern.MULTILINE);
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]{8,})\"");
     private static final Pattern ISSUE_CRITERION = Pattern.compile("^(?:\\d+\\.\\s*)?([A-Za-z0-9_.-]+)\\s*:");
     private static final Pattern WORD = Pattern.compile("\\p{L}+");
@@ -326,12 +327,10 @@ public final class RealisticJudges {
             }
             start--;
         }
-        int end = span[1];
-        while (end < text.length() && ".!?\n".indexOf(text.charAt(end)) < 0) {
-            end++;
-        }
-        while (end < text.length() && ".!?".indexOf(text.charAt(end)) >= 0) {
-            end++;
+        Matcher m = SENTENCE.matcher(text);
+        int end = text.length();
+        if (m.find(Math.max(0, span[1] - 1))) {
+            end = m.end();
         }
         return new int[] {start, end};
     }

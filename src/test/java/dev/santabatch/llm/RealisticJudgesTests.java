@@ -18,7 +18,7 @@ class RealisticJudgesTests {
     static final String C = RealisticJudges.REVIEWER_C;
     static final List<String> CRITERIA = List.of("factual-accuracy", "original", "disclaimer", "on-specification");
     static final Map<String, String> CRITERION_BY_KIND = Map.of("wrong-number", "factual-accuracy", "boilerplate", "original",
-            "missing-disclaimer", "disclaimer", "drift-text", "on-specification");
+            "missing-disclaimer", "disclaimer", "drift-text", "on-specification", "drift-sentence", "on-specification");
     static final Map<String, String> SIGNALS = Map.of("factual-accuracy", "A number that contradicts the source.",
             "original", "The text is a copy of another item's text.", "disclaimer", "A supplement without the disclaimer.",
             "on-specification", "A sentence about another product.");
@@ -35,6 +35,8 @@ class RealisticJudgesTests {
             new PlantedDefect("P3", "boilerplate", "We ship fast and every order is packed with care. Our team answers each question.", "", "");
     static final PlantedDefect MISSING = new PlantedDefect("P4", "missing-disclaimer", "", "", DISCLAIMER);
     static final PlantedDefect DRIFT = new PlantedDefect("P5", "drift-text", DRIFTED, "", "");
+    static final String WITH_PRICE = "The Oak Mill from Birch is sturdy. The harbour sells charts at 12.50 each. It is simple to clean.";
+    static final PlantedDefect DRIFT_SENTENCE = new PlantedDefect("P6", "drift-sentence", "The harbour sells charts", "", "");
 
     static Map<String, String> source(String id) {
         Map<String, String> s = new LinkedHashMap<>();
@@ -47,13 +49,13 @@ class RealisticJudgesTests {
 
     static RealisticJudges judges(RealisticJudges.Settings settings) {
         List<Map<String, String>> rows = new ArrayList<>();
-        for (String id : List.of("P1", "P2", "P3", "P4", "P5")) {
+        for (String id : List.of("P1", "P2", "P3", "P4", "P5", "P6")) {
             Map<String, String> row = new LinkedHashMap<>(source(id));
             row.put("id", id);
             row.put("description", "unused");
             rows.add(row);
         }
-        return new RealisticJudges(List.of(WRONG_NUMBER, BOILERPLATE, MISSING, DRIFT), CRITERION_BY_KIND, rows, "id", settings);
+        return new RealisticJudges(List.of(WRONG_NUMBER, BOILERPLATE, MISSING, DRIFT, DRIFT_SENTENCE), CRITERION_BY_KIND, rows, "id", settings);
     }
 
     static RealisticJudges judges() {
@@ -84,14 +86,16 @@ class RealisticJudgesTests {
         int failed = 0;
         Set<String> criteria = new HashSet<>();
         for (int i = 0; i < n; i++) {
-            String text = CLEAN + " Batch " + i + " is ready.";
+            String text = CLEAN + " It sells for 49.99 dollars. Batch " + i + " is ready.";
             Map<String, List<String>> issues = judges.review(B, text, source("P2"), CRITERIA, SIGNALS);
             if (!issues.isEmpty()) {
                 failed++;
                 criteria.addAll(issues.keySet());
                 String issue = issues.values().iterator().next().get(0);
                 String quoted = issue.substring(issue.indexOf('"') + 1, issue.lastIndexOf('"'));
-                assertThat(RealisticJudges.sentences(text)).contains(quoted);
+                // a whole sentence of the text (a price's full stop ends none)
+                assertThat(text).contains(quoted);
+                assertThat(quoted).matches("[A-Z][^.]*(\\d\\.\\d+[^.]*)?[.!?]");
             }
         }
         assertThat(failed / (double) n).isCloseTo(0.02, within(0.01));
@@ -156,7 +160,11 @@ class RealisticJudgesTests {
         String disclaimed = judges.fix("fixer", SUPPLEMENT, source("P4"), List.of("disclaimer: the required disclaimer is missing"));
         String rewritten = judges.fix("fixer", DRIFTED, source("P5"), List.of("on-specification: the whole text is unrelated"));
 
+        String undrifted = judges.fix("fixer", WITH_PRICE, source("P6"), List.of("on-specification: a sentence is off topic"));
+
         assertThat(unboiled).isEqualTo("Meet the Tide Cup from Wave.");
+        // the whole sentence goes, though a price's full stop stands in it
+        assertThat(undrifted).isEqualTo("The Oak Mill from Birch is sturdy. It is simple to clean.");
         assertThat(disclaimed).isEqualTo(SUPPLEMENT + " " + DISCLAIMER);
         assertThat(DefectText.carries(rewritten, DRIFT)).isFalse();
         assertThat(rewritten).contains("Item P5", "Brand P5");
