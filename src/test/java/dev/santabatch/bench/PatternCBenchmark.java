@@ -90,8 +90,8 @@ public final class PatternCBenchmark {
                     (truth, csv) -> ListingCatalogGenerator.plantedDefects(truth), ListingCatalogGenerator.benchmarkCriteria()));
 
     /** One run and what it shipped and held. */
-    record Run(String mode, int exit, String status, int rounds, Map<Kind, Long> calls, int shipped, int shippedDefective,
-            int cleanHeld, int clean, List<String> patterns, List<String> rules) {
+    record Run(String mode, int exit, String status, int rounds, Map<Kind, Long> calls, Map<String, Long> callsByModel, int unmatched,
+            int shipped, int shippedDefective, int cleanHeld, int clean, List<String> patterns, List<String> rules) {
 
         long total() {
             return calls.values().stream().mapToLong(Long::longValue).sum();
@@ -180,16 +180,21 @@ public final class PatternCBenchmark {
             }
             Files.write(dir.resolve("cli.log"), log.toByteArray());
             Map<Kind, Long> calls = new LinkedHashMap<>();
-            server.callCounts().forEach((kind, byModel) -> calls.put(kind, byModel.values().stream().mapToLong(Long::longValue).sum()));
+            Map<String, Long> byModel = new java.util.TreeMap<>();
+            server.callCounts().forEach((kind, models) -> {
+                calls.put(kind, models.values().stream().mapToLong(Long::longValue).sum());
+                models.forEach((model, n) -> byModel.merge(model, n, Long::sum));
+            });
             try (var folders = Files.list(outRoot)) {
                 Path out = folders.findFirst().orElseThrow().resolve(RUN_ID);
-                return outcome(mode, exit, calls, out, domain, defects);
+                return outcome(mode, exit, calls, byModel, judges.unmatchedRequests(), out, domain, defects);
             }
         }
     }
 
     @SuppressWarnings("unchecked")
-    static Run outcome(String mode, int exit, Map<Kind, Long> calls, Path out, Domain domain, List<PlantedDefect> defects)
+    static Run outcome(String mode, int exit, Map<Kind, Long> calls, Map<String, Long> byModel, int unmatched, Path out, Domain domain,
+            List<PlantedDefect> defects)
             throws IOException {
         Map<String, List<PlantedDefect>> byItem = defects.stream().collect(Collectors.groupingBy(PlantedDefect::itemId));
         Path shippedFile = Files.exists(out.resolve("catalog.csv")) ? out.resolve("catalog.csv") : out.resolve("verified.csv");
@@ -236,7 +241,7 @@ public final class PatternCBenchmark {
             }
         }
         List<String> rules = rulePrecision(report, out.resolve("changes.csv"), byItem, domain);
-        return new Run(mode, exit, status, rounds, calls, shipped, defective, cleanHeld, clean, patterns, rules);
+        return new Run(mode, exit, status, rounds, calls, byModel, unmatched, shipped, defective, cleanHeld, clean, patterns, rules);
     }
 
     /**
@@ -311,6 +316,8 @@ public final class PatternCBenchmark {
                     r.mode(), r.status(), r.exit(), r.rounds(), r.total(), r.calls(Kind.REVIEW), r.calls(Kind.FIX), r.calls(Kind.MATCH),
                     r.shipped(), r.shippedDefective(), 100 * r.shippedDefectiveShare(), r.cleanHeld(), r.clean(),
                     100 * r.falseHoldShare());
+            System.out.printf("          calls by model %s%s%n", r.callsByModel(),
+                    r.unmatched() == 0 ? "" : "; WARNING: " + r.unmatched() + " requests matched no catalog row");
         }
         System.out.printf(Locale.ROOT, "  sampled/full calls %.3f; floor %.0f calls (%.3f of full); matcher share %.3f%n", p.ratio(), p.floor(),
                 p.floor() / p.full().total(), p.matcherShare());

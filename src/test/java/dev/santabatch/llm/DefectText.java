@@ -5,9 +5,10 @@ import dev.santabatch.sampledata.PlantedDefect;
 /**
  * Whether a text carries a {@link PlantedDefect}, as the realistic judges and the Pattern C
  * benchmark decide it: the evidence (or, for an absence, the appendix) is looked up ignoring case,
- * punctuation and spacing, at word boundaries. So a cosmetic reword (a full stop turned into an
- * exclamation mark, a doubled space) does not remove a defect, and "3 hours" is not found inside
- * "23 hours".
+ * punctuation and spacing, at word boundaries; letters, digits, symbols ({@code $}, {@code €}) and
+ * hyphens count. So a cosmetic reword (a full stop turned into an exclamation mark, a doubled
+ * space) does not remove a defect, while "3 hours" is not found inside "23 hours", "three hours"
+ * not inside "twenty-three hours" and "$45" not in "€45".
  */
 public final class DefectText {
 
@@ -20,8 +21,8 @@ public final class DefectText {
 
     /**
      * Where {@code phrase} stands in {@code text}, ignoring case, punctuation and spacing: the span
-     * {start, end} of the original text from the phrase's first letter or digit to its last, or
-     * null when it is not there (or has no letter or digit).
+     * {start, end} of the original text from the phrase's first significant character to its last,
+     * or null when it is not there (or has none).
      */
     public static int[] find(String text, String phrase) {
         Canonical t = Canonical.of(text);
@@ -36,14 +37,17 @@ public final class DefectText {
         return new int[] {t.origin[at], t.origin[at + p.length() - 1] + 1};
     }
 
-    /** Lower-cased letters and digits, every other run of characters one space; {@code origin[i]} is where char i came from. */
+    /**
+     * Lower-cased letters and digits, symbols and hyphens kept, every other run of characters one
+     * space; {@code origin[i]} is where char i came from.
+     */
     private record Canonical(String text, int[] origin) {
         static Canonical of(String s) {
             StringBuilder b = new StringBuilder(s.length());
             int[] origin = new int[s.length()];
             for (int i = 0; i < s.length(); i++) {
                 char c = s.charAt(i);
-                if (Character.isLetterOrDigit(c)) {
+                if (significant(c)) {
                     origin[b.length()] = i;
                     b.append(Character.toLowerCase(c));
                 } else if (b.length() > 0 && b.charAt(b.length() - 1) != ' ') {
@@ -56,6 +60,14 @@ public final class DefectText {
                 b.setLength(n - 1);
             }
             return new Canonical(b.toString(), origin);
+        }
+
+        private static boolean significant(char c) {
+            return switch (Character.getType(c)) {
+                case Character.DASH_PUNCTUATION, Character.CURRENCY_SYMBOL, Character.MATH_SYMBOL, Character.OTHER_SYMBOL,
+                        Character.MODIFIER_SYMBOL -> true;
+                default -> Character.isLetterOrDigit(c);
+            };
         }
     }
 }

@@ -152,6 +152,7 @@ public final class RealisticJudges {
     private final Settings settings;
     private final Map<List<String>, Map<List<String>, List<String>>> itemIndex = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> asked = new ConcurrentHashMap<>();
+    private final AtomicInteger unmatched = new AtomicInteger();
 
     /**
      * @param rows the catalog's rows (column names lower-cased), the items requests are matched to
@@ -188,6 +189,11 @@ public final class RealisticJudges {
 
     public Settings settings() {
         return settings;
+    }
+
+    /** Requests whose source facts matched no catalog row (judged as items without defects): 0 unless the job and catalog disagree. */
+    public int unmatchedRequests() {
+        return unmatched.get();
     }
 
     /** The criterion a defect fails. */
@@ -495,6 +501,9 @@ public final class RealisticJudges {
         List<String> columns = List.copyOf(new TreeSet<>(source.keySet()));
         Map<List<String>, List<String>> byValues = itemIndex.computeIfAbsent(columns, this::index);
         List<String> ids = byValues.getOrDefault(values(source, columns), List.of());
+        if (ids.isEmpty()) {
+            unmatched.incrementAndGet();
+        }
         List<PlantedDefect> defects = new ArrayList<>();
         ids.forEach(id -> defects.addAll(defectsByItem.getOrDefault(id, List.of())));
         return new Item(ids.isEmpty() ? "source:" + values(source, columns) : String.join("+", ids), defects);
