@@ -197,7 +197,7 @@ public final class RealisticJudges {
     }
 
     /** The criterion a defect fails. */
-    public String criterionOf(PlantedDefect d) {
+    private String criterionOf(PlantedDefect d) {
         return criterionByKind.get(d.kind());
     }
 
@@ -262,11 +262,6 @@ public final class RealisticJudges {
             return draw(key, n, "miss") < settings.matcherMiss() ? null : correct(content, shown, source, key, n);
         }
         return draw(key, n, "false-match") < settings.matcherFalseMatch() ? reword(content, List.of(), item, key, n) : null;
-    }
-
-    /** The planted defects {@code content} of the item with these source facts carries. */
-    public List<PlantedDefect> visible(Map<String, String> source, String content) {
-        return visible(itemOf(source), content);
     }
 
     private static List<PlantedDefect> visible(Item item, String content) {
@@ -475,7 +470,7 @@ public final class RealisticJudges {
         return Character.toLowerCase(s.charAt(0)) + s.substring(1);
     }
 
-    static List<String> sentences(String content) {
+    private static List<String> sentences(String content) {
         return sentenceSpans(content).stream().map(s -> content.substring(s[0], s[1]).strip()).toList();
     }
 
