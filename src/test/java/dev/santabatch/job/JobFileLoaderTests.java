@@ -247,7 +247,7 @@ class JobFileLoaderTests {
         assertThat(job.fixer().model().timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(job.budget()).isEqualTo(new BudgetSpec(1000L, null, 2.5, null, null, null));
         // the matcher defaults to the llm fixer's model; the governor to its defaults
-        assertThat(job.matcher()).isEqualTo(new MatcherSpec(job.fixer().model(), true, 0.25));
+        assertThat(job.matcher()).isEqualTo(new MatcherSpec(job.fixer().model(), true, 0.25, MatcherSpec.DEFAULT_MIN_SIMILARITY));
         assertThat(job.governor()).isEqualTo(GovernorSpec.DEFAULTS);
         assertThat(job.modelPanel()).isTrue();
     }
@@ -480,7 +480,7 @@ class JobFileLoaderTests {
 
         JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
 
-        assertThat(result.definition().matcher()).isEqualTo(new MatcherSpec(null, false, 0.25));
+        assertThat(result.definition().matcher()).isEqualTo(new MatcherSpec(null, false, 0.25, MatcherSpec.DEFAULT_MIN_SIMILARITY));
         assertThat(result.warnings()).singleElement().asString().contains("key 'matcher'")
                 .contains("no matcher model is named");
     }
