@@ -25,7 +25,9 @@ class PatternNarrowingTests {
     /** The off-topic sentence the sample's issue quotes. */
     static final String OFF_TOPIC = "Grandma's famous pie needs three cups of flour and a pinch of sugar.";
     /** The same topic in other words: no word of three letters or more in common with {@link #OFF_TOPIC}. */
-    static final String PARAPHRASE = "Bake the crumble with sliced apples, butter, oats and a spoon of cinnamon.";
+    static final String PARAPHRASE = "This dessert recipe was handed down by my grandmother.";
+    /** Further from {@link #OFF_TOPIC} than {@link #PARAPHRASE} (cosine 0.49 against 0.59), above the floor. */
+    static final String LOOSER = "Our grandmother's well-known tart recipe requires plenty of wheat meal.";
 
     private PatternNarrowing narrowing;
 
@@ -37,7 +39,7 @@ class PatternNarrowingTests {
                 MatcherSpec.DEFAULT_MIN_SIMILARITY);
     }
 
-    /** 30 cabin listings; L3 carries the paraphrase, L7 the quoted sentence itself. */
+    /** 30 cabin listings; L3 carries the paraphrase, L7 the quoted sentence itself, L12 the looser paraphrase. */
     static List<PatternNarrowing.Item> listings() {
         String[] lakes = {"Pine", "Cedar", "Birch", "Willow", "Aspen", "Maple"};
         List<PatternNarrowing.Item> out = new ArrayList<>();
@@ -49,6 +51,9 @@ class PatternNarrowingTests {
             }
             if (i == 7) {
                 text += " " + OFF_TOPIC;
+            }
+            if (i == 12) {
+                text += " " + LOOSER;
             }
             out.add(new PatternNarrowing.Item("L" + i, 0, text));
         }
@@ -62,14 +67,29 @@ class PatternNarrowingTests {
     }
 
     @Test
-    void aParaphraseSharingNoRareWordIsFoundAndRankedBelowTheCopyWhileUnrelatedItemsAreNotCandidates() {
+    void aParaphraseSharingNoWordIsFoundRankedBySimilarityWhileUnrelatedItemsAreNotCandidates() {
+        for (String paraphrase : List.of(PARAPHRASE, LOOSER)) {
+            assertThat(words(paraphrase)).doesNotContainAnyElementsOf(words(OFF_TOPIC));
+        }
+
         PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 1.0,
                 PatternNarrowing.Offline.NONE, () -> {}).get(1);
 
-        // the copy first (cosine 1), the paraphrase next; no plain listing is a candidate at all
-        assertThat(n.ids()).containsExactly("L7", "L3");
-        assertThat(n.found()).isEqualTo(2);
+        // the copy first (cosine 1), then the paraphrases by similarity; no plain listing is a candidate
+        assertThat(n.ids()).containsExactly("L7", "L3", "L12");
+        assertThat(n.found()).isEqualTo(3);
         assertThat(n.method()).isEqualTo("meaning");
+    }
+
+    /** The words of three letters or more, lower case (what word evidence would match on). */
+    private static Set<String> words(String text) {
+        Set<String> out = new java.util.HashSet<>();
+        for (String w : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}']+")) {
+            if (w.length() >= 3) {
+                out.add(w);
+            }
+        }
+        return out;
     }
 
     @Test
@@ -80,7 +100,7 @@ class PatternNarrowingTests {
         PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-specification")), listings(), 1.0, offline,
                 () -> {}).get(1);
 
-        assertThat(n.ids()).containsExactly("L7", "L3", "L20", "L10");
+        assertThat(n.ids()).containsExactly("L7", "L3", "L12", "L20", "L10");
         assertThat(n.method()).isEqualTo("meaning+offline-checks");
         assertThat(n.offlineChecks()).isEqualTo(30);
     }
@@ -92,7 +112,7 @@ class PatternNarrowingTests {
                 PatternNarrowing.Offline.NONE, () -> {}).get(1);
 
         assertThat(n.ids()).containsExactly("L7");
-        assertThat(n.found()).isEqualTo(2);
+        assertThat(n.found()).isEqualTo(3);
     }
 
     @Test
