@@ -94,7 +94,7 @@ public final class LoopSteps {
 
     public Step classifyStep() {
         return new StepBuilder(CLASSIFY, repo)
-                .tasklet(StopAwareTasklet.of(new ClassifyTasklet(loop, run, classifier())), tm)
+                .tasklet(StopAwareTasklet.of(new ClassifyTasklet(loop, run, classifier(), similarity())), tm)
                 .allowStartIfComplete(true)
                 .build();
     }

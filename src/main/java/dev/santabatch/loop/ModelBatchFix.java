@@ -112,7 +112,10 @@ final class ModelBatchFix {
             if (state.round < 0) {
                 return;
             }
-            loop.patterns(run.runPk(), state.round).stream().filter(LoopStore.PatternRow::systematic)
+            // an unreachable pattern gets no more matcher calls
+            Set<Integer> unreachable = new UnreachablePatterns(loop).numbers(run.runPk(), state.round);
+            loop.patterns(run.runPk(), state.round).stream()
+                    .filter(p -> p.systematic() && !unreachable.contains(p.patternNo()))
                     .forEach(p -> state.systematic.put(p.patternNo(), p));
             if (state.systematic.isEmpty()) {
                 return;
