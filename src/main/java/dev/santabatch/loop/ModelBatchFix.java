@@ -151,9 +151,7 @@ final class ModelBatchFix {
                 after = next.get(next.size() - 1).item().recordIndex();
                 for (Store.EligibleItem e : next) {
                     if (!sampled.contains(e.item().id())) {
-                        String content = e.item().content() != null ? e.item().content()
-                                : FieldsCodec.decode(e.item().fields()).get(contentIndex);
-                        eligible.add(new PatternNarrowing.Item(e.item().id(), e.item().currentRev(), content));
+                        eligible.add(new PatternNarrowing.Item(e.item().id(), e.item().currentRev(), content(e.item(), contentIndex)));
                         asSnapshot.add(snapshot.toSnapshot(e.item()));
                         index.put(e.item().id(), e.item().recordIndex());
                     }

@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Patterns the batch fix cannot reach. A pattern of a round is the same as a systematic pattern of
  * the round before when their criteria are equal and their labels are the same problem (the
  * classifier's similarity, {@code santa.pattern-similarity}). It is <em>unreachable</em> when it
- * comes back after that round's batch fix reached fewer than {@value #MIN_REACH_PERCENT} % of the
+ * comes back after that round's batch fix reached fewer than 20 % ({@link #MIN_REACH}) of the
  * items the sample predicted (its share of the sample times the unsampled eligible items); reached
  * means matched, fixed or held for a person. A pattern that comes back after a round in which it was
  * already unreachable stays so, with the batch fix that fell short as its evidence: the model
@@ -36,7 +36,6 @@ public final class UnreachablePatterns {
 
     /** The least share of the predicted items a batch fix must reach for its pattern to stay worth matcher calls. */
     public static final double MIN_REACH = 0.20;
-    static final int MIN_REACH_PERCENT = 20;
 
     static final String DDL = """
             CREATE TABLE IF NOT EXISTS sb_unreachable (
