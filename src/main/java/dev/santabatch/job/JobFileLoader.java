@@ -99,7 +99,7 @@ public final class JobFileLoader {
             "failed-review-threshold", "low-agreement-kappa", "pattern-similarity", "audit-size");
     private static final List<String> REVIEWER_KEYS = List.of("id", "type", "criteria", "model", "thresholds");
     private static final List<String> FIXER_KEYS = List.of("type", "model");
-    private static final List<String> MATCHER_KEYS = List.of("model", "max-candidate-share");
+    private static final List<String> MATCHER_KEYS = List.of("model", "max-candidate-share", "min-similarity");
     private static final List<String> GOVERNOR_KEYS = List.of("max-in-flight-per-endpoint", "max-in-flight-per-model",
             "requests-per-minute-per-model", "max-attempts", "initial-backoff", "max-backoff", "jitter",
             "max-retry-after", "log-requests", "circuit-breaker-failures");
@@ -602,18 +602,19 @@ public final class JobFileLoader {
         if (o.has("max-candidate-share") && share <= 0) {
             throw o.err("max-candidate-share", "must be greater than 0, got " + o.raw("max-candidate-share"));
         }
+        double floor = o.numberIn("min-similarity", MatcherSpec.DEFAULT_MIN_SIMILARITY, 0, 1);
         if (o.has("model")) {
-            return new MatcherSpec(model(o.reqObj("model", MODEL_KEYS)), false, share);
+            return new MatcherSpec(model(o.reqObj("model", MODEL_KEYS)), false, share, floor);
         }
         if (fixer.model() != null) {
-            return new MatcherSpec(fixer.model(), true, share);
+            return new MatcherSpec(fixer.model(), true, share, floor);
         }
         if (reviewers.stream().anyMatch(r -> "llm".equals(r.type()))) {
             warnings.add(format("matcher", top.node("matcher"), "the panel has a model reviewer but no matcher"
                     + " model is named (matcher.model, or an llm fixer's model): the batch fix would run the whole panel,"
                     + " its model calls included, on every eligible item; name a matcher model"));
         }
-        return new MatcherSpec(null, false, share);
+        return new MatcherSpec(null, false, share, floor);
     }
 
     private GovernorSpec governor(Obj o) throws JobFileException {

@@ -1,10 +1,13 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.review.IssueSimilarity;
 import dev.santabatch.run.RunContext;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.scope.context.ChunkContext;
@@ -15,8 +18,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 /**
  * Classifies the round's failures (the merged critical issues of each sampled item's first review)
  * into patterns; a pattern seen in at least {@code santa.systematic-min-items} sampled items is
- * systematic. Written once per round, in the step's transaction; a restarted round keeps them (and
- * the batch-fix counts made against them).
+ * systematic. The patterns that came back after the last round's batch fix fell short are marked
+ * unreachable ({@link UnreachablePatterns}). Written once per round, in the step's transaction; a
+ * restarted round keeps them (and the batch-fix counts made against them).
  */
 final class ClassifyTasklet implements Tasklet {
 
@@ -25,11 +29,16 @@ final class ClassifyTasklet implements Tasklet {
     private final LoopStore loop;
     private final RunContext run;
     private final FailureClassifier classifier;
+    private final UnreachablePatterns unreachable;
+    private final IssueSimilarity similarity;
 
-    ClassifyTasklet(LoopStore loop, RunContext run, FailureClassifier classifier) {
+    /** @param similarity whether two pattern labels are the same problem (the classifier's, at {@code santa.pattern-similarity}) */
+    ClassifyTasklet(LoopStore loop, RunContext run, FailureClassifier classifier, IssueSimilarity similarity) {
         this.loop = loop;
         this.run = run;
         this.classifier = classifier;
+        this.unreachable = new UnreachablePatterns(loop);
+        this.similarity = similarity;
     }
 
     @Override
@@ -59,11 +68,17 @@ final class ClassifyTasklet implements Tasklet {
             rows.add(new LoopStore.PatternRow(++no, p.criterion(), p.label(), items, p.share(), systematic, 0, 0, 0));
         }
         loop.replacePatterns(run.runPk(), round, rows);
-        long systematic = rows.stream().filter(LoopStore.PatternRow::systematic).count();
+        Set<Integer> unreachableNos = new HashSet<>();
+        for (UnreachablePatterns.Unreachable u : unreachable.mark(run.runPk(), round, rows, similarity)) {
+            unreachableNos.add(u.patternNo());
+            log.info("classify: round {}: pattern {} came back after the batch fix of round {} reached {} of the {} items"
+                    + " its sample predicted: unreachable, no more matcher calls for it", round, u.patternNo(), u.shortRound(),
+                    u.reached(), Math.round(u.predicted()));
+        }        long systematic = rows.stream().filter(LoopStore.PatternRow::systematic).count();
         log.info("classify: round {}: {} failure(s) in {} pattern(s), {} systematic", round, failures.size(), rows.size(), systematic);
         for (LoopStore.PatternRow p : rows) {
-            log.info("  pattern {} [{}] {} item(s){}: {}", p.patternNo(), p.criterion(), p.items().size(),
-                    p.systematic() ? " SYSTEMATIC" : "", p.label());
+            log.info("  pattern {} [{}] {} item(s){}{}: {}", p.patternNo(), p.criterion(), p.items().size(),
+                    p.systematic() ? " SYSTEMATIC" : "", unreachableNos.contains(p.patternNo()) ? " UNREACHABLE" : "", p.label());
         }
         return RepeatStatus.FINISHED;
     }

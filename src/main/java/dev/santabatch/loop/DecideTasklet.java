@@ -14,7 +14,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 /**
  * Decides the round and stores the decision with it: a sample whose items were all reviewed and
  * NICE on first review is {@code clean}; nothing left eligible after a full review is
- * {@code fully-reviewed}; otherwise {@code continue} while rounds remain, else {@code not-clean}.
+ * {@code fully-reviewed}; a sample whose every failure is of a pattern the batch fix cannot reach
+ * ends the run {@code unreachable-pattern} at once ({@link UnreachablePatterns}); otherwise
+ * {@code continue} while rounds remain, else {@code not-clean}.
  */
 final class DecideTasklet implements Tasklet {
 
@@ -23,11 +25,13 @@ final class DecideTasklet implements Tasklet {
     private final Store store;
     private final LoopStore loop;
     private final RunContext run;
+    private final UnreachablePatterns unreachable;
 
     DecideTasklet(Store store, LoopStore loop, RunContext run) {
         this.store = store;
         this.loop = loop;
         this.run = run;
+        this.unreachable = new UnreachablePatterns(loop);
     }
 
     @Override
@@ -49,6 +53,8 @@ final class DecideTasklet implements Tasklet {
             decision = Decision.CLEAN;
         } else if (stillEligible == 0 && allReviewed) {
             decision = Decision.FULLY_REVIEWED;
+        } else if (allReviewed && unreachable.onlyUnreachableFailures(run.runPk(), round.round(), sample)) {
+            decision = Decision.UNREACHABLE_PATTERN;
         } else if (round.round() < run.job().santa().maxRounds()) {
             decision = Decision.CONTINUE;
         } else {

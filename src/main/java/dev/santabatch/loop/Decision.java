@@ -16,6 +16,22 @@ public final class Decision {
      * that round is drawn, so that it reads what happened next.
      */
     public static final String CONTINUE_AFTER_MAX_ROUNDS_RAISED = "continue-after-max-rounds-raised";
+    /**
+     * Not clean, at once: every failure of the sample is of a pattern the batch fix cannot reach
+     * ({@link UnreachablePatterns}); more rounds would only find them again.
+     */
+    public static final String UNREACHABLE_PATTERN = "unreachable-pattern";
+    /**
+     * A round decided {@link #UNREACHABLE_PATTERN} whose run was resumed (with the same run id, after
+     * the operator raised {@code matcher.max-candidate-share} or wrote a rule): rewritten to this when
+     * the next round is drawn, whose patterns then get a fresh batch fix.
+     */
+    public static final String CONTINUE_AFTER_UNREACHABLE_PATTERN = "continue-after-unreachable-pattern";
 
     private Decision() {}
+
+    /** True for the decisions that end a run not clean: {@link #NOT_CLEAN} and {@link #UNREACHABLE_PATTERN}. */
+    public static boolean endsNotClean(@org.jspecify.annotations.Nullable String decision) {
+        return NOT_CLEAN.equals(decision) || UNREACHABLE_PATTERN.equals(decision);
+    }
 }

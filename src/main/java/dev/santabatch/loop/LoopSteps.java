@@ -1,6 +1,8 @@
 package dev.santabatch.loop;
 
 import dev.santabatch.run.StopAwareTasklet;
+import dev.santabatch.semantic.Embedder;
+import dev.santabatch.semantic.SentenceVectors;
 
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.review.IssueSimilarity;
@@ -92,7 +94,7 @@ public final class LoopSteps {
 
     public Step classifyStep() {
         return new StepBuilder(CLASSIFY, repo)
-                .tasklet(StopAwareTasklet.of(new ClassifyTasklet(loop, run, classifier())), tm)
+                .tasklet(StopAwareTasklet.of(new ClassifyTasklet(loop, run, classifier(), similarity())), tm)
                 .allowStartIfComplete(true)
                 .build();
     }
@@ -124,12 +126,14 @@ public final class LoopSteps {
         ModelBatchFix.State state = new ModelBatchFix.State();
         SpendStore spend = new SpendStore(store.jdbc());
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
+        javax.sql.DataSource dataSource = java.util.Objects.requireNonNull(store.jdbc().getDataSource());
         return new StepBuilder(BATCH_FIX, repo)
                 .<ModelBatchFix.Task, ModelBatchFix.Outcome>chunk(inFlight)
                 .transactionManager(tm)
                 .reader(new ModelBatchFix.Reader(store, loop, spend, run, state, run.job().matcher().maxCandidateShare(),
-                        new OfflineNarrowingChecks(run.job(), java.util.Objects.requireNonNull(store.jdbc().getDataSource()),
-                                RunComponents.embeddingPool()), source))
+                        new PatternNarrowing(new SentenceVectors(dataSource, Embedder::shared, RunComponents.embeddingPool()),
+                                run.job().matcher().minSimilarity()),
+                        new OfflineNarrowingChecks(run.job(), dataSource, RunComponents.embeddingPool()), source))
                 .processor(budget.guard(new ModelBatchFix.Processor(panels, matcher, state, source)))
                 .writer(budget.saving(new ModelBatchFix.Writer(store, loop, spend, run)))
                 .taskExecutor(executor)

@@ -104,6 +104,7 @@ public final class LoopStore {
 
     public void createSchema() {
         DDL.forEach(jdbc::execute);
+        jdbc.execute(UnreachablePatterns.DDL);
     }
 
     public JdbcTemplate jdbc() {

@@ -81,6 +81,7 @@ final class ModelBatchFix {
         private final RunContext run;
         private final State state;
         private final double maxShare;
+        private final PatternNarrowing narrowing;
         private final @Nullable OfflineNarrowingChecks offline;
         private final SourceFields source;
         private final Deque<Task> page = new ArrayDeque<>();
@@ -88,13 +89,14 @@ final class ModelBatchFix {
         private boolean exhausted;
 
         Reader(Store store, LoopStore loop, SpendStore spend, RunContext run, State state, double maxShare,
-                @Nullable OfflineNarrowingChecks offline, SourceFields source) {
+                PatternNarrowing narrowing, @Nullable OfflineNarrowingChecks offline, SourceFields source) {
             this.store = store;
             this.loop = loop;
             this.spend = spend;
             this.run = run;
             this.state = state;
             this.maxShare = maxShare;
+            this.narrowing = narrowing;
             this.offline = offline;
             this.source = source;
         }
@@ -110,26 +112,32 @@ final class ModelBatchFix {
             if (state.round < 0) {
                 return;
             }
-            loop.patterns(run.runPk(), state.round).stream().filter(LoopStore.PatternRow::systematic)
+            // an unreachable pattern gets no more matcher calls
+            Set<Integer> unreachable = new UnreachablePatterns(loop).numbers(run.runPk(), state.round);
+            loop.patterns(run.runPk(), state.round).stream()
+                    .filter(p -> p.systematic() && !unreachable.contains(p.patternNo()))
                     .forEach(p -> state.systematic.put(p.patternNo(), p));
             if (state.systematic.isEmpty()) {
                 return;
             }
             int contentIndex = run.column(run.job().input().contentColumn());
-            Map<Integer, List<FixExample>> allFixes = new HashMap<>();
             for (LoopStore.PatternRow p : state.systematic.values()) {
-                List<FixExample> fixes = store.santaFixExamples(run.runPk(), state.round, p.items(), contentIndex, 50);
-                allFixes.put(p.patternNo(), fixes);
-                state.examples.put(p.patternNo(), fixes.subList(0, Math.min(3, fixes.size())));
+                state.examples.put(p.patternNo(), store.santaFixExamples(run.runPk(), state.round, p.items(), contentIndex, 3));
             }
             if (!spend.narrowed(run.runPk(), state.round)) {
-                narrow(allFixes, contentIndex);
+                narrow(contentIndex);
             }
         }
 
-        private void narrow(Map<Integer, List<FixExample>> fixes, int contentIndex) {
+        private void narrow(int contentIndex) {
             Set<String> sampled = new HashSet<>();
-            loop.sample(run.runPk(), state.round).forEach(s -> sampled.add(s.itemId()));
+            Set<String> fixedNice = new HashSet<>();
+            for (LoopStore.SampleOutcome s : loop.sample(run.runPk(), state.round)) {
+                sampled.add(s.itemId());
+                if ("NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() > 0) {
+                    fixedNice.add(s.itemId());
+                }
+            }
             List<PatternNarrowing.Item> eligible = new ArrayList<>();
             List<dev.santabatch.offline.SnapshotItem> asSnapshot = new ArrayList<>();
             StoreSnapshot snapshot = new StoreSnapshot(store, run.runPk(), state.round, source, run.categoryIndex());
@@ -143,9 +151,7 @@ final class ModelBatchFix {
                 after = next.get(next.size() - 1).item().recordIndex();
                 for (Store.EligibleItem e : next) {
                     if (!sampled.contains(e.item().id())) {
-                        String content = e.item().content() != null ? e.item().content()
-                                : FieldsCodec.decode(e.item().fields()).get(contentIndex);
-                        eligible.add(new PatternNarrowing.Item(e.item().id(), content));
+                        eligible.add(new PatternNarrowing.Item(e.item().id(), e.item().currentRev(), content(e.item(), contentIndex)));
                         asSnapshot.add(snapshot.toSnapshot(e.item()));
                         index.put(e.item().id(), e.item().recordIndex());
                     }
@@ -154,23 +160,28 @@ final class ModelBatchFix {
             List<LoopStore.IssueRow> issues = loop.issues(run.runPk(), state.round);
             List<PatternNarrowing.Evidence> evidence = new ArrayList<>();
             for (LoopStore.PatternRow p : state.systematic.values()) {
-                Set<String> items = new HashSet<>(p.items());
-                List<String> texts = issues.stream()
-                        .filter(i -> items.contains(i.itemId()) && p.criterion().equals(i.criterion()))
-                        .map(LoopStore.IssueRow::text).toList();
-                List<String> failing = new ArrayList<>();
+                List<PatternNarrowing.Sampled> items = new ArrayList<>();
                 for (String id : p.items()) {
-                    store.itemAsOfRound(run.runPk(), id, state.round).ifPresent(it -> failing.add(
-                            it.content() != null ? it.content() : FieldsCodec.decode(it.fields()).get(contentIndex)));
+                    List<String> texts = issues.stream()
+                            .filter(i -> id.equals(i.itemId()) && p.criterion().equals(i.criterion()))
+                            .map(LoopStore.IssueRow::text).toList();
+                    // the text as sampled, and the accepted fix of an item the Santa loop fixed to NICE
+                    String before = store.itemAsOfRound(run.runPk(), id, state.round).map(it -> content(it, contentIndex)).orElse(null);
+                    String fixed = fixedNice.contains(id)
+                            ? store.item(run.runPk(), id).map(it -> content(it, contentIndex)).orElse(null) : null;
+                    if (before != null) {
+                        items.add(new PatternNarrowing.Sampled(before, fixed, texts));
+                    }
                 }
-                evidence.add(new PatternNarrowing.Evidence(p.patternNo(), p.criterion(), texts, fixes.get(p.patternNo()), failing));
+                evidence.add(new PatternNarrowing.Evidence(p.patternNo(), p.criterion(), items));
             }
             // the offline reviewers' checks for the patterns of criteria they judge (no model call)
             Set<String> criteria = new HashSet<>();
             state.systematic.values().forEach(p -> criteria.add(p.criterion()));
             PatternNarrowing.Offline checks = offline == null || eligible.isEmpty() ? PatternNarrowing.Offline.NONE
                     : offline.check(snapshot, asSnapshot, criteria);
-            Map<Integer, PatternNarrowing.Narrowed> picked = PatternNarrowing.narrow(evidence, eligible, maxShare, checks);
+            Map<Integer, PatternNarrowing.Narrowed> picked = narrowing.narrow(run.runPk(), evidence, eligible, maxShare, checks,
+                    () -> snapshot.checkStop("the batch fix's sentence embeddings"));
             Map<String, List<Integer>> byItem = new LinkedHashMap<>();
             picked.forEach((p, n) -> n.ids().forEach(id -> byItem.computeIfAbsent(id, k -> new ArrayList<>()).add(p)));
             List<SpendStore.Candidate> candidates = new ArrayList<>();
@@ -185,6 +196,10 @@ final class ModelBatchFix {
                         n.found(), n.offlineChecks(), n.found() > n.ids().size() ? "; the max-candidate-share cap cut "
                                 + (n.found() - n.ids().size()) : "");
             });
+        }
+
+        private static String content(Store.StoredItem it, int contentIndex) {
+            return it.content() != null ? it.content() : FieldsCodec.decode(it.fields()).get(contentIndex);
         }
 
         @Override

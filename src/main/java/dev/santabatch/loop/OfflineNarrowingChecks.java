@@ -41,7 +41,8 @@ import javax.sql.DataSource;
  *       when the item has a near-duplicate or shares a passage. The semantic index embeds every
  *       item of the round (once per item revision); it is prepared only when a pattern of
  *       on-specification needs it, the criterion where a drifted sentence is unique to its item and
- *       no word or passage evidence can find it.
+ *       near no failing sampled sentence, so the narrowing by meaning alone cannot find it (the
+ *       vectors it stores are the ones that narrowing then reads: {@link dev.santabatch.semantic.SentenceVectors}).
  *   <li>lexical (word shingles, names): its on-specification and original checks; a failure flags.
  * </ul>
  * An item's score is one per failing check plus, for on-specification, how far its least typical

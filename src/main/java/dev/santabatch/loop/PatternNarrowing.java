@@ -1,54 +1,67 @@
 package dev.santabatch.loop;
 
-import dev.santabatch.review.FixExample;
+import dev.santabatch.semantic.SemanticIndex;
+import dev.santabatch.semantic.SentenceVectors;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The cheap first stage of the model matcher: for each model-found pattern, picks the eligible
- * items worth a model call, without a model call, best first.
+ * The cheap first stage of the model matcher: for each model-found pattern left to the matcher,
+ * picks the eligible items worth a model call, without a model call, best first. By meaning, not
+ * words: a pattern's wording varies from item to item (paraphrased boilerplate, off-topic sentences
+ * about the same thing in other words), and the words it shares with clean items are the catalog's
+ * own (every listing names a rating, a location, a price), so word evidence finds every item or none.
  *
  * <ul>
- *   <li>A pattern of a criterion the offline reviewers judge (on-specification, original): the
- *       offline reviewers' own per-item checks on the round snapshot ({@link OfflineNarrowingChecks}:
- *       the semantic reviewer's sentence typicality, its "closer to another item's source" and
- *       near-duplicate checks, the lexical reviewer's checks), which find a drifted sentence by
- *       meaning even when it is unique to its item; plus the passage evidence below (an item that
- *       carries part of a passage the sample's fixes removed, or a near neighbour of a failing
- *       sampled text). Candidates are ranked by how strongly the checks flag them.
- *   <li>Any other criterion (nothing offline judges it): the words the sample's own fixes of the
- *       pattern removed (before minus after) and the words its issue texts quote, weighted by
- *       rarity in the eligible items; the word 3-shingles the fixes removed (containment: how much
- *       of a removed passage an item carries); and word 3-shingle similarity to the pattern's
- *       failing sampled texts (nearest neighbours). An item is a candidate when it carries a rare
- *       removed or quoted word, part of a removed passage, or is a near neighbour.
+ *   <li>The pattern's <em>failing sentences</em>, per sampled item ({@link #failingSentences}): the
+ *       sentences its issues quote; else the sentences its accepted fix removed or changed (before
+ *       vs after); else its whole text, sentence by sentence.
+ *   <li>Every eligible item's sentences are embedded once per revision (all-MiniLM-L6-v2, stored
+ *       with the run: {@link SentenceVectors}); an item's similarity to the pattern is the best
+ *       cosine between any of its sentences and any failing sentence.
+ *   <li>An item is a candidate when its similarity is at least the floor
+ *       ({@code matcher.min-similarity}): an item about other things is not a candidate at all,
+ *       however few candidates there are. Candidates are ranked by similarity.
+ *   <li>For a criterion the offline reviewers judge (on-specification, original), the items their
+ *       per-item checks flag ({@link OfflineNarrowingChecks}) are candidates too, ranked after every
+ *       item above the floor, by how strongly the checks flag them: a drifted sentence unique to its
+ *       item is near no sampled sentence, and the checks find it by its own atypicality.
  * </ul>
- * The candidates are capped at a share of the eligible items (the best-ranked kept): a safety limit
- * on spend, not the filter; how many the cap cut is reported.
+ * The candidates are capped at a share of the eligible items ({@code matcher.max-candidate-share},
+ * the best-ranked kept): a safety limit on spend, not the filter; how many the cap cut is reported.
  */
 public final class PatternNarrowing {
 
-    /** What the sample shows of one pattern. */
-    public record Evidence(int patternNo, String criterion, List<String> issueTexts, List<FixExample> fixes,
-            List<String> failingTexts) {}
+    /**
+     * One sampled item of a pattern.
+     *
+     * @param text its text as the round sampled it
+     * @param fixed its text after the fix the Santa loop accepted; {@code null} when it has none
+     * @param issues the issue texts of the pattern's criterion its first review gave
+     */
+    public record Sampled(String text, @Nullable String fixed, List<String> issues) {}
 
-    /** An eligible item. */
-    public record Item(String id, String content) {}
+    /** What the sample shows of one pattern. */
+    public record Evidence(int patternNo, String criterion, List<Sampled> sampled) {}
+
+    /** An eligible item's current revision. */
+    public record Item(String id, int rev, String content) {}
 
     /**
      * What the offline reviewers' checks say of the eligible items, per criterion they judge: the
      * items they flag, each with a rank score (higher: more strongly flagged).
      *
-     * @param criteria the criteria the checks judge (patterns of these are narrowed by them)
+     * @param criteria the criteria the checks judge (patterns of these are narrowed by them too)
      * @param flagged criterion to (item id to score)
      * @param checks per criterion, the per-item offline checks run (items x checks)
      */
@@ -62,160 +75,111 @@ public final class PatternNarrowing {
      *
      * @param ids the candidate item ids, best first, after the cap
      * @param found how many the narrowing found before the cap
-     * @param method {@code offline-checks} or {@code word-evidence}
+     * @param method {@value #MEANING_METHOD}, or {@value #MEANING_AND_CHECKS_METHOD} for a criterion
+     *     the offline checks judge
      * @param offlineChecks the offline per-item checks run for this pattern
      */
     public record Narrowed(List<String> ids, int found, String method, long offlineChecks) {}
 
-    static final String OFFLINE_METHOD = "offline-checks";
-    static final String WORD_METHOD = "word-evidence";
+    static final String MEANING_METHOD = "meaning";
+    static final String MEANING_AND_CHECKS_METHOD = "meaning+offline-checks";
 
-    static final double CONTAINMENT = 0.25;
-    static final double NEIGHBOUR = 0.30;
-    /** A word in more than this share of the eligible items says nothing about a pattern. */
-    static final double MAX_KEYWORD_DF = 0.25;
+    /** A quoted span in an issue: double or typographic quotes (a straight single quote is usually an apostrophe). */
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]{3,})\"|\u201C([^\u201D]{3,})\u201D|\u2018([^\u2019]{3,})\u2019");
 
-    private static final Pattern WORD = Pattern.compile("[\\p{L}][\\p{L}\\p{N}'-]*");
-    private static final Pattern QUOTED = Pattern.compile("[\"“‘']([^\"”’']{3,})[\"”’']");
-    private static final Set<String> STOP = Set.of("the", "and", "for", "with", "this", "that", "its", "his", "her",
-            "our", "your", "you", "are", "was", "were", "has", "have", "had", "not", "but", "from", "into", "onto",
-            "all", "any", "can", "will", "than", "then", "they", "them", "their", "there", "it's", "also", "more", "most",
-            "very", "just", "only", "each", "every", "other", "about", "over", "under", "out", "off", "one", "two");
+    private final SentenceVectors vectors;
+    private final double minSimilarity;
 
-    private PatternNarrowing() {}
+    /**
+     * @param vectors the run's stored sentence embeddings
+     * @param minSimilarity the floor ({@code matcher.min-similarity})
+     */
+    public PatternNarrowing(SentenceVectors vectors, double minSimilarity) {
+        this.vectors = vectors;
+        this.minSimilarity = minSimilarity;
+    }
 
-    /** Word evidence only (no offline checks). */
-    public static Map<Integer, List<String>> candidates(List<Evidence> patterns, List<Item> eligible, double maxShare) {
-        Map<Integer, List<String>> out = new LinkedHashMap<>();
-        narrow(patterns, eligible, maxShare, Offline.NONE).forEach((p, n) -> out.put(p, n.ids()));
+    /**
+     * Narrows the patterns left to the matcher (those no rule takes).
+     *
+     * @param run the run (whose stored sentence vectors are searched, and the new ones stored)
+     * @param eligible the eligible items (unsampled, not verified, not held)
+     * @param maxShare the cap, as a share of {@code eligible}
+     * @param offline the offline checks' flags, for the criteria they judge
+     * @param checkStop called between batches of embeddings (throws to stop)
+     * @return per pattern number, its candidates
+     */
+    public Map<Integer, Narrowed> narrow(long run, List<Evidence> patterns, List<Item> eligible, double maxShare,
+            Offline offline, Runnable checkStop) {
+        Map<Integer, Narrowed> out = new LinkedHashMap<>();
+        if (patterns.isEmpty()) {
+            return out;
+        }
+        List<SentenceVectors.Revision> revisions = eligible.stream()
+                .map(i -> new SentenceVectors.Revision(i.id(), i.rev(), i.content())).toList();
+        vectors.ensure(run, revisions, checkStop);
+        List<float[][]> queries = new ArrayList<>();
+        for (Evidence p : patterns) {
+            Set<String> failing = new LinkedHashSet<>();
+            p.sampled().forEach(s -> failing.addAll(failingSentences(s)));
+            queries.add(vectors.embedSentences(List.copyOf(failing)).toArray(float[][]::new));
+        }
+        double[][] similarity = vectors.best(run, revisions, queries);
+        int cap = (int) Math.max(1, Math.floor(maxShare * eligible.size()));
+        for (int p = 0; p < patterns.size(); p++) {
+            Evidence e = patterns.get(p);
+            boolean byChecks = offline.criteria().contains(e.criterion());
+            Map<String, Double> flagged = byChecks ? offline.flagged().getOrDefault(e.criterion(), Map.of()) : Map.of();
+            record Scored(String id, double score) {}
+            List<Scored> scored = new ArrayList<>();
+            for (int i = 0; i < eligible.size(); i++) {
+                String id = eligible.get(i).id();
+                double s = similarity[p][i];
+                Double check = flagged.get(id);
+                if (s >= minSimilarity) {
+                    scored.add(new Scored(id, 1 + s)); // above every item only the checks flag
+                } else if (check != null) {
+                    scored.add(new Scored(id, check / (1 + check)));
+                }
+            }
+            scored.sort(Comparator.comparingDouble(Scored::score).reversed());
+            out.put(e.patternNo(), new Narrowed(scored.stream().limit(cap).map(Scored::id).toList(), scored.size(),
+                    byChecks ? MEANING_AND_CHECKS_METHOD : MEANING_METHOD,
+                    byChecks ? offline.checks().getOrDefault(e.criterion(), 0L) : 0));
+        }
         return out;
     }
 
     /**
-     * @return per pattern number, its candidates
+     * A sampled item's failing sentences: the sentences of its text that hold a span one of its
+     * issues quotes; else the sentences its accepted fix removed or changed (in the text before, not
+     * in the text after); else every sentence of its text.
      */
-    public static Map<Integer, Narrowed> narrow(List<Evidence> patterns, List<Item> eligible, double maxShare,
-            Offline offline) {
-        int n = eligible.size();
-        List<Set<String>> words = new ArrayList<>(n);
-        List<Set<String>> shingles = new ArrayList<>(n);
-        Map<String, Integer> df = new HashMap<>();
-        for (Item item : eligible) {
-            Set<String> w = new HashSet<>(words(item.content()));
-            words.add(w);
-            shingles.add(shingles(item.content()));
-            w.forEach(t -> df.merge(t, 1, Integer::sum));
-        }
-        int cap = (int) Math.max(1, Math.floor(maxShare * n));
-        Map<Integer, Narrowed> out = new LinkedHashMap<>();
-        for (Evidence p : patterns) {
-            boolean byChecks = offline.criteria().contains(p.criterion());
-            Map<String, Double> flagged = byChecks ? offline.flagged().getOrDefault(p.criterion(), Map.of()) : Map.of();
-            // words alone are no evidence where the checks judge: every item carries some rare word
-            Map<String, Double> keywords = byChecks ? Map.of() : keywords(p);
-            List<Set<String>> removed = new ArrayList<>();
-            for (FixExample f : p.fixes()) {
-                Set<String> r = shingles(f.before());
-                r.removeAll(shingles(f.after()));
-                if (!r.isEmpty()) {
-                    removed.add(r);
-                }
-            }
-            List<Set<String>> failing = new ArrayList<>();
-            p.failingTexts().forEach(t -> failing.add(shingles(t)));
-            p.fixes().forEach(f -> failing.add(shingles(f.before())));
-            record Scored(String id, double score) {}
-            List<Scored> scored = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                double keyword = 0;
-                for (Map.Entry<String, Double> k : keywords.entrySet()) {
-                    int d = df.getOrDefault(k.getKey(), 0);
-                    if (d > 0 && d <= MAX_KEYWORD_DF * n && words.get(i).contains(k.getKey())) {
-                        keyword += k.getValue() * Math.log((double) n / d);
+    static List<String> failingSentences(Sampled s) {
+        List<String> sentences = SemanticIndex.sentencesOf(s.text());
+        Set<String> out = new LinkedHashSet<>();
+        for (String issue : s.issues()) {
+            Matcher m = QUOTED.matcher(issue);
+            while (m.find()) {
+                String quote = normalise(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
+                for (String sentence : sentences) {
+                    String n = normalise(sentence);
+                    if (!quote.isEmpty() && (n.contains(quote) || quote.contains(n))) {
+                        out.add(sentence);
                     }
                 }
-                double containment = 0;
-                for (Set<String> r : removed) {
-                    containment = Math.max(containment, overlap(shingles.get(i), r) / (double) r.size());
-                }
-                double neighbour = 0;
-                for (Set<String> f : failing) {
-                    neighbour = Math.max(neighbour, jaccard(shingles.get(i), f));
-                }
-                Double check = flagged.get(eligible.get(i).id());
-                if (check != null || keyword > 0 || containment >= CONTAINMENT || neighbour >= NEIGHBOUR) {
-                    scored.add(new Scored(eligible.get(i).id(), (check == null ? 0 : check)
-                            + 2 * containment + neighbour + keyword / (1 + keyword)));
-                }
-            }
-            scored.sort(Comparator.comparingDouble(Scored::score).reversed());
-            out.put(p.patternNo(), new Narrowed(scored.stream().limit(cap).map(Scored::id).toList(), scored.size(),
-                    byChecks ? OFFLINE_METHOD : WORD_METHOD, byChecks ? offline.checks().getOrDefault(p.criterion(), 0L) : 0));
-        }
-        return out;
-    }
-
-    /** Words the fixes removed (weight 1 per fix) and words the issue texts quote (0.5 per issue). */
-    static Map<String, Double> keywords(Evidence p) {
-        Map<String, Double> k = new HashMap<>();
-        for (FixExample f : p.fixes()) {
-            Set<String> removed = new HashSet<>(words(f.before()));
-            removed.removeAll(words(f.after()));
-            removed.forEach(w -> k.merge(w, 1.0, Double::sum));
-        }
-        for (String issue : p.issueTexts()) {
-            Matcher m = QUOTED.matcher(issue);
-            Set<String> quoted = new HashSet<>();
-            while (m.find()) {
-                quoted.addAll(words(m.group(1)));
-            }
-            quoted.forEach(w -> k.merge(w, 0.5, Double::sum));
-        }
-        return k;
-    }
-
-    static List<String> words(String text) {
-        List<String> out = new ArrayList<>();
-        Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
-        while (m.find()) {
-            String w = m.group();
-            if (w.length() >= 3 && !STOP.contains(w)) {
-                out.add(w);
             }
         }
-        return out;
+        if (out.isEmpty() && s.fixed() != null) {
+            Set<String> after = new HashSet<>();
+            SemanticIndex.sentencesOf(s.fixed()).forEach(x -> after.add(normalise(x)));
+            sentences.stream().filter(x -> !after.contains(normalise(x))).forEach(out::add);
+        }
+        return out.isEmpty() ? sentences : List.copyOf(out);
     }
 
-    static Set<String> shingles(String text) {
-        List<String> all = new ArrayList<>();
-        Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
-        while (m.find()) {
-            all.add(m.group());
-        }
-        Set<String> out = new HashSet<>();
-        for (int i = 0; i + 3 <= all.size(); i++) {
-            out.add(all.get(i) + " " + all.get(i + 1) + " " + all.get(i + 2));
-        }
-        return out;
-    }
-
-    private static int overlap(Set<String> a, Set<String> b) {
-        Set<String> small = a.size() <= b.size() ? a : b;
-        Set<String> large = small == a ? b : a;
-        int n = 0;
-        for (String s : small) {
-            if (large.contains(s)) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    private static double jaccard(Set<String> a, Set<String> b) {
-        if (a.isEmpty() || b.isEmpty()) {
-            return 0;
-        }
-        int inter = overlap(a, b);
-        return inter / (double) (a.size() + b.size() - inter);
+    /** Lower case, runs of white space as one space, no surrounding white space or end punctuation. */
+    private static String normalise(String text) {
+        return text.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replaceAll("^[\\s\\p{Punct}]+|[\\s\\p{Punct}]+$", "");
     }
 }

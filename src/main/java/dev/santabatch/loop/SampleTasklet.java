@@ -46,14 +46,16 @@ final class SampleTasklet implements Tasklet {
             return RepeatStatus.FINISHED;
         }
         if (last.isPresent() && !Decision.CONTINUE.equals(last.get().decision())
-                && !(Decision.NOT_CLEAN.equals(last.get().decision()) && last.get().round() < run.job().santa().maxRounds())) {
+                && !(Decision.endsNotClean(last.get().decision()) && last.get().round() < run.job().santa().maxRounds())) {
             log.info("sample: round {} was decided '{}'; nothing to draw", last.get().round(), last.get().decision());
             return RepeatStatus.FINISHED;
         }
-        if (last.isPresent() && Decision.NOT_CLEAN.equals(last.get().decision())) {
-            // a run stopped not clean, resumed after santa.max-rounds was raised: that round did
-            // not end the loop after all (rewritten in this step's transaction, with the new round)
-            loop.decide(run.runPk(), last.get().round(), Decision.CONTINUE_AFTER_MAX_ROUNDS_RAISED);
+        if (last.isPresent() && Decision.endsNotClean(last.get().decision())) {
+            // a run stopped not clean, resumed after santa.max-rounds was raised, or after a stop for
+            // unreachable patterns (the operator raised the matcher's cap or wrote a rule): that round
+            // did not end the loop after all (rewritten in this step's transaction, with the new round)
+            loop.decide(run.runPk(), last.get().round(), Decision.UNREACHABLE_PATTERN.equals(last.get().decision())
+                    ? Decision.CONTINUE_AFTER_UNREACHABLE_PATTERN : Decision.CONTINUE_AFTER_MAX_ROUNDS_RAISED);
         }
         int round = last.map(r -> r.round() + 1).orElse(1);
         Map<StratumKey, Integer> counts = new TreeMap<>();

@@ -141,7 +141,7 @@ public final class SpendStore {
      * One pattern's batch-fix matching in one round.
      *
      * @param found the candidates the narrowing found, before the {@code max-candidate-share} cap
-     * @param method how they were found ({@code offline-checks} or {@code word-evidence})
+     * @param method how they were found ({@code meaning} or {@code meaning+offline-checks}: {@link PatternNarrowing.Narrowed#method()})
      * @param offlineChecks the offline reviewers' per-item checks the narrowing ran (no model calls)
      */
     public record MatchStat(int round, int patternNo, long eligible, long candidates, long calls, long found, String method,

@@ -113,6 +113,11 @@ public final class RunReport {
             long rejects) {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("status", status);
+        List<LoopStore.Round> rounds = loop.rounds(ctx.runPk());
+        if (NOT_CLEAN.equals(status) && !rounds.isEmpty()
+                && Decision.UNREACHABLE_PATTERN.equals(rounds.get(rounds.size() - 1).decision())) {
+            r.put("reason", Decision.UNREACHABLE_PATTERN);
+        }
         r.put("job", ctx.job());
         r.put("run_id", ctx.runId());
         long items = store.countItems(ctx.runPk());
@@ -127,7 +132,6 @@ public final class RunReport {
         }
         r.put("pre_pass", Map.of("rules", rules));
 
-        List<LoopStore.Round> rounds = loop.rounds(ctx.runPk());
         List<Map<String, Object>> perRound = new ArrayList<>();
         // critical issues the review validator attributed: free-text (unprefixed) issues given to a
         // failed check's criterion, and failed checks without an issue whose detail became it
@@ -206,6 +210,12 @@ public final class RunReport {
             perRound.add(m);
         }
         r.put("rounds", perRound);
+        if (!rounds.isEmpty()) {
+            List<Map<String, Object>> unreachable = unreachable(store, loop, ctx.runPk(), rounds.get(rounds.size() - 1));
+            if (!unreachable.isEmpty()) {
+                r.put("unreachable_patterns", unreachable);
+            }
+        }
 
         SantaMetrics runMetrics = SantaMetrics.ofRun(histories.values());
         // per round: that round's model calls and tokens against the run's baselines (N x reviewers,
@@ -251,6 +261,36 @@ public final class RunReport {
         }
         r.put("warnings", ctx.warnings());
         return r;
+    }
+
+    /**
+     * The last round's patterns the batch fix cannot reach: each with its prevalence in the sample
+     * (exact 95 % interval), the items it stands for in the eligible catalog, the batch fix that
+     * fell short, and what would reach it.
+     */
+    private static List<Map<String, Object>> unreachable(Store store, LoopStore loop, long runPk, LoopStore.Round last) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        List<dev.santabatch.loop.SpendStore.MatchStat> stats = new dev.santabatch.loop.SpendStore(store.jdbc()).matchStats(runPk);
+        for (dev.santabatch.loop.UnreachablePatterns.Entry e : new dev.santabatch.loop.UnreachablePatterns(loop).entries(runPk, last, stats)) {
+            var u = e.unreachable();
+            Map<String, Object> m = ordered("id", e.pattern().id(last.round()), "criterion", e.pattern().criterion(),
+                    "label", e.pattern().label(), "sampled_items", e.pattern().items().size(), "sample_size", e.sampleSize(),
+                    "prevalence", e.prevalence(), "interval_95", List.of(e.interval().lower(), e.interval().upper()),
+                    "estimated_items", Math.round(e.prevalence() * e.eligible()),
+                    "estimated_items_95", List.of(Math.round(e.interval().lower() * e.eligible()),
+                            Math.round(e.interval().upper() * e.eligible())));
+            Map<String, Object> fell = ordered("pattern", LoopStore.PatternRow.id(u.shortRound(), u.shortPattern()),
+                    "predicted_items", Math.round(u.predicted()), "reached", u.reached());
+            e.narrowing().ifPresent(s -> {
+                fell.put("eligible", s.eligible());
+                fell.put("candidates_found", s.found());
+                fell.put("candidates", s.candidates());
+            });
+            m.put("batch_fix_that_fell_short", fell);
+            m.put("would_reach_it", e.wouldReach());
+            out.add(m);
+        }
+        return out;
     }
 
     /**
@@ -526,7 +566,8 @@ public final class RunReport {
     /** The one-screen summary: the status first. */
     public static List<String> summary(Map<String, Object> r) {
         List<String> lines = new ArrayList<>();
-        lines.add("status:   " + String.valueOf(r.get("status")).toUpperCase());
+        lines.add("status:   " + String.valueOf(r.get("status")).toUpperCase()
+                + (r.get("reason") != null ? " (" + r.get("reason") + ")" : ""));
         @SuppressWarnings("unchecked")
         Map<String, Object> run = (Map<String, Object>) r.get("run");
         @SuppressWarnings("unchecked")
@@ -545,6 +586,20 @@ public final class RunReport {
         lines.add("rounds:   " + run.get("rounds") + "; first-pass rate " + pct(run.get("first_pass_rate"))
                 + " (target > 70 %); mean reviews to NICE " + num(run.get("mean_reviews_to_nice")) + " (target < 1.5)");
         escapeLine(r).ifPresent(lines::add);
+        if (r.get("unreachable_patterns") instanceof List<?> unreachable) {
+            lines.add("unreachable: " + unreachable.size() + " pattern(s) the batch fix cannot reach (report.json unreachable_patterns):");
+            for (Object o : unreachable) {
+                Map<?, ?> u = (Map<?, ?>) o;
+                List<?> ci = (List<?>) u.get("interval_95");
+                Map<?, ?> fell = (Map<?, ?>) u.get("batch_fix_that_fell_short");
+                lines.add("  " + u.get("id") + " " + u.get("criterion") + ": prevalence " + pct(u.get("prevalence"))
+                        + String.format(" (95 %% CI %.1f-%.1f %%)", ((Number) ci.get(0)).doubleValue() * 100,
+                                ((Number) ci.get(1)).doubleValue() * 100)
+                        + ", about " + u.get("estimated_items") + " items; the batch fix of " + fell.get("pattern")
+                        + " reached " + fell.get("reached") + " of " + fell.get("predicted_items") + " predicted");
+                lines.add("    to reach it: " + u.get("would_reach_it"));
+            }
+        }
         @SuppressWarnings("unchecked")
         Map<String, Object> bound = (Map<String, Object>) run.get("bound");
         lines.add("bound:    " + (Boolean.TRUE.equals(bound.get("stated")) ? bound.get("sentence") : bound.get("why")));

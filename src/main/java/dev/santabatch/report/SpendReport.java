@@ -162,12 +162,12 @@ public final class SpendReport {
         m.put("method", stats.isEmpty()
                 ? "no model matcher ran (an all-offline panel, or no matcher model: the batch fix runs the panel's"
                         + " checks on every eligible item)"
-                : "candidates narrowed without model calls: for criteria the offline reviewers judge"
-                        + " (on-specification, original), their per-item checks on the round's catalog (offline-checks: the"
-                        + " semantic reviewer's sentence typicality and near-duplicates, the lexical reviewer's checks) plus"
-                        + " passages the sample's fixes removed; for other criteria, words the sample's fixes removed or its"
-                        + " issues quote and word-shingle neighbours of the failing sampled items (word-evidence); then one"
-                        + " matcher request per candidate and pattern, at most max-candidate-share of the eligible items"
+                : "candidates narrowed without model calls, by meaning: the eligible items with a sentence whose"
+                        + " embedding is at least matcher.min-similarity from a failing sentence of the pattern's sampled"
+                        + " items, ranked by that similarity (meaning); for criteria the offline reviewers judge"
+                        + " (on-specification, original), also the items their per-item checks flag on the round's catalog,"
+                        + " ranked after those (meaning+offline-checks: the semantic reviewer's sentence typicality and"
+                        + " near-duplicates, the lexical reviewer's checks); then one matcher request per candidate and pattern, at most max-candidate-share of the eligible items"
                         + " (candidates_found is before that cap); shares are matcher requests over the eligible items;"
                         + " requests count each question once: a transport retry of one is an extra HTTP attempt in"
                         + " by_role.matcher.calls, not an extra request here");

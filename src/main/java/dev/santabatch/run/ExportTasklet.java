@@ -55,8 +55,10 @@ final class ExportTasklet implements Tasklet {
     @Override
     public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) throws Exception {
         String decision = export(contribution.getStepExecution().getJobExecution().getJobInstance().getInstanceId(), null);
-        if (Decision.NOT_CLEAN.equals(decision)) {
-            contribution.setExitStatus(new ExitStatus(NOT_CLEAN, "no clean sample within santa.max-rounds"));
+        if (Decision.endsNotClean(decision)) {
+            contribution.setExitStatus(new ExitStatus(NOT_CLEAN, Decision.UNREACHABLE_PATTERN.equals(decision)
+                    ? "every failure of the last sample is of a pattern the batch fix cannot reach"
+                    : "no clean sample within santa.max-rounds"));
         }
         return RepeatStatus.FINISHED;
     }

@@ -544,7 +544,7 @@ public final class Launcher {
         }
         LoopStore loop = new LoopStore(store.jdbc());
         String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
-        boolean notClean = status == BatchStatus.STOPPED && !StopSignal.requested() && Decision.NOT_CLEAN.equals(decision);
+        boolean notClean = status == BatchStatus.STOPPED && !StopSignal.requested() && Decision.endsNotClean(decision);
         // a reached budget stops the job at a chunk boundary; what was done is exported here
         Optional<String> budgetStop = status == BatchStatus.STOPPED && !StopSignal.requested()
                 ? new dev.santabatch.loop.SpendStore(store.jdbc()).budgetStop(run.runPk()) : Optional.empty();
@@ -581,7 +581,9 @@ public final class Launcher {
             out.println("            " + (notClean || budget ? "verified.csv" : "catalog.csv")
                     + ", unverified.csv, changes.csv, escalations.csv, rejects.csv, audit.csv, report.json");
             if (notClean) {
-                out.println("  resume:   raise santa.max-rounds in " + run.job().file() + ", then: santa-batch run "
+                out.println("  resume:   " + (Decision.UNREACHABLE_PATTERN.equals(decision)
+                        ? "give the unreachable patterns what would reach them (above: a larger matcher.max-candidate-share, a rule)"
+                        : "raise santa.max-rounds") + " in " + run.job().file() + ", then: santa-batch run "
                         + run.job().file() + " --run-id " + run.runId());
             }
             if (budget) {

@@ -445,31 +445,18 @@ public final class SemanticIndex implements OfflineMethod {
             for (Todo t : todo) {
                 SnapshotItem it = t.item();
                 if (t.hash() != null) {
-                    jdbc.update("DELETE FROM sm_vector WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), it.rev());
-                    jdbc.update("DELETE FROM sm_item WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), it.rev());
-                    if (have.containsKey(it.id() + "#" + it.rev())) {
-                        // a revision whose text differs from what was embedded for it (not written by the
-                        // loop, whose revisions never change): what was derived from it is indexed again
-                        jdbc.update("DELETE FROM sm_vprobe WHERE vid IN (SELECT vid FROM sm_rev_band WHERE run_pk = ? AND item_id = ? AND rev = ?)",
-                                run, it.id(), it.rev());
-                        for (String table : List.of("sm_indexed", "sm_rev_passage", "sm_rev_typical", "sm_rev_band")) {
-                            jdbc.update("DELETE FROM " + table + " WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), it.rev());
-                        }
-                    }
-                    List<float[]> sv = vectors.subList(t.from(), t.from() + t.sentences().size());
-                    for (int i = 0; i < sv.size(); i++) {
-                        vecRows.add(new Object[] {run, it.id(), it.rev(), SENTENCE, i, Vectors.encode(sv.get(i))});
-                    }
-                    vecRows.add(new Object[] {run, it.id(), it.rev(), CONTENT, 0, Vectors.encode(Vectors.mean(sv, Embedder.DIMENSION))});
-                    itemRows.add(new Object[] {run, it.id(), it.rev(), t.hash(), sv.size()});
+                    // embedded for another text before (not a loop revision, whose text never changes):
+                    // what was derived from it is indexed again
+                    SentenceVectors.forget(jdbc, run, it.id(), it.rev(), have.containsKey(it.id() + "#" + it.rev()));
+                    SentenceVectors.rows(run, it.id(), it.rev(), t.hash(), vectors.subList(t.from(), t.from() + t.sentences().size()),
+                            vecRows, itemRows);
                 }
                 if (t.sourceAt() >= 0) {
                     jdbc.update("DELETE FROM sm_vector WHERE run_pk = ? AND item_id = ? AND rev = ?", run, it.id(), SemanticSchema.SOURCE_REV);
                     vecRows.add(new Object[] {run, it.id(), SemanticSchema.SOURCE_REV, SOURCE, 0, Vectors.encode(vectors.get(t.sourceAt()))});
                 }
             }
-            jdbc.batchUpdate("INSERT INTO sm_vector (run_pk, item_id, rev, kind, seq, vec) VALUES (?, ?, ?, ?, ?, ?)", vecRows);
-            jdbc.batchUpdate("INSERT INTO sm_item (run_pk, item_id, rev, chash, sentences) VALUES (?, ?, ?, ?, ?)", itemRows);
+            SentenceVectors.insert(jdbc, vecRows, itemRows);
             List<Object[]> members = new ArrayList<>();
             for (SnapshotItem it : items) {
                 members.add(new Object[] {run, round, it.id(), it.rev(), it.category() == null ? "" : it.category()});

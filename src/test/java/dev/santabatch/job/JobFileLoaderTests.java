@@ -247,7 +247,7 @@ class JobFileLoaderTests {
         assertThat(job.fixer().model().timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(job.budget()).isEqualTo(new BudgetSpec(1000L, null, 2.5, null, null, null));
         // the matcher defaults to the llm fixer's model; the governor to its defaults
-        assertThat(job.matcher()).isEqualTo(new MatcherSpec(job.fixer().model(), true, 0.25));
+        assertThat(job.matcher()).isEqualTo(new MatcherSpec(job.fixer().model(), true, 0.25, MatcherSpec.DEFAULT_MIN_SIMILARITY));
         assertThat(job.governor()).isEqualTo(GovernorSpec.DEFAULTS);
         assertThat(job.modelPanel()).isTrue();
     }
@@ -271,6 +271,7 @@ class JobFileLoaderTests {
                     model: gpt-4o-mini
                     max-output-tokens: 700
                   max-candidate-share: 0.2
+                  min-similarity: 0.6
                 governor:
                   max-in-flight-per-endpoint: 64
                   max-in-flight-per-model: 32
@@ -294,6 +295,7 @@ class JobFileLoaderTests {
         assertThat(job.matcher().model().model()).isEqualTo("gpt-4o-mini");
         assertThat(job.matcher().model().maxOutputTokens()).isEqualTo(700);
         assertThat(job.matcher().maxCandidateShare()).isEqualTo(0.2);
+        assertThat(job.matcher().minSimilarity()).isEqualTo(0.6);
         assertThat(job.governor()).isEqualTo(new GovernorSpec(64, 32, 500, 3, Duration.ofMillis(250),
                 Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1), true, 7));
     }
@@ -480,7 +482,7 @@ class JobFileLoaderTests {
 
         JobFileLoader.Result result = JobFileLoader.loadWithWarnings(file);
 
-        assertThat(result.definition().matcher()).isEqualTo(new MatcherSpec(null, false, 0.25));
+        assertThat(result.definition().matcher()).isEqualTo(new MatcherSpec(null, false, 0.25, MatcherSpec.DEFAULT_MIN_SIMILARITY));
         assertThat(result.warnings()).singleElement().asString().contains("key 'matcher'")
                 .contains("no matcher model is named");
     }
@@ -777,6 +779,10 @@ class JobFileLoaderTests {
                         matcher:
                           max-candidate-share: 1.5
                         """, "matcher.max-candidate-share", 12, "must be between 0 and 1"),
+                Arguments.of("matcher floor out of range", BASE + """
+                        matcher:
+                          min-similarity: 1.2
+                        """, "matcher.min-similarity", 12, "must be between 0 and 1"),
                 Arguments.of("missing input file", BASE.replace("path: data.csv", "path: missing.csv"),
                         "input.path", 3, "file not found"),
                 Arguments.of("unsafe name", BASE.replace("name: t", "name: ../etc"), "name", 1, "safe path segment"),

@@ -2,84 +2,129 @@ package dev.santabatch.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.review.FixExample;
+import dev.santabatch.job.MatcherSpec;
+import dev.santabatch.semantic.Embedder;
+import dev.santabatch.semantic.SentenceVectors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * How the narrowing combines its evidence: the offline reviewers' checks for the criteria they
- * judge (with removed passages), word evidence for the others, and the cap reported as found vs
- * kept. The economics on a real catalog are measured in {@code LlmJobFunctionalTests}.
+ * The narrowing by meaning, with the real sentence model: candidates are the eligible items with a
+ * sentence near a failing sampled sentence (at least the job's floor, the default here), ranked by
+ * similarity; the offline checks' flags rank after them for the criteria they judge; the cap keeps
+ * the best. The economics on a real catalog are measured in {@code LlmJobFunctionalTests}.
  */
 class PatternNarrowingTests {
 
-    static final String BOILER = "Shop now while the limited stock lasts at our store.";
+    /** The off-topic sentence the sample's issue quotes. */
+    static final String OFF_TOPIC = "Grandma's famous pie needs three cups of flour and a pinch of sugar.";
+    /** The same topic in other words: no word of three letters or more in common with {@link #OFF_TOPIC}. */
+    static final String PARAPHRASE = "This dessert recipe was handed down by my grandmother.";
+    /** Further from {@link #OFF_TOPIC} than {@link #PARAPHRASE} (cosine 0.49 against 0.59), above the floor. */
+    static final String LOOSER = "Our grandmother's well-known tart recipe requires plenty of wheat meal.";
 
-    /** 40 plain items; P3 carries the removed passage; P5 a rare word the fix removed ("lasts"). */
-    static List<PatternNarrowing.Item> items() {
+    private PatternNarrowing narrowing;
+
+    @BeforeEach
+    void store() {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:narrowing-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        narrowing = new PatternNarrowing(new SentenceVectors(ds, Embedder::shared, Runnable::run),
+                MatcherSpec.DEFAULT_MIN_SIMILARITY);
+    }
+
+    /** 30 cabin listings; L3 carries the paraphrase, L7 the quoted sentence itself, L12 the looser paraphrase. */
+    static List<PatternNarrowing.Item> listings() {
+        String[] lakes = {"Pine", "Cedar", "Birch", "Willow", "Aspen", "Maple"};
         List<PatternNarrowing.Item> out = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-            String text = "The kettle model " + i + " boils water quickly and has a steel body.";
+        for (int i = 0; i < 30; i++) {
+            String text = "The cabin at " + lakes[i % lakes.length] + " Lake sleeps " + (2 + i % 5) + " guests. It is rated "
+                    + (3 + i % 3) + " stars and sits " + (1 + i) + " km from the village. A wood stove heats the living room.";
             if (i == 3) {
-                text += " " + BOILER;
+                text += " " + PARAPHRASE;
             }
-            if (i == 5) {
-                text += " Its finish lasts.";
+            if (i == 7) {
+                text += " " + OFF_TOPIC;
             }
-            out.add(new PatternNarrowing.Item("P" + i, text));
+            if (i == 12) {
+                text += " " + LOOSER;
+            }
+            out.add(new PatternNarrowing.Item("L" + i, 0, text));
         }
         return out;
     }
 
-    static PatternNarrowing.Evidence evidence(int no, String criterion) {
-        String before = "The toaster has two slots. " + BOILER;
-        return new PatternNarrowing.Evidence(no, criterion, List.of(criterion + ": carries the shop boilerplate"),
-                List.of(new FixExample(before, "The toaster has two slots.")), List.of(before));
+    static PatternNarrowing.Evidence offTopic(String criterion) {
+        String sampled = "The cabin at Elm Lake sleeps 3 guests. " + OFF_TOPIC;
+        return new PatternNarrowing.Evidence(1, criterion, List.of(new PatternNarrowing.Sampled(sampled, null,
+                List.of(criterion + ": the sentence \"" + OFF_TOPIC + "\" is about baking, not the cabin"))));
     }
 
     @Test
-    void aCriterionTheOfflineChecksJudgeIsNarrowedByThemAndRemovedPassagesNotByLoneWords() {
-        // the checks flag P10 strongly and P20 weakly; nothing in their words links them to the pattern
-        PatternNarrowing.Offline offline = new PatternNarrowing.Offline(Set.of("on-specification"),
-                Map.of("on-specification", Map.of("P10", 1.0, "P20", 0.1)), Map.of("on-specification", 80L));
+    void aParaphraseSharingNoWordIsFoundRankedBySimilarityWhileUnrelatedItemsAreNotCandidates() {
+        for (String paraphrase : List.of(PARAPHRASE, LOOSER)) {
+            assertThat(words(paraphrase)).doesNotContainAnyElementsOf(words(OFF_TOPIC));
+        }
 
-        Map<Integer, PatternNarrowing.Narrowed> out = PatternNarrowing.narrow(List.of(evidence(1, "on-specification")),
-                items(), 1.0, offline);
+        PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 1.0,
+                PatternNarrowing.Offline.NONE, () -> {}).get(1);
 
-        PatternNarrowing.Narrowed n = out.get(1);
-        // most of the removed passage (containment 0.8, weighted 2) ranks above one failing check,
-        // then the flagged items by their score; the lone removed word of P5 is no evidence here
-        assertThat(n.ids()).containsExactly("P3", "P10", "P20");
-        assertThat(n.method()).isEqualTo("offline-checks");
-        assertThat(n.offlineChecks()).isEqualTo(80);
+        // the copy first (cosine 1), then the paraphrases by similarity; no plain listing is a candidate
+        assertThat(n.ids()).containsExactly("L7", "L3", "L12");
         assertThat(n.found()).isEqualTo(3);
+        assertThat(n.method()).isEqualTo("meaning");
+    }
+
+    /** The words of three letters or more, lower case (what word evidence would match on). */
+    private static Set<String> words(String text) {
+        Set<String> out = new java.util.HashSet<>();
+        for (String w : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}']+")) {
+            if (w.length() >= 3) {
+                out.add(w);
+            }
+        }
+        return out;
     }
 
     @Test
-    void anotherCriterionKeepsTheWordEvidence() {
+    void theOfflineChecksFlagsRankAfterEveryItemNearAFailingSentence() {
         PatternNarrowing.Offline offline = new PatternNarrowing.Offline(Set.of("on-specification"),
-                Map.of("on-specification", Map.of("P10", 2.0)), Map.of("on-specification", 80L));
+                Map.of("on-specification", Map.of("L10", 1.0, "L20", 3.0)), Map.of("on-specification", 30L));
 
-        PatternNarrowing.Narrowed n = PatternNarrowing.narrow(List.of(evidence(1, "tone")), items(), 1.0, offline).get(1);
+        PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-specification")), listings(), 1.0, offline,
+                () -> {}).get(1);
 
-        // the lone removed word counts; the checks of another criterion do not
-        assertThat(n.ids()).contains("P3", "P5").doesNotContain("P10");
-        assertThat(n.method()).isEqualTo("word-evidence");
-        assertThat(n.offlineChecks()).isZero();
+        assertThat(n.ids()).containsExactly("L7", "L3", "L12", "L20", "L10");
+        assertThat(n.method()).isEqualTo("meaning+offline-checks");
+        assertThat(n.offlineChecks()).isEqualTo(30);
     }
 
     @Test
     void theCapKeepsTheBestRankedAndReportsWhatItCut() {
-        PatternNarrowing.Offline offline = new PatternNarrowing.Offline(Set.of("original"),
-                Map.of("original", Map.of("P10", 3.0, "P11", 2.5, "P12", 1.0, "P13", 0.5)), Map.of("original", 40L));
+        // a cap of 4 % of 30 items: 1 candidate
+        PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 0.04,
+                PatternNarrowing.Offline.NONE, () -> {}).get(1);
 
-        // a cap of 5 % of 40 items: 2 candidates
-        PatternNarrowing.Narrowed n = PatternNarrowing.narrow(List.of(evidence(1, "original")), items(), 0.05, offline).get(1);
+        assertThat(n.ids()).containsExactly("L7");
+        assertThat(n.found()).isEqualTo(3);
+    }
 
-        assertThat(n.ids()).containsExactly("P10", "P11");
-        assertThat(n.found()).isEqualTo(5);
+    @Test
+    void theFailingSentencesAreTheQuotedOnesElseWhatTheFixChangedElseTheWholeText() {
+        String text = "A quiet cabin. It sleeps four. Free parking for one car.";
+
+        assertThat(PatternNarrowing.failingSentences(new PatternNarrowing.Sampled(text, "A quiet cabin. It sleeps two.",
+                List.of("accuracy: \u201Csleeps four\u201D but the source says 2")))).containsExactly("It sleeps four.");
+        // no quote found in the text: the sentences the fix removed or changed
+        assertThat(PatternNarrowing.failingSentences(new PatternNarrowing.Sampled(text, "A quiet cabin. It sleeps two.",
+                List.of("accuracy: \"sleeps nine\" is wrong")))).containsExactly("It sleeps four.", "Free parking for one car.");
+        assertThat(PatternNarrowing.failingSentences(new PatternNarrowing.Sampled(text, null, List.of("tone: too flat"))))
+                .containsExactly("A quiet cabin.", "It sleeps four.", "Free parking for one car.");
     }
 }

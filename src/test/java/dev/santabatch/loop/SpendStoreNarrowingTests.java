@@ -38,8 +38,8 @@ class SpendStoreNarrowingTests {
 
     private static Map<Integer, SpendStore.NarrowingStat> stats() {
         Map<Integer, SpendStore.NarrowingStat> s = new LinkedHashMap<>();
-        s.put(1, new SpendStore.NarrowingStat(264, 2, 3, "offline-checks", 528));
-        s.put(2, new SpendStore.NarrowingStat(264, 2, 2, "word-evidence", 0));
+        s.put(1, new SpendStore.NarrowingStat(264, 2, 3, "meaning+offline-checks", 528));
+        s.put(2, new SpendStore.NarrowingStat(264, 2, 2, "meaning", 0));
         return s;
     }
 
@@ -59,8 +59,8 @@ class SpendStoreNarrowingTests {
         // then exactly the complete list is pending, with its stats, and it counts as narrowed
         assertThat(spend.narrowed(7, 1)).isTrue();
         assertThat(spend.pendingCandidates(7, 1, -1, 100)).containsExactlyElementsOf(full());
-        assertThat(spend.matchStats(7)).containsExactly(new SpendStore.MatchStat(1, 1, 264, 2, 0, 3, "offline-checks", 528),
-                new SpendStore.MatchStat(1, 2, 264, 2, 0, 2, "word-evidence", 0));
+        assertThat(spend.matchStats(7)).containsExactly(new SpendStore.MatchStat(1, 1, 264, 2, 0, 3, "meaning+offline-checks", 528),
+                new SpendStore.MatchStat(1, 2, 264, 2, 0, 2, "meaning", 0));
         // other rounds and runs are untouched
         assertThat(spend.narrowed(7, 2)).isFalse();
         assertThat(spend.narrowed(8, 1)).isFalse();
