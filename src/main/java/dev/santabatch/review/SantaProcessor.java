@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * review 0 (fresh panel) → gate
  * for fix = 1 .. maxIterations while NAUGHTY:
- *     fix the merged critical issues (an empty, truncated or unchanged text is retried once
- *     as a fresh call; still unusable → ESCALATED; a fixer that has no fix → ESCALATED, NO_FIX)
+ *     fix the merged critical issues (an empty, truncated or unchanged text, or one that is no
+ *     real change of what the issues flag ({@link FixSubstance}), is retried once as a fresh call;
+ *     still unusable → ESCALATED; a fixer that has no fix → ESCALATED, NO_FIX)
  *     re-check the fixed text with the rules (any violation → ESCALATED, the fix is rejected)
  *     review again with a fresh panel → gate
  * the gate of the review after the last fix decides: NICE, else ESCALATED
@@ -114,11 +115,11 @@ public final class SantaProcessor {
                                     + verdict.failedCriteria(), verdict, null, List.of());
                 }
                 FixRequest request = new FixRequest(text, source, verdict.issueTexts(), settings.taskSpec(), itemId);
-                Attempt attempt = fixOnce(request);
+                Attempt attempt = fixOnce(request, verdict, fix - 1);
                 int attempts = 1;
                 if (attempt.unusable != null) { // (a fixer that says it has no fix is not asked again)
                     fixer.retrying(request);
-                    attempt = fixOnce(request); // a fresh call
+                    attempt = fixOnce(request, verdict, fix - 1); // a fresh call
                     attempts = 2;
                 }
                 if (attempt.cannotFix != null) {
@@ -131,7 +132,7 @@ public final class SantaProcessor {
                 }
                 if (attempt.unusable != null) {
                     return result(SantaOutcome.ESCALATED, attempt.unusable,
-                            "fix " + fix + " unusable twice: " + describe(attempt.unusable), verdict,
+                            "fix " + fix + " unusable twice: " + attempt.why, verdict,
                             attempt.text, List.of());
                 }
                 List<String> violations = List.copyOf(revisionCheck.violations(attempt.text, source));
@@ -192,26 +193,39 @@ public final class SantaProcessor {
             return String.join("; ", out);
         }
 
-        Attempt fixOnce(FixRequest request) {
+        /**
+         * One fixer call for the issues of {@code verdict}, the gate of review {@code reviewed}. A
+         * text that is no {@link FixSubstance real change} of what the issues flag is unusable as an
+         * unchanged one is.
+         */
+        Attempt fixOnce(FixRequest request, GateResult verdict, int reviewed) {
             FixOutcome outcome = fixer.fix(request);
             if (outcome instanceof FixOutcome.FailedToFix failed) {
-                return new Attempt(null, null, failed.message(), null);
+                return new Attempt(null, null, null, failed.message(), null);
             }
             if (outcome instanceof FixOutcome.CannotFix no) {
-                return new Attempt(null, null, null, no.why());
+                return new Attempt(null, null, null, null, no.why());
             }
             if (!(outcome instanceof FixOutcome.Fixed fixed)) {
                 throw new IllegalStateException("fixer returned no outcome");
             }
-            SantaReason unusable = null;
             if (fixed.text().isBlank()) {
-                unusable = SantaReason.FIX_EMPTY;
-            } else if (fixed.truncated()) {
-                unusable = SantaReason.FIX_TRUNCATED;
-            } else if (FixOutcome.unchanged(fixed.text(), request.content())) {
-                unusable = SantaReason.FIX_UNCHANGED;
+                return unusable(fixed.text(), SantaReason.FIX_EMPTY, "empty text");
             }
-            return new Attempt(fixed.text(), unusable, null, null);
+            if (fixed.truncated()) {
+                return unusable(fixed.text(), SantaReason.FIX_TRUNCATED, "truncated text");
+            }
+            if (FixOutcome.unchanged(fixed.text(), request.content())) {
+                return unusable(fixed.text(), SantaReason.FIX_UNCHANGED, "text unchanged");
+            }
+            List<ReviewRecord> reviews = records.stream().filter(r -> r.iteration() == reviewed).toList();
+            return FixSubstance.noRealChange(request.content(), fixed.text(), verdict.criticalIssues(), reviews)
+                    .map(why -> unusable(fixed.text(), SantaReason.FIX_UNCHANGED, "no real change: " + why))
+                    .orElseGet(() -> new Attempt(fixed.text(), null, null, null, null));
+        }
+
+        private static Attempt unusable(String text, SantaReason reason, String why) {
+            return new Attempt(text, reason, why, null, null);
         }
 
         SantaResult result(SantaOutcome outcome, @Nullable SantaReason reason, String detail, GateResult last,
@@ -222,15 +236,10 @@ public final class SantaProcessor {
         }
     }
 
-    private static String describe(SantaReason reason) {
-        return switch (reason) {
-            case FIX_EMPTY -> "empty text";
-            case FIX_TRUNCATED -> "truncated text";
-            case FIX_UNCHANGED -> "text unchanged";
-            default -> reason.name();
-        };
-    }
-
-    private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String transportFailure,
-            @Nullable String cannotFix) {}
+    /**
+     * @param unusable why the fixer's text cannot be used, {@code null} when it can
+     * @param why that, for people (e.g. {@code no real change: the quoted evidence "..." is left in place})
+     */
+    private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String why,
+            @Nullable String transportFailure, @Nullable String cannotFix) {}
 }

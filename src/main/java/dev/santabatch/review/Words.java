@@ -1,0 +1,51 @@
+package dev.santabatch.review;
+
+import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Texts as sequences of normalised words, for comparing a text with its fix: Unicode NFKC, lower
+ * case (root locale), words being runs of letters and digits, kept whole across an inner apostrophe
+ * or a decimal or thousands separator ({@code don't}, {@code 4.5}, {@code 1,200}); whitespace,
+ * punctuation and symbols only separate words. Thread-safe.
+ */
+public final class Words {
+
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['.,][\\p{L}\\p{N}]+)*");
+
+    private Words() {}
+
+    /** The normalised words of {@code text}, in order. */
+    public static List<String> of(String text) {
+        String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT).replace('\u2019', '\'');
+        List<String> out = new ArrayList<>();
+        Matcher m = WORD.matcher(s);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+
+    /** How often {@code phrase} occurs in {@code words} as a run of whole words (0 for an empty phrase). */
+    public static int occurrences(List<String> words, List<String> phrase) {
+        if (phrase.isEmpty()) {
+            return 0;
+        }
+        int n = 0;
+        for (int i = 0; i + phrase.size() <= words.size(); i++) {
+            if (words.subList(i, i + phrase.size()).equals(phrase)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** True when the word contains a digit: a number, which is a fact rather than wording. */
+    public static boolean isNumber(String word) {
+        return word.chars().anyMatch(Character::isDigit);
+    }
+}
