@@ -64,7 +64,7 @@ final class SampleFixShape {
             List<String> after = Words.of(f.after());
             List<List<String>> removed = removedRuns(before, after);
             for (List<String> run : new LinkedHashSet<>(removed)) {
-                if (run.stream().anyMatch(Words::isNumber)) {
+                if (run.stream().anyMatch(Words::isFact)) {
                     continue;
                 }
                 if (run.size() >= PASSAGE_WORDS) {
@@ -156,6 +156,6 @@ final class SampleFixShape {
     }
 
     private static List<String> numbers(List<String> words) {
-        return words.stream().filter(Words::isNumber).toList();
+        return words.stream().filter(Words::isFact).toList();
     }
 }

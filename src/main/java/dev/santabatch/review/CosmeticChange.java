@@ -5,15 +5,15 @@ import java.util.List;
 
 /**
  * Whether one text differs from another only cosmetically: in whitespace, punctuation, case, or at
- * most {@value #MAX_WORD_EDITS} words, with every number as it was. Such a change can be the right
+ * most {@value #MAX_WORD_EDITS} words, with every number and currency symbol as it was. Such a change can be the right
  * answer to a false flag, or a non-fix of a real defect (boilerplate reworded by a word); the
  * caller decides which with the run's evidence ({@link FixSubstance}).
  *
  * <p>Texts are compared as sequences of {@link Words normalised words}, so whitespace, punctuation
  * and case never count. The measure is the word-level edit distance (insertions, deletions and
- * substitutions of whole words). A number is a fact, not wording: a change to the text's numbers
- * (their sequence) is never cosmetic, so correcting "rated 3 stars" to "rated 4 stars" is a real
- * change. Thread-safe.
+ * substitutions of whole words). A number or a currency symbol is a fact, not wording: a change to
+ * the text's {@link Words#isFact facts} (their sequence) is never cosmetic, so correcting "rated 3
+ * stars" to "rated 4 stars", or "$45" to "€45", is a real change. Thread-safe.
  */
 public final class CosmeticChange {
 
@@ -26,7 +26,7 @@ public final class CosmeticChange {
     public static boolean isCosmetic(String before, String after) {
         List<String> b = Words.of(before);
         List<String> a = Words.of(after);
-        return numbers(b).equals(numbers(a)) && wordEdits(b, a, MAX_WORD_EDITS) <= MAX_WORD_EDITS;
+        return facts(b).equals(facts(a)) && wordEdits(b, a, MAX_WORD_EDITS) <= MAX_WORD_EDITS;
     }
 
     /**
@@ -66,7 +66,7 @@ public final class CosmeticChange {
         return prev[b.size()];
     }
 
-    private static List<String> numbers(List<String> words) {
-        return words.stream().filter(Words::isNumber).toList();
+    private static List<String> facts(List<String> words) {
+        return words.stream().filter(Words::isFact).toList();
     }
 }

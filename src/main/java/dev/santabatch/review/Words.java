@@ -10,12 +10,13 @@ import java.util.regex.Pattern;
 /**
  * Texts as sequences of normalised words, for comparing a text with its fix: Unicode NFKC, lower
  * case (root locale), words being runs of letters and digits, kept whole across an inner apostrophe
- * or a decimal or thousands separator ({@code don't}, {@code 4.5}, {@code 1,200}); whitespace,
- * punctuation and symbols only separate words. Thread-safe.
+ * or a decimal or thousands separator ({@code don't}, {@code 4.5}, {@code 1,200}), and each currency
+ * symbol a word of its own ({@code $45} is {@code $ 45}: a price in another currency is another
+ * fact); whitespace, punctuation and other symbols only separate words. Thread-safe.
  */
 public final class Words {
 
-    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['.,][\\p{L}\\p{N}]+)*");
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['.,][\\p{L}\\p{N}]+)*|\\p{Sc}");
 
     private Words() {}
 
@@ -44,8 +45,11 @@ public final class Words {
         return n;
     }
 
-    /** True when the word contains a digit: a number, which is a fact rather than wording. */
-    public static boolean isNumber(String word) {
-        return word.chars().anyMatch(Character::isDigit);
+    /**
+     * True when the word is a number (it contains a digit) or a currency symbol: a fact rather than
+     * wording.
+     */
+    public static boolean isFact(String word) {
+        return word.chars().anyMatch(c -> Character.isDigit(c) || Character.getType(c) == Character.CURRENCY_SYMBOL);
     }
 }

@@ -58,10 +58,12 @@ class CosmeticChangeTests {
         assertThat(CosmeticChange.isCosmetic("Rated 3 stars by guests.", "Rated 4 stars by guests.")).isFalse();
         assertThat(CosmeticChange.isCosmetic("It is 4.5 km away.", "It is 45 km away.")).isFalse();
         assertThat(CosmeticChange.isCosmetic("Sleeps three.", "Sleeps 3.")).isFalse();
+        assertThat(CosmeticChange.isCosmetic("It costs $45.00 a head.", "It costs €45.00 a head.")).isFalse();
     }
 
     @Test
     void numbersAndContractionsAreWholeWords() {
         assertThat(Words.of("Don't miss it: 1,200 m² at 4.5 km.")).containsExactly("don't", "miss", "it", "1,200", "m2", "at", "4.5", "km");
+        assertThat(Words.of("From $45.00!")).containsExactly("from", "$", "45.00");
     }
 }
