@@ -75,7 +75,8 @@ import org.apache.commons.csv.CSVPrinter;
  *       item</td><td>{@code exact}, {@code edit} (light edits) or {@code paraphrase}</td><td>group id, e.g.
  *       {@code G003}; every member (3–6) of the group is listed</td></tr>
  * </table>
- * A supplement whose whole text drifted also gets a {@value #MISSING_DISCLAIMER} row.
+ * A supplement whose whole text drifted also gets a {@value #MISSING_DISCLAIMER} row. {@link #plantedDefects}
+ * turns the rows into {@link PlantedDefect}s (evidence and correct fix per row).
  *
  * <h2>Vocabulary pools</h2>
  * A catalog is written from one of three disjoint {@link Vocabulary vocabulary pools}; columns, categories,
@@ -233,6 +234,45 @@ public final class SampleCatalogGenerator {
             t.flush();
         }
         return new Summary(rows, clean, truthRows);
+    }
+
+    /**
+     * The planted defects of a catalog this generator wrote, one per ground-truth row, for judges and
+     * benchmarks that must tell whether a text still carries a defect:
+     * <ul>
+     *   <li>{@value #FORBIDDEN_TERM}: evidence the variant as written, correction the rubric's
+     *       replacement, capitalised like the variant (the truth's {@code truth} column);</li>
+     *   <li>{@value #WRONG_NUMBER}: the truth gives the wrong value in the column's unit, not the
+     *       span, so the span is found in the item's description: the wrong value in digits or
+     *       number words (for a warranty also twelve times it before "month"), then "year", "month"
+     *       or "hour" (plural or not), hyphenated or spaced, with at most one word between (e.g.
+     *       {@code 5-year}, {@code five years}, {@code 60 months}, {@code five full years}). The
+     *       correction is that phrase with the true value in the same form and the unit's number
+     *       agreeing ({@code one year} gives {@code three years}); when the correction would contain the
+     *       evidence ({@code three hours}, {@code twenty-three hours}) both start a word earlier;</li>
+     *   <li>{@value #DRIFT_SENTENCE}, {@value #DRIFT_TEXT}, {@value #BOILERPLATE}: evidence the
+     *       drifted sentence, the whole text, the passage as written; correction empty (the
+     *       sentences holding it are removed; for a whole text a fixer writes anew);</li>
+     *   <li>{@value #MISSING_DISCLAIMER}: an absence, appendix the missing phrase (the truth's
+     *       {@code detail}). A non-compliant stand-in the truth's {@code wrong} names is not the
+     *       evidence: once the disclaimer is there, the item meets the rubric.</li>
+     * </ul>
+     *
+     * @param truthCsv the ground truth ({@value #TRUTH_HEADER_LINE})
+     * @param catalogCsv the catalog it belongs to (read only when the truth has wrong numbers)
+     * @throws IllegalStateException when a wrong number's span is not in its item's description
+     */
+    public static List<PlantedDefect> plantedDefects(Path truthCsv, Path catalogCsv) throws IOException {
+        return ProductPlantedDefects.read(truthCsv, catalogCsv);
+    }
+
+    /**
+     * The criterion of the product benchmark job ({@code src/test/resources/bench/products-llm.yml},
+     * the rubric of {@code jobs/product-descriptions.yml}) that each truth kind fails.
+     */
+    public static Map<String, String> benchmarkCriteria() {
+        return Map.of(FORBIDDEN_TERM, "compliance", MISSING_DISCLAIMER, "disclaimer", WRONG_NUMBER, "factual-accuracy",
+                DRIFT_SENTENCE, "on-specification", DRIFT_TEXT, "on-specification", BOILERPLATE, "original");
     }
 
     /**

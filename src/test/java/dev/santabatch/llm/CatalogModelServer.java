@@ -62,6 +62,10 @@ import org.apache.commons.csv.CSVRecord;
  * {@link #delay(Duration)} holds every answer (the benchmark's fixed 200 ms). {@link #drawFaults}
  * draws a fault per call from (item, revision, role, attempt) at given rates instead (the fault
  * soak); {@link #answers()} records what each call was answered, a review's verdict included.
+ *
+ * <p>In judge mode ({@link #start(RealisticJudges)}) the reviews, fixes and matches are the
+ * {@link RealisticJudges}' instead: imperfect judges driven by the catalog's planted defects. The
+ * faults work the same in both modes; {@link #callCounts()} counts the calls per kind and model.
  */
 public final class CatalogModelServer implements AutoCloseable {
 
@@ -244,6 +248,9 @@ public final class CatalogModelServer implements AutoCloseable {
     private static final Pattern SOURCE = Pattern.compile("<source>\\n(.*?)</source>", Pattern.DOTALL);
     private static final Pattern JUDGE = Pattern.compile("judge every one of (.*?), with exactly one check");
     private static final Pattern PROBLEM_CRITERION = Pattern.compile("## The Problem\\nCriterion (\\S+), as a reviewer flagged it");
+    private static final Pattern FAIL_SIGNAL =
+            Pattern.compile("- criterion id: (\\S+)\\n  name: .*\\n  pass condition: .*\\n  failure signal: (.*)\\n");
+    private static final Pattern ISSUES = Pattern.compile("<issues>\\n(.*?)\\n</issues>", Pattern.DOTALL);
 
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
@@ -252,6 +259,7 @@ public final class CatalogModelServer implements AutoCloseable {
         return t;
     });
     private final List<Defect> defects;
+    private final RealisticJudges judges;
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
     private final List<Answer> answers = Collections.synchronizedList(new ArrayList<>());
@@ -266,8 +274,9 @@ public final class CatalogModelServer implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong lastAnswerNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile Duration delay = Duration.ZERO;
 
-    private CatalogModelServer(List<Defect> defects) throws IOException {
+    private CatalogModelServer(List<Defect> defects, RealisticJudges judges) throws IOException {
         this.defects = List.copyOf(defects);
+        this.judges = judges;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 512);
         server.createContext("/v1/chat/completions", this::handle);
         server.setExecutor(executor);
@@ -276,7 +285,12 @@ public final class CatalogModelServer implements AutoCloseable {
 
     /** A server that knows these defects. */
     public static CatalogModelServer start(List<Defect> defects) throws IOException {
-        return new CatalogModelServer(defects);
+        return new CatalogModelServer(defects, null);
+    }
+
+    /** A server whose reviews, fixes and matches are these judges' (judge mode). */
+    public static CatalogModelServer start(RealisticJudges judges) throws IOException {
+        return new CatalogModelServer(List.of(), judges);
     }
 
     /**
@@ -345,6 +359,15 @@ public final class CatalogModelServer implements AutoCloseable {
 
     public List<Call> calls(Kind kind) {
         return calls().stream().filter(c -> c.kind() == kind).toList();
+    }
+
+    /** The calls received (retries and faulted calls included) per kind, then per model. */
+    public Map<Kind, Map<String, Long>> callCounts() {
+        Map<Kind, Map<String, Long>> out = new java.util.EnumMap<>(Kind.class);
+        for (Call c : calls()) {
+            out.computeIfAbsent(c.kind(), k -> new java.util.TreeMap<>()).merge(c.model(), 1L, Long::sum);
+        }
+        return out;
     }
 
     /** When the last answer was sent (or given up), {@link System#nanoTime()}; 0 before any. */
@@ -471,7 +494,8 @@ public final class CatalogModelServer implements AutoCloseable {
             }
             String answer = switch (kind) {
                 case REVIEW -> review(call, fault);
-                case FIX -> fault instanceof Fault.MalformedJson ? "" : corrected(content, source);
+                case FIX -> fault instanceof Fault.MalformedJson ? ""
+                        : judges != null ? judges.fix(model, content, source, issues(user)) : corrected(content, source);
                 case MATCH -> match(call, fault);
                 case OTHER -> "ok";
             };
@@ -509,28 +533,27 @@ public final class CatalogModelServer implements AutoCloseable {
         if (fault instanceof Fault.MalformedJson) {
             return "Sure! Here is my review: {verdict: PASS, checks: [";
         }
-        List<Defect> found = defectsIn(call.content());
+        Map<String, Failed> failed = judges != null ? judged(call) : planted(call);
         ObjectNode root = JSON.createObjectNode();
         ArrayNode checks = root.putArray("checks");
         ArrayNode critical = JSON.createArrayNode();
-        boolean failed = false;
+        boolean anyFailed = false;
         List<String> criteria = new ArrayList<>(call.criteria());
         if (fault instanceof Fault.MissingCriterion && !criteria.isEmpty()) {
             criteria.remove(criteria.size() - 1);
         }
         for (String c : criteria) {
-            List<Defect> hits = found.stream().filter(d -> d.criterion().equals(c)).toList();
-            if (fault instanceof Fault.PassWithUnprefixedIssue) {
-                hits = List.of();
-            }
+            Failed hit = fault instanceof Fault.PassWithUnprefixedIssue ? null : failed.get(c);
             ObjectNode check = checks.addObject();
             check.put("criterion", c);
-            check.put("result", hits.isEmpty() ? "PASS" : "FAIL");
-            check.put("detail", hits.isEmpty() ? "no problem found" : wording(hits.get(0), call));
-            for (Defect d : hits) {
-                critical.add((fault instanceof Fault.SeedShape ? "" : c + ": ") + wording(d, call) + quote(d));
+            check.put("result", hit == null ? "PASS" : "FAIL");
+            check.put("detail", hit == null ? "no problem found" : hit.detail());
+            if (hit != null) {
+                for (String issue : hit.issues()) {
+                    critical.add((fault instanceof Fault.SeedShape ? "" : c + ": ") + issue);
+                }
             }
-            failed |= !hits.isEmpty();
+            anyFailed |= hit != null;
         }
         if (fault instanceof Fault.PassWithUnprefixedIssue) {
             root.put("verdict", "PASS");
@@ -549,7 +572,7 @@ public final class CatalogModelServer implements AutoCloseable {
                 ((ObjectNode) check).put("detail", "no problem found");
             }
         } else {
-            root.put("verdict", failed ? "FAIL" : "PASS");
+            root.put("verdict", anyFailed ? "FAIL" : "PASS");
         }
         root.set("critical_issues", critical);
         root.putArray("suggestions");
@@ -560,6 +583,44 @@ public final class CatalogModelServer implements AutoCloseable {
         ordered.set("critical_issues", root.get("critical_issues"));
         ordered.set("suggestions", root.get("suggestions"));
         return JSON.writeValueAsString(ordered);
+    }
+
+    /** A failed criterion of a review: its check's detail and its critical issues (without the criterion prefix). */
+    private record Failed(String detail, List<String> issues) {}
+
+    /** The criteria the planted defects this content carries fail, each worded by the model and the text. */
+    private Map<String, Failed> planted(Call call) {
+        Map<String, Failed> out = new LinkedHashMap<>();
+        for (Defect d : defectsIn(call.content())) {
+            out.computeIfAbsent(d.criterion(), c -> new Failed(wording(d, call), new ArrayList<>())).issues()
+                    .add(wording(d, call) + quote(d));
+        }
+        return out;
+    }
+
+    /** The criteria the realistic judges fail, with their issues. */
+    private Map<String, Failed> judged(Call call) {
+        Map<String, String> signals = new LinkedHashMap<>();
+        Matcher m = FAIL_SIGNAL.matcher(call.user());
+        while (m.find()) {
+            signals.put(m.group(1), m.group(2));
+        }
+        Map<String, Failed> out = new LinkedHashMap<>();
+        judges.review(call.model(), call.content(), call.source(), call.criteria(), signals)
+                .forEach((c, issues) -> out.put(c, new Failed(issues.get(0), issues)));
+        return out;
+    }
+
+    /** The critical issues of a fix request, without their numbers. */
+    private static List<String> issues(String user) {
+        List<String> out = new ArrayList<>();
+        for (String line : group(ISSUES, user).orElse("").split("\n")) {
+            String issue = line.replaceFirst("^\\d+\\.\\s*", "").replace("&lt;", "<").strip();
+            if (!issue.isEmpty()) {
+                out.add(issue);
+            }
+        }
+        return out;
     }
 
     /** The verdict field of a review answer, or "" when it is not a JSON object with one. */
@@ -576,10 +637,16 @@ public final class CatalogModelServer implements AutoCloseable {
             return "yes it does";
         }
         String criterion = group(PROBLEM_CRITERION, call.user()).orElse("");
-        boolean shows = defectsIn(call.content()).stream().anyMatch(d -> d.criterion().equals(criterion));
+        String corrected;
+        if (judges != null) {
+            corrected = judges.match(call.model(), call.content(), call.source(), criterion);
+        } else {
+            boolean shows = defectsIn(call.content()).stream().anyMatch(d -> d.criterion().equals(criterion));
+            corrected = shows ? corrected(call.content(), call.source()) : null;
+        }
         Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("shows_pattern", shows);
-        answer.put("corrected_text", shows ? corrected(call.content(), call.source()) : "");
+        answer.put("shows_pattern", corrected != null);
+        answer.put("corrected_text", corrected == null ? "" : corrected);
         return JSON.writeValueAsString(answer);
     }
 

@@ -1,0 +1,361 @@
+package dev.santabatch.bench;
+
+import dev.santabatch.cli.Cli;
+import dev.santabatch.llm.CatalogModelServer;
+import dev.santabatch.llm.CatalogModelServer.Kind;
+import dev.santabatch.llm.DefectText;
+import dev.santabatch.llm.RealisticJudges;
+import dev.santabatch.report.RunReport;
+import dev.santabatch.run.Launcher;
+import dev.santabatch.sampledata.ListingCatalogGenerator;
+import dev.santabatch.sampledata.PlantedDefect;
+import dev.santabatch.sampledata.SampleCatalogGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * Pattern C against judges as imperfect as real ones (issue 17's benchmark): per domain and seed, a
+ * generated catalog is run twice, each run against its own fresh {@link CatalogModelServer} in judge
+ * mode ({@link RealisticJudges} at their defaults: reviewers B and C miss 25 % and 30 % of visible
+ * defects and fail 2 % of clean reviews, the matcher misses 10 % and matches 2 % falsely): the
+ * sampled run (rate 0.10, {@code santa.max-rounds} 4) and the full verification (rate 1.0 with
+ * {@code allow-rate-outside-range}, one round). Both are the real command line ({@link Cli#run}) in
+ * this JVM. Not a test.
+ *
+ * <p>Domains: {@code products} (the product generator's {@code SAMPLE} pool, job template
+ * {@code bench/products-llm.yml}) and {@code listings} (the listing generator's {@code HELD_OUT}
+ * pool, {@code bench/listings-llm.yml}). Prints per run and, per domain, as medians and ranges over
+ * the seeds:
+ *
+ * <ul>
+ *   <li>status and exit, rounds, the calls the server received by kind (review, fix, match);
+ *   <li>the sampled run's calls as a share of the full verification's, the floor (two rounds x rate
+ *       x the full verification's calls per item) and the matcher's share of the sampled run's calls;
+ *   <li>shipped items ({@code catalog.csv} or {@code verified.csv}) still carrying a planted defect
+ *       ({@link DefectText#carries}), as a count and a share of the shipped, beside the full
+ *       verification's;
+ *   <li>false holds: items without a planted defect in {@code escalations.csv} or
+ *       {@code unverified.csv}, as a share of those items;
+ *   <li>per failure pattern of the report, how it was handled ({@link #handledBy}) and, for each
+ *       learned rule the report lists, its precision against the ground truth ({@link #rulePrecision}).
+ * </ul>
+ *
+ * <p>Arguments: {@code [rows] [seeds] [domain...]}, default {@code 1500 5 products listings}. Run from
+ * the project folder after {@code test-compile}.
+ */
+public final class PatternCBenchmark {
+
+    static final String RUN_ID = "bench";
+    static final double SAMPLED_RATE = 0.10;
+    static final int SAMPLED_ROUNDS = 4;
+
+    /** A catalog domain: how to generate it, its ground truth as planted defects, its job template. */
+    record Domain(String name, String template, String contentColumn, Generator generator,
+            DefectReader defects, Map<String, String> criterionByKind) {}
+
+    @FunctionalInterface
+    interface Generator {
+        void write(long seed, int rows, Path csv, Path truth) throws IOException;
+    }
+
+    @FunctionalInterface
+    interface DefectReader {
+        List<PlantedDefect> read(Path truth, Path csv) throws IOException;
+    }
+
+    static final Map<String, Domain> DOMAINS = Map.of(
+            "products", new Domain("products", "bench/products-llm.yml", "description",
+                    (seed, rows, csv, truth) -> SampleCatalogGenerator.write(seed, rows, SampleCatalogGenerator.Vocabulary.SAMPLE, csv, truth),
+                    SampleCatalogGenerator::plantedDefects, SampleCatalogGenerator.benchmarkCriteria()),
+            "listings", new Domain("listings", "bench/listings-llm.yml", "listing",
+                    (seed, rows, csv, truth) -> ListingCatalogGenerator.write(seed, rows, ListingCatalogGenerator.Pool.HELD_OUT, csv, truth),
+                    (truth, csv) -> ListingCatalogGenerator.plantedDefects(truth), ListingCatalogGenerator.benchmarkCriteria()));
+
+    /** One run and what it shipped and held. */
+    record Run(String mode, int exit, String status, int rounds, Map<Kind, Long> calls, int shipped, int shippedDefective,
+            int cleanHeld, int clean, List<String> patterns, List<String> rules) {
+
+        long total() {
+            return calls.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        long calls(Kind kind) {
+            return calls.getOrDefault(kind, 0L);
+        }
+
+        double shippedDefectiveShare() {
+            return shipped == 0 ? 0 : shippedDefective / (double) shipped;
+        }
+
+        double falseHoldShare() {
+            return clean == 0 ? 0 : cleanHeld / (double) clean;
+        }
+    }
+
+    /** The sampled run beside the full verification of one catalog. */
+    record Pair(long seed, int rows, Run sampled, Run full) {
+
+        double ratio() {
+            return sampled.total() / (double) full.total();
+        }
+
+        /** Two rounds x rate x the full verification's calls per item. */
+        double floor() {
+            return 2 * SAMPLED_RATE * full.total();
+        }
+
+        double matcherShare() {
+            return sampled.total() == 0 ? 0 : sampled.calls(Kind.MATCH) / (double) sampled.total();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1500;
+        int seeds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        List<String> names = args.length > 2 ? Arrays.asList(args).subList(2, args.length) : List.of("products", "listings");
+        Path dir = Files.createTempDirectory("santa-patternc");
+        System.out.printf("Pattern C benchmark: %d rows, %d seeds, domains %s, %d cores, folder %s%n", rows, seeds, names,
+                Runtime.getRuntime().availableProcessors(), dir);
+        for (String name : names) {
+            Domain domain = DOMAINS.get(name);
+            if (domain == null) {
+                throw new IllegalArgumentException("unknown domain " + name + " (" + DOMAINS.keySet() + ")");
+            }
+            List<Pair> pairs = new ArrayList<>();
+            for (long seed = 1; seed <= seeds; seed++) {
+                Pair p = pair(domain, seed, rows, dir.resolve(name + "-" + seed));
+                pairs.add(p);
+                print(domain, p);
+            }
+            summary(domain, pairs);
+        }
+    }
+
+    static Pair pair(Domain domain, long seed, int rows, Path dir) throws Exception {
+        Files.createDirectories(dir);
+        Path csv = dir.resolve("catalog-in.csv");
+        Path truth = dir.resolve("catalog-in.truth.csv");
+        domain.generator().write(seed, rows, csv, truth);
+        List<PlantedDefect> defects = domain.defects().read(truth, csv);
+        Run sampled = run(domain, "sampled", csv, defects, seed, SAMPLED_RATE, SAMPLED_ROUNDS, dir.resolve("sampled"));
+        Run full = run(domain, "full", csv, defects, seed, 1.0, 1, dir.resolve("full"));
+        return new Pair(seed, rows, sampled, full);
+    }
+
+    static Run run(Domain domain, String mode, Path csv, List<PlantedDefect> defects, long seed, double rate, int maxRounds, Path dir)
+            throws Exception {
+        Files.createDirectories(dir);
+        RealisticJudges judges = RealisticJudges.forCatalog(csv, "id", defects, domain.criterionByKind(),
+                RealisticJudges.Settings.defaults(seed));
+        try (CatalogModelServer server = CatalogModelServer.start(judges)) {
+            Path job = dir.resolve("job.yml");
+            Files.writeString(job, template(domain.template()).replace("@CSV@", csv.toAbsolutePath().toString())
+                    .replace("@BASE_URL@", server.baseUrl()).replace("@RATE@", Double.toString(rate))
+                    .replace("@MAX_ROUNDS@", Integer.toString(maxRounds)));
+            String url = "jdbc:h2:file:" + dir.resolve("db/santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            Path outRoot = dir.resolve("out");
+            int exit;
+            try (PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+                exit = Cli.run(new String[] {"run", job.toString(), "--out", outRoot.toString(), "--run-id", RUN_ID},
+                        Map.of("spring.datasource.url", url, Launcher.ENV_PROPERTY_PREFIX + "BENCH_MODEL_KEY", "none"), out, out);
+            }
+            Files.write(dir.resolve("cli.log"), log.toByteArray());
+            Map<Kind, Long> calls = new LinkedHashMap<>();
+            server.callCounts().forEach((kind, byModel) -> calls.put(kind, byModel.values().stream().mapToLong(Long::longValue).sum()));
+            try (var folders = Files.list(outRoot)) {
+                Path out = folders.findFirst().orElseThrow().resolve(RUN_ID);
+                return outcome(mode, exit, calls, out, domain, defects);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static Run outcome(String mode, int exit, Map<Kind, Long> calls, Path out, Domain domain, List<PlantedDefect> defects)
+            throws IOException {
+        Map<String, List<PlantedDefect>> byItem = defects.stream().collect(Collectors.groupingBy(PlantedDefect::itemId));
+        Path shippedFile = Files.exists(out.resolve("catalog.csv")) ? out.resolve("catalog.csv") : out.resolve("verified.csv");
+        int shipped = 0;
+        int defective = 0;
+        if (Files.exists(shippedFile)) {
+            for (CSVRecord r : records(shippedFile)) {
+                shipped++;
+                String text = r.get(domain.contentColumn());
+                if (byItem.getOrDefault(r.get("id"), List.of()).stream().anyMatch(d -> DefectText.carries(text, d))) {
+                    defective++;
+                }
+            }
+        }
+        Set<String> held = new TreeSet<>();
+        for (String f : List.of("escalations.csv", "unverified.csv")) {
+            Path file = out.resolve(f);
+            if (Files.exists(file)) {
+                List<CSVRecord> rs = records(file);
+                String idColumn = rs.isEmpty() || rs.get(0).isMapped("id") ? "id" : "item_id";
+                rs.forEach(r -> held.add(r.get(idColumn)));
+            }
+        }
+        Map<String, Object> report = Files.exists(out.resolve("report.json")) ? RunReport.read(out.resolve("report.json")) : Map.of();
+        Object items = report.get("input") instanceof Map<?, ?> in ? in.get("items") : null;
+        int itemCount = items instanceof Number n ? n.intValue() : shipped + held.size();
+        int cleanHeld = (int) held.stream().filter(id -> !byItem.containsKey(id)).count();
+        int clean = itemCount - byItem.size();
+        int rounds = report.get("run") instanceof Map<?, ?> run && run.get("rounds") instanceof Number n ? n.intValue() : 0;
+        String status = String.valueOf(report.getOrDefault("status", "none"));
+        List<String> patterns = new ArrayList<>();
+        if (report.get("rounds") instanceof List<?> perRound) {
+            for (Object o : perRound) {
+                Map<String, Object> round = (Map<String, Object>) o;
+                if (round.get("patterns") instanceof List<?> ps) {
+                    for (Object p : ps) {
+                        Map<String, Object> pattern = (Map<String, Object>) p;
+                        patterns.add(String.format(Locale.ROOT, "round %s %s [%s] \"%s\": sampled %s, systematic %s, matched %s,"
+                                        + " fixed %s, escalated %s -> %s", round.get("round"), pattern.get("id"), pattern.get("criterion"),
+                                pattern.get("label"), pattern.get("sampled_items"), pattern.get("systematic"), pattern.get("matched"),
+                                pattern.get("fixed"), pattern.get("escalated"), handledBy(pattern)));
+                    }
+                }
+            }
+        }
+        List<String> rules = rulePrecision(report, out.resolve("changes.csv"), byItem, domain);
+        return new Run(mode, exit, status, rounds, calls, shipped, defective, cleanHeld, clean, patterns, rules);
+    }
+
+    /**
+     * How the run handled a pattern, from its report entry. Today's report gives the batch fix's
+     * counts only, so: {@code matcher} when the batch fix fixed items, else {@code none}. Hook for
+     * the fields other helpers add: an entry naming a learned rule ({@code learned_rule} or
+     * {@code rule}) is {@code learned rule}, one whose candidates came by meaning ({@code handled_by}
+     * or {@code candidates_by} saying so) is {@code meaning}.
+     */
+    static String handledBy(Map<String, Object> pattern) {
+        Object handled = pattern.get("handled_by");
+        if (handled != null) {
+            return handled.toString();
+        }
+        if (pattern.get("learned_rule") != null || pattern.get("rule") != null) {
+            return "learned rule";
+        }
+        if (String.valueOf(pattern.get("candidates_by")).contains("meaning")) {
+            return "meaning";
+        }
+        return pattern.get("fixed") instanceof Number n && n.intValue() > 0 ? "matcher" : "none";
+    }
+
+    /**
+     * Each learned rule's precision against the ground truth: of the items its revisions changed
+     * ({@code changes.csv} rows whose {@code rule} column names it), the share whose text before
+     * carried a planted defect of the rule's criterion. Hook: reads the report's
+     * {@code learned_rules} list (entries with {@code id} and {@code criterion}); prints nothing
+     * while the report has none.
+     */
+    @SuppressWarnings("unchecked")
+    static List<String> rulePrecision(Map<String, Object> report, Path changes, Map<String, List<PlantedDefect>> byItem, Domain domain)
+            throws IOException {
+        Object listed = report.get("learned_rules");
+        if (!(listed instanceof List<?> learned) || learned.isEmpty()) {
+            return List.of();
+        }
+        List<CSVRecord> rows = Files.exists(changes) ? records(changes) : List.of();
+        boolean named = !rows.isEmpty() && rows.get(0).isMapped("rule");
+        List<String> out = new ArrayList<>();
+        for (Object o : learned) {
+            Map<String, Object> rule = (Map<String, Object>) o;
+            String id = String.valueOf(rule.getOrDefault("id", rule.get("rule")));
+            String criterion = String.valueOf(rule.get("criterion"));
+            Set<String> changed = new TreeSet<>();
+            Set<String> right = new TreeSet<>();
+            for (CSVRecord r : named ? rows : List.<CSVRecord>of()) {
+                if (id.equals(r.get("rule"))) {
+                    changed.add(r.get("item_id"));
+                    String before = r.get("before");
+                    if (byItem.getOrDefault(r.get("item_id"), List.of()).stream()
+                            .anyMatch(d -> criterion.equals(domain.criterionByKind().get(d.kind())) && DefectText.carries(before, d))) {
+                        right.add(r.get("item_id"));
+                    }
+                }
+            }
+            out.add(String.format(Locale.ROOT, "rule %s [%s]: %s", id, criterion, changed.isEmpty()
+                    ? (named ? "changed no item" : "changes.csv names no rule")
+                    : String.format(Locale.ROOT, "precision %.3f (%d of %d items it changed)", right.size() / (double) changed.size(),
+                            right.size(), changed.size())));
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ printing
+
+    static void print(Domain domain, Pair p) {
+        System.out.printf("%n%s seed %d (%d rows):%n", domain.name(), p.seed(), p.rows());
+        for (Run r : List.of(p.sampled(), p.full())) {
+            System.out.printf(Locale.ROOT, "  %-7s status %s, exit %d, rounds %d, calls %d (review %d, fix %d, match %d);"
+                            + " shipped %d, still defective %d (%.2f %%); false holds %d of %d clean (%.2f %%)%n",
+                    r.mode(), r.status(), r.exit(), r.rounds(), r.total(), r.calls(Kind.REVIEW), r.calls(Kind.FIX), r.calls(Kind.MATCH),
+                    r.shipped(), r.shippedDefective(), 100 * r.shippedDefectiveShare(), r.cleanHeld(), r.clean(),
+                    100 * r.falseHoldShare());
+        }
+        System.out.printf(Locale.ROOT, "  sampled/full calls %.3f; floor %.0f calls (%.3f of full); matcher share %.3f%n", p.ratio(), p.floor(),
+                p.floor() / p.full().total(), p.matcherShare());
+        p.sampled().patterns().forEach(s -> System.out.println("    sampled pattern " + s));
+        p.sampled().rules().forEach(s -> System.out.println("    sampled " + s));
+    }
+
+    static void summary(Domain domain, List<Pair> pairs) {
+        System.out.printf("%n%s over %d seeds: median [range]%n", domain.name(), pairs.size());
+        stat("sampled exit", pairs, p -> (double) p.sampled().exit());
+        stat("sampled rounds", pairs, p -> (double) p.sampled().rounds());
+        stat("sampled calls", pairs, p -> (double) p.sampled().total());
+        stat("sampled match calls", pairs, p -> (double) p.sampled().calls(Kind.MATCH));
+        stat("full calls", pairs, p -> (double) p.full().total());
+        stat("sampled/full calls", pairs, Pair::ratio);
+        stat("floor/full", pairs, p -> p.floor() / p.full().total());
+        stat("matcher share of sampled", pairs, Pair::matcherShare);
+        stat("sampled shipped defective %", pairs, p -> 100 * p.sampled().shippedDefectiveShare());
+        stat("full shipped defective %", pairs, p -> 100 * p.full().shippedDefectiveShare());
+        stat("sampled false holds %", pairs, p -> 100 * p.sampled().falseHoldShare());
+        stat("full false holds %", pairs, p -> 100 * p.full().falseHoldShare());
+        System.out.println("  sampled status: " + pairs.stream().map(p -> p.sampled().status()).toList());
+    }
+
+    static void stat(String what, List<Pair> pairs, Function<Pair, Double> f) {
+        double[] v = pairs.stream().map(f).mapToDouble(Double::doubleValue).sorted().toArray();
+        double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        System.out.printf(Locale.ROOT, "  %-30s %10.3f [%.3f .. %.3f]%n", what, median, v[0], v[v.length - 1]);
+    }
+
+    // ------------------------------------------------------------------ files
+
+    static String template(String resource) throws IOException {
+        try (InputStream in = PatternCBenchmark.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("no job template " + resource + " on the test class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static List<CSVRecord> records(Path csv) throws IOException {
+        try (Reader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8);
+                var p = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
+            return p.getRecords();
+        }
+    }
+}
