@@ -18,10 +18,11 @@ import java.util.Set;
  * its text as a fix would take a defective item out of the eligible catalog. The revision must:
  *
  * <ul>
- *   <li>remove the passages the sample's fixes removed, where the item has them: a removed run of at
- *       least {@value #PASSAGE_WORDS} words (a sentence, boilerplate), or a shorter run every
- *       sample fix removed (a banned term); runs with a number are the item's own facts and are not
- *       looked for in other items;
+ *   <li>remove what every sample fix removed (there being at least two), where the item has it: a
+ *       run of words all of them removed (boilerplate, a banned term). A run only some removed says
+ *       nothing about this item: the two sentences of a contradiction are both common, and fixes
+ *       remove either. Runs with a number or currency are the item's own facts and are not looked
+ *       for in other items;
  *   <li>change the text's numbers when every sample fix did (a wrong number);
  *   <li>remove a passage of at least {@value #PASSAGE_WORDS} words when every sample fix did (an
  *       off-topic sentence worded differently in every item);
@@ -34,7 +35,7 @@ import java.util.Set;
  */
 final class SampleFixShape {
 
-    /** A removed run of at least this many words is a passage (a sentence, not a term). */
+    /** A removed run of at least this many words is a passage (a sentence, not a term or a number). */
     static final int PASSAGE_WORDS = 4;
 
     private final Set<List<String>> removedEvidence;
@@ -54,8 +55,7 @@ final class SampleFixShape {
 
     /** The shape of a pattern's sample fixes (before → after, as the batch fix gives them to the matcher). */
     static SampleFixShape of(List<FixExample> fixes) {
-        Set<List<String>> evidence = new LinkedHashSet<>();
-        Map<List<String>, Integer> shortRuns = new HashMap<>();
+        Map<List<String>, Integer> removedBy = new HashMap<>();
         boolean numbers = true;
         boolean passage = true;
         boolean substantial = true;
@@ -64,21 +64,17 @@ final class SampleFixShape {
             List<String> after = Words.of(f.after());
             List<List<String>> removed = removedRuns(before, after);
             for (List<String> run : new LinkedHashSet<>(removed)) {
-                if (run.stream().anyMatch(Words::isFact)) {
-                    continue;
-                }
-                if (run.size() >= PASSAGE_WORDS) {
-                    evidence.add(run);
-                } else {
-                    shortRuns.merge(run, 1, Integer::sum);
+                if (run.stream().noneMatch(Words::isFact)) {
+                    removedBy.merge(run, 1, Integer::sum);
                 }
             }
             numbers &= !numbers(before).equals(numbers(after));
             passage &= removed.stream().anyMatch(r -> r.size() >= PASSAGE_WORDS);
             substantial &= !CosmeticChange.isCosmetic(f.before(), f.after());
         }
+        Set<List<String>> evidence = new LinkedHashSet<>();
         if (fixes.size() >= 2) {
-            shortRuns.forEach((run, n) -> {
+            removedBy.forEach((run, n) -> {
                 if (n == fixes.size()) {
                     evidence.add(run);
                 }

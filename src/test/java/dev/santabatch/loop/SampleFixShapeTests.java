@@ -52,6 +52,17 @@ class SampleFixShapeTests {
     }
 
     @Test
+    void aPassageOnlySomeSampleFixesRemovedIsNotLookedFor() {
+        // a contradiction: the sample's fixes removed either of its two sentences, both common in the catalog
+        SampleFixShape contradiction = SampleFixShape.of(List.of(
+                new FixExample("A walk. It is fully accessible by wheelchair. Sadly it is not accessible.", "A walk. Sadly it is not accessible."),
+                new FixExample("A tour. It is fully accessible by wheelchair. Sadly it is not accessible.", "A tour. It is fully accessible by wheelchair.")));
+
+        assertThat(contradiction.unlike("A ride. It is fully accessible by wheelchair. Sadly it is not accessible.",
+                "A ride. It is fully accessible by wheelchair.")).isEmpty();
+    }
+
+    @Test
     void aShortRunIsEvidenceOnlyWhenEverySampleFixRemovedIt() {
         SampleFixShape term = SampleFixShape.of(List.of(
                 new FixExample("The best kettle.", "A good kettle."),
