@@ -7,8 +7,9 @@ import java.util.Optional;
 
 /**
  * Whether a Santa fix really changed what its issues flagged, or only looks like a fix. A fix that
- * does not is handled as an unchanged text ({@link SantaReason#FIX_UNCHANGED}): retried once as a
- * fresh call, then escalated; it is never stored, so no fresh review can pass it.
+ * does not counts as unchanged: an iteration with no real change, never stored nor reviewed, so no
+ * fresh review can pass it; the next iteration asks the fixer again, and after the last one the item
+ * is escalated with {@link SantaReason#FIX_UNCHANGED}.
  *
  * <ol>
  *   <li><b>Quoted evidence.</b> An issue that quotes passages found in the text given to the fixer

@@ -12,9 +12,11 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * review 0 (fresh panel) → gate
  * for fix = 1 .. maxIterations while NAUGHTY:
- *     fix the merged critical issues (an empty, truncated or unchanged text, or one that is no
- *     real change of what the issues flag ({@link FixSubstance}), is retried once as a fresh call;
- *     still unusable → ESCALATED; a fixer that has no fix → ESCALATED, NO_FIX)
+ *     fix the merged critical issues (an empty, truncated or unchanged text is retried once
+ *     as a fresh call; still unusable → ESCALATED; a fixer that has no fix → ESCALATED, NO_FIX;
+ *     a text that is no real change of what the issues flag ({@link FixSubstance}) is not stored
+ *     nor reviewed: the iteration ends and the next asks again, and when it was the last one →
+ *     ESCALATED, FIX_UNCHANGED)
  *     re-check the fixed text with the rules (any violation → ESCALATED, the fix is rejected)
  *     review again with a fresh panel → gate
  * the gate of the review after the last fix decides: NICE, else ESCALATED
@@ -92,11 +94,12 @@ public final class SantaProcessor {
 
         SantaResult go() {
             GateResult verdict = reviewRound(0);
+            @Nullable Attempt missed = null; // the last iteration's fix, when it changed nothing its issues flag
             for (int fix = 1; ; fix++) {
                 switch (verdict.verdict()) {
                     case UNREVIEWED -> {
                         return result(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED,
-                                "failed to review: " + failures(fix - 1), verdict, null, List.of());
+                                "failed to review: " + failures(revisions.size()), verdict, null, List.of());
                     }
                     case NICE -> {
                         return result(SantaOutcome.NICE, null, "", verdict, null, List.of());
@@ -109,19 +112,28 @@ public final class SantaProcessor {
                     return result(SantaOutcome.ESCALATED, SantaReason.CRITERION_NOT_JUDGED,
                             "judged by no reviewer: " + verdict.unjudgedCriteria(), verdict, null, List.of());
                 }
+                if (fix > settings.maxIterations() && missed != null) {
+                    return result(SantaOutcome.ESCALATED, SantaReason.FIX_UNCHANGED, "fix " + (fix - 1) + " of "
+                            + settings.maxIterations() + ": " + missed.why, verdict, missed.text, List.of());
+                }
                 if (fix > settings.maxIterations()) {
                     return result(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY,
                             "still naughty after " + settings.maxIterations() + " fix(es); failed criteria "
                                     + verdict.failedCriteria(), verdict, null, List.of());
                 }
                 FixRequest request = new FixRequest(text, source, verdict.issueTexts(), settings.taskSpec(), itemId);
-                Attempt attempt = fixOnce(request, verdict, fix - 1);
+                Attempt attempt = fixOnce(request, verdict, revisions.size());
                 int attempts = 1;
-                if (attempt.unusable != null) { // (a fixer that says it has no fix is not asked again)
+                if (attempt.unusable != null && !attempt.noRealChange) { // (nor is a fixer that has no fix)
                     fixer.retrying(request);
-                    attempt = fixOnce(request, verdict, fix - 1); // a fresh call
+                    attempt = fixOnce(request, verdict, revisions.size()); // a fresh call
                     attempts = 2;
                 }
+                if (attempt.noRealChange) {
+                    missed = attempt; // an iteration without a real change: not stored, the same issues again
+                    continue;
+                }
+                missed = null;
                 if (attempt.cannotFix != null) {
                     return result(SantaOutcome.ESCALATED, SantaReason.NO_FIX, "no fix: " + attempt.cannotFix, verdict,
                             null, List.of());
@@ -141,9 +153,9 @@ public final class SantaProcessor {
                             "fix " + fix + " breaks rules: " + String.join("; ", violations), verdict,
                             attempt.text, violations);
                 }
-                revisions.add(new FixRevision(fix, text, attempt.text, verdict.issueTexts(), attempts));
+                revisions.add(new FixRevision(revisions.size() + 1, text, attempt.text, verdict.issueTexts(), attempts));
                 text = attempt.text;
-                verdict = reviewRound(fix);
+                verdict = reviewRound(revisions.size());
             }
         }
 
@@ -201,10 +213,10 @@ public final class SantaProcessor {
         Attempt fixOnce(FixRequest request, GateResult verdict, int reviewed) {
             FixOutcome outcome = fixer.fix(request);
             if (outcome instanceof FixOutcome.FailedToFix failed) {
-                return new Attempt(null, null, null, failed.message(), null);
+                return new Attempt(null, null, null, false, failed.message(), null);
             }
             if (outcome instanceof FixOutcome.CannotFix no) {
-                return new Attempt(null, null, null, null, no.why());
+                return new Attempt(null, null, null, false, null, no.why());
             }
             if (!(outcome instanceof FixOutcome.Fixed fixed)) {
                 throw new IllegalStateException("fixer returned no outcome");
@@ -220,12 +232,12 @@ public final class SantaProcessor {
             }
             List<ReviewRecord> reviews = records.stream().filter(r -> r.iteration() == reviewed).toList();
             return FixSubstance.noRealChange(request.content(), fixed.text(), verdict.criticalIssues(), reviews)
-                    .map(why -> unusable(fixed.text(), SantaReason.FIX_UNCHANGED, "no real change: " + why))
-                    .orElseGet(() -> new Attempt(fixed.text(), null, null, null, null));
+                    .map(why -> new Attempt(fixed.text(), SantaReason.FIX_UNCHANGED, "no real change: " + why, true, null, null))
+                    .orElseGet(() -> new Attempt(fixed.text(), null, null, false, null, null));
         }
 
         private static Attempt unusable(String text, SantaReason reason, String why) {
-            return new Attempt(text, reason, why, null, null);
+            return new Attempt(text, reason, why, false, null, null);
         }
 
         SantaResult result(SantaOutcome outcome, @Nullable SantaReason reason, String detail, GateResult last,
@@ -239,7 +251,9 @@ public final class SantaProcessor {
     /**
      * @param unusable why the fixer's text cannot be used, {@code null} when it can
      * @param why that, for people (e.g. {@code no real change: the quoted evidence "..." is left in place})
+     * @param noRealChange the text is usable as text but no real change of what the issues flag
+     *     ({@link FixSubstance}): the iteration ends without a stored fix and the next one asks again
      */
     private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String why,
-            @Nullable String transportFailure, @Nullable String cannotFix) {}
+            boolean noRealChange, @Nullable String transportFailure, @Nullable String cannotFix) {}
 }

@@ -11,8 +11,9 @@ public enum SantaReason {
     /** ESCALATED: the fix was truncated, twice. */
     FIX_TRUNCATED,
     /**
-     * ESCALATED: the fix did not change the text, or changed nothing its issues flag (a quoted
-     * passage left in place, or a cosmetic change no reviewer's evidence excuses: {@link FixSubstance}), twice.
+     * ESCALATED: the fix did not change the text, twice; or the last allowed fix changed nothing its
+     * issues flag (a quoted passage left in place, or a cosmetic change no reviewer's evidence
+     * excuses: {@link FixSubstance}).
      */
     FIX_UNCHANGED,
     /**

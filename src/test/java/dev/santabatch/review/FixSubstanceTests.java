@@ -58,19 +58,22 @@ class FixSubstanceTests {
         String issue = "originality: generic boilerplate \"" + BOILERPLATE + "\"";
         ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, fail(issue), pass()).reviewer("C", ALL, pass(), pass());
         String elsewhere = "A steel kettle that heats 1.7 litres. " + BOILERPLATE;
-        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed(elsewhere), new FixOutcome.Fixed(elsewhere));
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed(elsewhere), new FixOutcome.Fixed(elsewhere),
+                new FixOutcome.Fixed(elsewhere));
 
         // when
         SantaResult result = process(panel, fixer);
 
-        // then the fix is not stored, so no fresh review could pass it: retried once, then escalated
+        // then no fix is stored, so no fresh review could pass one: each of the 3 iterations asked
+        // again, and after the last the item is escalated
         assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
         assertThat(result.reason()).isEqualTo(SantaReason.FIX_UNCHANGED);
         assertThat(result.reasonDetail()).contains("no real change").contains("left in place");
         assertThat(result.fixes()).isZero();
         assertThat(result.finalText()).isEqualTo(ORIGINAL);
         assertThat(result.rejectedFix()).isEqualTo(elsewhere);
-        assertThat(fixer.calls).hasValue(2);
+        assertThat(fixer.calls).hasValue(3);
+        assertThat(fixer.retryingAt).isEmpty();
         assertThat(result.reviewsToNice()).isEqualTo(1);
     }
 
@@ -79,7 +82,8 @@ class FixSubstanceTests {
         // given both reviewers raise the same unquoted issue; the fixer rewords the boilerplate by a word
         String issue = "originality: the closing sentence is generic boilerplate";
         ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, fail(issue), pass()).reviewer("C", ALL, fail(issue), pass());
-        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed(REWORDED), new FixOutcome.Fixed(REWORDED));
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed(REWORDED), new FixOutcome.Fixed(REWORDED),
+                new FixOutcome.Fixed(REWORDED));
 
         // when
         SantaResult result = process(panel, fixer);
@@ -90,6 +94,28 @@ class FixSubstanceTests {
         assertThat(result.reasonDetail()).contains("cosmetic change");
         assertThat(result.fixes()).isZero();
         assertThat(result.openIssues()).singleElement().satisfies(i -> assertThat(i.flaggedBy()).containsExactly("B", "C"));
+    }
+
+    @Test
+    void anIterationWithNoRealChangeIsFollowedByAFreshAttemptWhoseRealFixIsReviewed() {
+        // given the fixer first rewords elsewhere, then removes the quoted boilerplate
+        String issue = "originality: generic boilerplate \"" + BOILERPLATE + "\"";
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, fail(issue), pass()).reviewer("C", ALL, pass(), pass());
+        ScriptedFixer fixer = new ScriptedFixer(new FixOutcome.Fixed("A steel kettle that heats 1.7 litres. " + BOILERPLATE),
+                new FixOutcome.Fixed(REMOVED));
+
+        // when
+        SantaResult result = process(panel, fixer);
+
+        // then the miss is not stored and the real fix is revision 1, reviewed as iteration 1
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+        assertThat(result.revisions()).singleElement().satisfies(r -> {
+            assertThat(r.iteration()).isEqualTo(1);
+            assertThat(r.before()).isEqualTo(ORIGINAL);
+            assertThat(r.after()).isEqualTo(REMOVED);
+        });
+        assertThat(result.reviews()).extracting(ReviewRecord::iteration).containsExactly(0, 0, 1, 1);
+        assertThat(fixer.requests.get(1).content()).isEqualTo(ORIGINAL);
     }
 
     @Test
