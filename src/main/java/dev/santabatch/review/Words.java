@@ -18,6 +18,11 @@ public final class Words {
 
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['.,][\\p{L}\\p{N}]+)*|\\p{Sc}");
 
+    private static final java.util.Set<String> NUMBER_WORDS = java.util.Set.of("zero", "one", "two", "three", "four",
+            "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+            "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy",
+            "eighty", "ninety", "hundred", "thousand", "million", "half", "dozen");
+
     private Words() {}
 
     /** The normalised words of {@code text}, in order. */
@@ -46,10 +51,12 @@ public final class Words {
     }
 
     /**
-     * True when the word is a number (it contains a digit) or a currency symbol: a fact rather than
-     * wording.
+     * True when the word is a number (it contains a digit, or is an English number word such as
+     * {@code five}, {@code twenty} or {@code hundred}: fixers write numbers either way) or a currency
+     * symbol: a fact rather than wording.
      */
     public static boolean isFact(String word) {
-        return word.chars().anyMatch(c -> Character.isDigit(c) || Character.getType(c) == Character.CURRENCY_SYMBOL);
+        return NUMBER_WORDS.contains(word)
+                || word.chars().anyMatch(c -> Character.isDigit(c) || Character.getType(c) == Character.CURRENCY_SYMBOL);
     }
 }

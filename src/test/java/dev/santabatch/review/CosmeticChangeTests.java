@@ -58,6 +58,7 @@ class CosmeticChangeTests {
         assertThat(CosmeticChange.isCosmetic("Rated 3 stars by guests.", "Rated 4 stars by guests.")).isFalse();
         assertThat(CosmeticChange.isCosmetic("It is 4.5 km away.", "It is 45 km away.")).isFalse();
         assertThat(CosmeticChange.isCosmetic("Sleeps three.", "Sleeps 3.")).isFalse();
+        assertThat(CosmeticChange.isCosmetic("Up to five guests.", "Up to four guests.")).isFalse();
         assertThat(CosmeticChange.isCosmetic("It costs $45.00 a head.", "It costs €45.00 a head.")).isFalse();
     }
 
