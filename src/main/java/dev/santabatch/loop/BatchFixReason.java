@@ -4,7 +4,8 @@ import dev.santabatch.llm.ErrorKind;
 import dev.santabatch.llm.MatchOutcome;
 
 /**
- * Why the model batch fix escalated an item, when its model matcher gave no usable corrected text
+ * Why the model batch fix escalated an item, when its model matcher gave no usable corrected text,
+ * or ({@link #MATCH_FIX_UNLIKE_SAMPLE}) why it did not store a matched item's correction
  * (the {@code reason} column of {@code escalations.csv}, beside {@link dev.santabatch.review.SantaReason}'s
  * names; a matched item whose correction breaks a rule is {@code FIX_BREAKS_RULES}). Both of the
  * matcher's answers said the item shows the pattern; neither corrected text was usable.
@@ -17,7 +18,14 @@ enum BatchFixReason {
     /** Both answers were cut at the output-token limit after saying "shows the pattern". */
     MATCH_FIX_TRUNCATED,
     /** The two answers were unusable for different reasons (the issues name both). */
-    MATCHER_INVALID_ANSWER;
+    MATCHER_INVALID_ANSWER,
+    /**
+     * Not an escalation: the matcher said the item shows the pattern, but its corrected text does
+     * not change the pattern's evidence as the sample's fixes did ({@link SampleFixShape}); the
+     * correction is not stored and the item stays eligible (counted as matched, neither fixed nor
+     * escalated; the candidate's state is {@code unlike-sample}).
+     */
+    MATCH_FIX_UNLIKE_SAMPLE;
 
     /** The reason for a matcher's failure to give a usable correction. */
     static BatchFixReason of(MatchOutcome.FailedToMatch failure) {

@@ -1,5 +1,6 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.review.IssueQuotes;
 import dev.santabatch.review.IssueSimilarity;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -32,9 +33,6 @@ import java.util.regex.Pattern;
  */
 final class EvidenceIssueSimilarity implements IssueSimilarity {
 
-    /** Quoted passages: straight or curly double quotes, or single quotes not inside a word. */
-    private static final Pattern QUOTED =
-            Pattern.compile("\"([^\"]+)\"|\u201C([^\u201D]+)\u201D|(?<![\\p{L}\\p{N}])'([^']+)'(?![\\p{L}\\p{N}])");
     private static final Pattern ITEM_ID = Pattern.compile("\\b[A-Z]{1,4}-?\\d{3,}\\b");
     /** A quoted passage of at least this many words is a sentence of the text, shorter ones are terms. */
     static final int SENTENCE_WORDS = 4;
@@ -81,34 +79,14 @@ final class EvidenceIssueSimilarity implements IssueSimilarity {
         return colon > 0 ? issue.substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT) : null;
     }
 
-    /**
-     * The evidence an issue cites. The offline reviewers end an issue with the sentence they quote
-     * ({@code ...: "<sentence>"}), which may itself contain quotes: that trailing quote is taken
-     * whole; other quotes are found by {@link #QUOTED}.
-     */
+    /** The evidence an issue cites: its quotes as {@link IssueQuotes} finds them, and item ids outside them. */
     static Evidence evidence(String issue) {
-        int colon = issue.indexOf(':');
-        String body = colon > 0 ? issue.substring(colon + 1) : issue;
+        IssueQuotes.Split split = IssueQuotes.split(issue);
         Set<String> sentences = new LinkedHashSet<>();
         Set<String> terms = new LinkedHashSet<>();
-        String rest = body.strip();
-        int open = rest.lastIndexOf(": \"");
-        if (open >= 0 && rest.endsWith("\"") && rest.length() > open + 4) {
-            add(rest.substring(open + 3, rest.length() - 1), sentences, terms);
-            rest = rest.substring(0, open + 1);
-        }
-        StringBuilder outside = new StringBuilder();
-        Matcher q = QUOTED.matcher(rest);
-        int last = 0;
-        while (q.find()) {
-            outside.append(rest, last, q.start()).append(' ');
-            last = q.end();
-            String inner = q.group(1) != null ? q.group(1) : q.group(2) != null ? q.group(2) : q.group(3);
-            add(inner, sentences, terms);
-        }
-        outside.append(rest.substring(last));
+        split.quotes().forEach(q -> add(q, sentences, terms));
         Set<String> items = new LinkedHashSet<>();
-        Matcher m = ITEM_ID.matcher(outside);
+        Matcher m = ITEM_ID.matcher(split.outside());
         while (m.find()) {
             items.add(m.group().replace("-", ""));
         }

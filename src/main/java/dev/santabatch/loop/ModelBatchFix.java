@@ -36,7 +36,9 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * interrupted is narrowed again, never reused).
  * Each candidate gets one fresh {@link LlmMatcher} call per pattern it may show, with the sample's
  * before/after fixes of the pattern as examples; a match's corrected text feeds the next pattern's
- * call. Matched text that passes the rules is stored as a {@code batch-fix} revision; a match the
+ * call. A correction that does not change the pattern's evidence as the sample's fixes did
+ * ({@link SampleFixShape}) is dropped, not stored (the item stays eligible, its candidate state
+ * {@code unlike-sample}). Matched text that passes the rules is stored as a {@code batch-fix} revision; a match the
  * rules reject, or two answers that say the item shows the pattern but give no usable corrected
  * text, escalate the item with the pattern; a transport failure, or two answers that never say
  * whether it shows the pattern (malformed JSON, cut before {@code shows_pattern}), leave the item
@@ -247,6 +249,7 @@ final class ModelBatchFix {
             List<LoopStore.PatternRow> matched = new ArrayList<>();
             List<LoopStore.PatternRow> failed = new ArrayList<>();
             List<String> issues = new ArrayList<>();
+            List<LoopStore.PatternRow> unlikeSample = new ArrayList<>();
             Map<Integer, Integer> calls = new HashMap<>();
             String reason = null; // the first unusable correction's
             for (int pNo : task.candidate().patterns()) {
@@ -260,6 +263,14 @@ final class ModelBatchFix {
                 MatchOutcome outcome = matcher.match(new MatchRequest(p.criterion(), p.label(), examples,
                         settings.taskSpec(), facts, text));
                 if (outcome instanceof MatchOutcome.Matched m) {
+                    java.util.Optional<String> unlike = SampleFixShape.of(state.examples.getOrDefault(pNo, List.of()))
+                            .unlike(text, m.corrected());
+                    if (unlike.isPresent()) { // not a fix of the pattern: the correction is dropped
+                        unlikeSample.add(p);
+                        log.info("batch-fix: {}: the correction for pattern {} {}; not stored", task.item().id(),
+                                p.patternNo(), unlike.get());
+                        continue;
+                    }
                     matched.add(p);
                     issues.add(p.label());
                     text = m.corrected();
@@ -281,7 +292,8 @@ final class ModelBatchFix {
                 return new Outcome(task, matched, failed, null, matched.isEmpty() ? null : text, issues, calls, null, reason);
             }
             if (matched.isEmpty()) {
-                return new Outcome(task, List.of(), List.of(), null, null, List.of(), calls, null, null);
+                return new Outcome(task, unlikeSample, List.of(), null, null, List.of(), calls, null,
+                        unlikeSample.isEmpty() ? null : BatchFixReason.MATCH_FIX_UNLIKE_SAMPLE.name());
             }
             List<String> broken = panels.revisionCheck().violations(text, facts);
             if (broken.isEmpty()) {
@@ -322,6 +334,10 @@ final class ModelBatchFix {
                     state = "unanswered";
                     log.warn("batch-fix: {} not matched (no usable answer on whether it shows the pattern; it stays"
                             + " eligible): {}", id, o.issues());
+                } else if (BatchFixReason.MATCH_FIX_UNLIKE_SAMPLE.name().equals(o.reason())) {
+                    // matched, but the correction does not fix the pattern as the sample did: stays eligible
+                    o.matched().forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 0, 0));
+                    state = "unlike-sample";
                 } else if (o.fixed() != null) {
                     // as in BatchFixStep: written only while the item is still as it was read
                     if (store.addRevisionIfAt(runPk, id, o.task().item().currentRev(), round, BatchFixStep.CAUSE,

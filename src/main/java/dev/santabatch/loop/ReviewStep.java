@@ -342,11 +342,14 @@ final class ReviewStep {
 
     /**
      * The open issues {@code escalations.csv} gives an escalated item: the last review's issues, and
-     * why the fixer had no fix when it had none (e.g. the offline fixer's "no offline fix: ...").
+     * why the fixer had no fix when it had none (e.g. the offline fixer's "no offline fix: ...") or
+     * its fix changed nothing the issues flag (e.g. "... no real change: the quoted evidence ... is
+     * left in place").
      */
     static List<String> escalationIssues(SantaResult r) {
         List<String> issues = new ArrayList<>(r.openIssues().stream().map(MergedIssue::text).toList());
-        if (issues.isEmpty() || r.reason() == dev.santabatch.review.SantaReason.NO_FIX) {
+        if (issues.isEmpty() || r.reason() == dev.santabatch.review.SantaReason.NO_FIX
+                || r.reason() == dev.santabatch.review.SantaReason.FIX_UNCHANGED) {
             issues.add(r.reasonDetail());
         }
         return issues;

@@ -13,7 +13,10 @@ import org.jspecify.annotations.Nullable;
  * review 0 (fresh panel) → gate
  * for fix = 1 .. maxIterations while NAUGHTY:
  *     fix the merged critical issues (an empty, truncated or unchanged text is retried once
- *     as a fresh call; still unusable → ESCALATED; a fixer that has no fix → ESCALATED, NO_FIX)
+ *     as a fresh call; still unusable → ESCALATED; a fixer that has no fix → ESCALATED, NO_FIX;
+ *     a text that is no real change of what the issues flag ({@link FixSubstance}) is not stored
+ *     nor reviewed: the iteration ends and the next asks again, and when it was the last one →
+ *     ESCALATED, FIX_UNCHANGED)
  *     re-check the fixed text with the rules (any violation → ESCALATED, the fix is rejected)
  *     review again with a fresh panel → gate
  * the gate of the review after the last fix decides: NICE, else ESCALATED
@@ -91,11 +94,12 @@ public final class SantaProcessor {
 
         SantaResult go() {
             GateResult verdict = reviewRound(0);
+            @Nullable Attempt missed = null; // the last iteration's fix, when it changed nothing its issues flag
             for (int fix = 1; ; fix++) {
                 switch (verdict.verdict()) {
                     case UNREVIEWED -> {
                         return result(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED,
-                                "failed to review: " + failures(fix - 1), verdict, null, List.of());
+                                "failed to review: " + failures(revisions.size()), verdict, null, List.of());
                     }
                     case NICE -> {
                         return result(SantaOutcome.NICE, null, "", verdict, null, List.of());
@@ -108,19 +112,28 @@ public final class SantaProcessor {
                     return result(SantaOutcome.ESCALATED, SantaReason.CRITERION_NOT_JUDGED,
                             "judged by no reviewer: " + verdict.unjudgedCriteria(), verdict, null, List.of());
                 }
+                if (fix > settings.maxIterations() && missed != null) {
+                    return result(SantaOutcome.ESCALATED, SantaReason.FIX_UNCHANGED, "fix " + (fix - 1) + " of "
+                            + settings.maxIterations() + ": " + missed.why, verdict, missed.text, List.of());
+                }
                 if (fix > settings.maxIterations()) {
                     return result(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY,
                             "still naughty after " + settings.maxIterations() + " fix(es); failed criteria "
                                     + verdict.failedCriteria(), verdict, null, List.of());
                 }
                 FixRequest request = new FixRequest(text, source, verdict.issueTexts(), settings.taskSpec(), itemId);
-                Attempt attempt = fixOnce(request);
+                Attempt attempt = fixOnce(request, verdict, revisions.size());
                 int attempts = 1;
-                if (attempt.unusable != null) { // (a fixer that says it has no fix is not asked again)
+                if (attempt.unusable != null && !attempt.noRealChange) { // (nor is a fixer that has no fix)
                     fixer.retrying(request);
-                    attempt = fixOnce(request); // a fresh call
+                    attempt = fixOnce(request, verdict, revisions.size()); // a fresh call
                     attempts = 2;
                 }
+                if (attempt.noRealChange) {
+                    missed = attempt; // an iteration without a real change: not stored, the same issues again
+                    continue;
+                }
+                missed = null;
                 if (attempt.cannotFix != null) {
                     return result(SantaOutcome.ESCALATED, SantaReason.NO_FIX, "no fix: " + attempt.cannotFix, verdict,
                             null, List.of());
@@ -131,7 +144,7 @@ public final class SantaProcessor {
                 }
                 if (attempt.unusable != null) {
                     return result(SantaOutcome.ESCALATED, attempt.unusable,
-                            "fix " + fix + " unusable twice: " + describe(attempt.unusable), verdict,
+                            "fix " + fix + " unusable twice: " + attempt.why, verdict,
                             attempt.text, List.of());
                 }
                 List<String> violations = List.copyOf(revisionCheck.violations(attempt.text, source));
@@ -140,9 +153,9 @@ public final class SantaProcessor {
                             "fix " + fix + " breaks rules: " + String.join("; ", violations), verdict,
                             attempt.text, violations);
                 }
-                revisions.add(new FixRevision(fix, text, attempt.text, verdict.issueTexts(), attempts));
+                revisions.add(new FixRevision(revisions.size() + 1, text, attempt.text, verdict.issueTexts(), attempts));
                 text = attempt.text;
-                verdict = reviewRound(fix);
+                verdict = reviewRound(revisions.size());
             }
         }
 
@@ -192,26 +205,39 @@ public final class SantaProcessor {
             return String.join("; ", out);
         }
 
-        Attempt fixOnce(FixRequest request) {
+        /**
+         * One fixer call for the issues of {@code verdict}, the gate of review {@code reviewed}. A
+         * text that is no {@link FixSubstance real change} of what the issues flag is unusable as an
+         * unchanged one is.
+         */
+        Attempt fixOnce(FixRequest request, GateResult verdict, int reviewed) {
             FixOutcome outcome = fixer.fix(request);
             if (outcome instanceof FixOutcome.FailedToFix failed) {
-                return new Attempt(null, null, failed.message(), null);
+                return new Attempt(null, null, null, false, failed.message(), null);
             }
             if (outcome instanceof FixOutcome.CannotFix no) {
-                return new Attempt(null, null, null, no.why());
+                return new Attempt(null, null, null, false, null, no.why());
             }
             if (!(outcome instanceof FixOutcome.Fixed fixed)) {
                 throw new IllegalStateException("fixer returned no outcome");
             }
-            SantaReason unusable = null;
             if (fixed.text().isBlank()) {
-                unusable = SantaReason.FIX_EMPTY;
-            } else if (fixed.truncated()) {
-                unusable = SantaReason.FIX_TRUNCATED;
-            } else if (FixOutcome.unchanged(fixed.text(), request.content())) {
-                unusable = SantaReason.FIX_UNCHANGED;
+                return unusable(fixed.text(), SantaReason.FIX_EMPTY, "empty text");
             }
-            return new Attempt(fixed.text(), unusable, null, null);
+            if (fixed.truncated()) {
+                return unusable(fixed.text(), SantaReason.FIX_TRUNCATED, "truncated text");
+            }
+            if (FixOutcome.unchanged(fixed.text(), request.content())) {
+                return unusable(fixed.text(), SantaReason.FIX_UNCHANGED, "text unchanged");
+            }
+            List<ReviewRecord> reviews = records.stream().filter(r -> r.iteration() == reviewed).toList();
+            return FixSubstance.noRealChange(request.content(), fixed.text(), verdict.criticalIssues(), reviews)
+                    .map(why -> new Attempt(fixed.text(), SantaReason.FIX_UNCHANGED, "no real change: " + why, true, null, null))
+                    .orElseGet(() -> new Attempt(fixed.text(), null, null, false, null, null));
+        }
+
+        private static Attempt unusable(String text, SantaReason reason, String why) {
+            return new Attempt(text, reason, why, false, null, null);
         }
 
         SantaResult result(SantaOutcome outcome, @Nullable SantaReason reason, String detail, GateResult last,
@@ -222,15 +248,12 @@ public final class SantaProcessor {
         }
     }
 
-    private static String describe(SantaReason reason) {
-        return switch (reason) {
-            case FIX_EMPTY -> "empty text";
-            case FIX_TRUNCATED -> "truncated text";
-            case FIX_UNCHANGED -> "text unchanged";
-            default -> reason.name();
-        };
-    }
-
-    private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String transportFailure,
-            @Nullable String cannotFix) {}
+    /**
+     * @param unusable why the fixer's text cannot be used, {@code null} when it can
+     * @param why that, for people (e.g. {@code no real change: the quoted evidence "..." is left in place})
+     * @param noRealChange the text is usable as text but no real change of what the issues flag
+     *     ({@link FixSubstance}): the iteration ends without a stored fix and the next one asks again
+     */
+    private record Attempt(@Nullable String text, @Nullable SantaReason unusable, @Nullable String why,
+            boolean noRealChange, @Nullable String transportFailure, @Nullable String cannotFix) {}
 }

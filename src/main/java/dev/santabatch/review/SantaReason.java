@@ -10,7 +10,11 @@ public enum SantaReason {
     FIX_EMPTY,
     /** ESCALATED: the fix was truncated, twice. */
     FIX_TRUNCATED,
-    /** ESCALATED: the fix did not change the text, twice. */
+    /**
+     * ESCALATED: the fix did not change the text, twice; or the last allowed fix changed nothing its
+     * issues flag (a quoted passage left in place, or a cosmetic change no reviewer's evidence
+     * excuses: {@link FixSubstance}).
+     */
     FIX_UNCHANGED,
     /**
      * ESCALATED: the fixer has no fix for the issues ({@link FixOutcome.CannotFix}; e.g. the offline

@@ -323,6 +323,40 @@ class ModelBatchFixFaultTests {
     }
 
     @Test
+    void aMatchWhoseCorrectionKeepsThePatternsEvidenceIsNotStoredAndTheItemStaysEligible() throws Exception {
+        // given a matcher that says every candidate shows the pattern, then only rewords it by a word
+        // and keeps the boilerplate sentence the sample's fixes removed
+        try (ScriptedServer server = ScriptedServer.answering(r -> {
+            if (!r.body().contains(MATCHER_SYSTEM)) {
+                return MODEL.answer(r);
+            }
+            String content = ScriptedCatalogModel.between(r.json().get("messages").get(1).get("content").asText(),
+                    "<content>\n", "\n</content>");
+            try {
+                return ScriptedServer.Reply.ok(ScriptedServer.JSON.writeValueAsString(
+                        Map.of("shows_pattern", true, "corrected_text", "Truly, " + content)));
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        })) {
+            Path job = job(dir, server, TWO_MODELS, "santa:\n  max-rounds: 1\n");
+
+            Run first = run(job);
+
+            // then no correction is stored as a fix, nothing is escalated by the batch fix, and every
+            // candidate is counted as matched but unlike the sample (it stays eligible)
+            assertThat(first.exit()).as(first.out()).isEqualTo(3);
+            assertThat(changes(dir, "r1")).noneMatch(c -> c.contains("batch-fix"));
+            JdbcTemplate jdbc = jdbc(dir);
+            assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sb_escalation WHERE cause = 'batch-fix'", Long.class)).isZero();
+            assertThat(candidateStates(jdbc, runPk(jdbc, "r1"))).containsExactly(Map.entry("unlike-sample", cal.candidates()));
+            assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sb_match_candidate c JOIN sb_item i ON i.run_pk = c.run_pk"
+                    + " AND i.item_id = c.item_id WHERE c.run_pk = ? AND i.state = 'ACTIVE'", Long.class, runPk(jdbc, "r1")))
+                    .isEqualTo(cal.candidates());
+        }
+    }
+
+    @Test
     void aBudgetReachedInsideTheBatchFixStopsCleanlyAndTheResumeDoesNotRedoStoredMatches() throws Exception {
         try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
             // given a budget that runs out half-way through round 1's matcher calls
