@@ -339,7 +339,9 @@ public final class RealisticJudges {
     /**
      * A slight reword that fixes nothing: in the sentence an issue quotes (else a drawn one), a
      * word swapped for a synonym where no evidence stands, or else the sentence's end punctuation
-     * changed (which leaves every defect in place: {@link DefectText} ignores punctuation).
+     * changed (which leaves every defect in place: {@link DefectText} ignores punctuation). A quoted
+     * sentence is always reworded by a word (a synonym, else "also" after its first word): a fixer
+     * told that one sentence is wrong rewrites that sentence.
      */
     private String reword(String content, List<String> issues, Item item, String key, int n) {
         List<int[]> spans = sentenceSpans(content);
@@ -347,16 +349,18 @@ public final class RealisticJudges {
             return content + ".";
         }
         int[] target = spans.get(pick(draw(key, n, "reword-sentence"), spans.size()));
+        boolean quoted = false;
         for (String issue : issues) {
             Matcher q = QUOTED.matcher(issue);
             while (q.find()) {
                 int[] at = DefectText.find(content, q.group(1));
                 if (at != null) {
                     target = sentenceAround(content, at);
+                    quoted = true;
                 }
             }
         }
-        if (draw(key, n, "reword-kind") < 0.5) {
+        if (quoted || draw(key, n, "reword-kind") < 0.5) {
             Matcher w = WORD.matcher(content).region(target[0], target[1]);
             while (w.find()) {
                 String word = w.group();
@@ -367,6 +371,13 @@ public final class RealisticJudges {
                     }
                     return content.substring(0, w.start()) + swap + content.substring(w.end());
                 }
+            }
+        }
+        if (quoted) {
+            // a fixer told that a sentence is wrong rewrites that sentence, never only its punctuation
+            Matcher first = WORD.matcher(content).region(target[0], target[1]);
+            if (first.find()) {
+                return content.substring(0, first.end()) + " also" + content.substring(first.end());
             }
         }
         int end = target[1];

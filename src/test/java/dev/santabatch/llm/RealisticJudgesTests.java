@@ -171,7 +171,7 @@ class RealisticJudgesTests {
     }
 
     @Test
-    void withNothingRealFlaggedTheFixerRewordsAWordOrAPunctuationMarkAndTheDefectsStay() {
+    void withNothingRealFlaggedTheFixerRewordsAWordOrAPunctuationMarkAndTheDefectsStayAQuotedSentenceByAWord() {
         RealisticJudges judges = judges();
         Set<String> kinds = new HashSet<>();
         for (int i = 0; i < 200; i++) {
@@ -182,12 +182,14 @@ class RealisticJudgesTests {
             assertThat(clean).isNotEqualTo(CLEAN);
             assertThat(boiler).isNotEqualTo(BOILER);
             assertThat(DefectText.carries(boiler, BOILERPLATE)).as(boiler).isTrue();
-            kinds.add(smallEdit(CLEAN, clean));
-            smallEdit(BOILER, boiler);
+            // a quoted sentence is reworded by a word, never by its punctuation alone
+            assertThat(smallEdit(CLEAN, clean)).isEqualTo("word");
+            kinds.add(smallEdit(BOILER, boiler));
             // the quoted sentence is the one reworded
             assertThat(clean).doesNotContain("It is simple to clean.");
         }
-        assertThat(kinds).containsExactlyInAnyOrder("word", "punctuation");
+        // an unquoted flag may be answered by punctuation alone
+        assertThat(kinds).contains("punctuation").isSubsetOf("word", "punctuation");
     }
 
     @Test
@@ -220,6 +222,11 @@ class RealisticJudgesTests {
         }
         String[] a = before.split(" ");
         String[] b = after.split(" ");
+        if (b.length == a.length + 1) {
+            // one word inserted
+            assertThat(after.replaceFirst(" also\\b", "")).as(after).isEqualTo(before);
+            return "word";
+        }
         assertThat(b).as(after).hasSameSizeAs(a);
         int changed = 0;
         for (int i = 0; i < a.length; i++) {
