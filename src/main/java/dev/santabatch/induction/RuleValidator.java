@@ -1,6 +1,7 @@
 package dev.santabatch.induction;
 
 import dev.santabatch.job.RuleSpec;
+import dev.santabatch.rules.RuleEngine;
 import dev.santabatch.stats.ClopperPearson;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,6 +74,7 @@ public final class RuleValidator {
         int support = rule.support();
         double loo = looRecall(rule, pattern, minItems);
         List<String> fresh = new ArrayList<>();
+        RuleEngine engine = rule.engine();
         String rejection = null;
         if (support < MIN_SUPPORT) {
             rejection = "support " + support + " < " + MIN_SUPPORT + " items";
@@ -80,7 +82,7 @@ public final class RuleValidator {
             rejection = String.format(java.util.Locale.ROOT, "leave-one-out recall %.2f < %.2f", loo, MIN_LOO_RECALL);
         }
         for (PassedItem p : pattern.passed()) {
-            if (rejection == null && rule.flags(p.text(), p.facts())) {
+            if (rejection == null && !engine.check(p.text(), p.facts()).isEmpty()) {
                 if (checkable(rule)) {
                     fresh.add(p.itemId());
                 } else {
@@ -90,7 +92,7 @@ public final class RuleValidator {
         }
         List<String> flagged = new ArrayList<>();
         for (PassedItem e : eligible) {
-            if (rule.flags(e.text(), e.facts())) {
+            if (!engine.check(e.text(), e.facts()).isEmpty()) {
                 flagged.add(e.itemId());
             }
         }

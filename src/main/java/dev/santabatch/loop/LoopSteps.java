@@ -36,8 +36,19 @@ public final class LoopSteps {
     private final SourceFields source;
     private final Step sample;
     private final JobExecutionDecider decider;
+    private final boolean learnedRules;
 
+    /** The loop's steps with learned rules on. */
     public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels) {
+        this(repo, tm, run, store, panels, true);
+    }
+
+    /**
+     * @param learnedRules whether the batch fix learns rules from the sample's fixes ({@code false}:
+     *     {@code --no-learned-rules}, every systematic pattern goes to narrowing and the matcher)
+     */
+    public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels,
+            boolean learnedRules) {
         this.repo = repo;
         this.tm = tm;
         this.run = run;
@@ -50,6 +61,7 @@ public final class LoopSteps {
                 .allowStartIfComplete(true)
                 .build();
         this.decider = new LoopDecider(loop, run);
+        this.learnedRules = learnedRules;
     }
 
     public LoopStore loopStore() {
@@ -129,7 +141,9 @@ public final class LoopSteps {
                 .transactionManager(tm)
                 .reader(new ModelBatchFix.Reader(store, loop, spend, run, state, run.job().matcher().maxCandidateShare(),
                         new OfflineNarrowingChecks(run.job(), java.util.Objects.requireNonNull(store.jdbc().getDataSource()),
-                                RunComponents.embeddingPool()), source))
+                                RunComponents.embeddingPool()), source,
+                        learnedRules ? new LearnedRules(store, loop, new LearnedRuleStore(store.jdbc()), run, panels, source)
+                                : null))
                 .processor(budget.guard(new ModelBatchFix.Processor(panels, matcher, state, source)))
                 .writer(budget.saving(new ModelBatchFix.Writer(store, loop, spend, run)))
                 .taskExecutor(executor)

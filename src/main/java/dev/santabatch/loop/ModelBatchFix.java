@@ -46,6 +46,9 @@ final class ModelBatchFix {
 
     private static final Logger log = LoggerFactory.getLogger(ModelBatchFix.class);
 
+    /** The narrowing method of a pattern a learned rule handled: its candidates are the items the rule could not fix. */
+    static final String LEARNED_RULE_METHOD = "learned-rule";
+
     record Task(SpendStore.Candidate candidate, Store.StoredItem item, int round) {}
 
     /**
@@ -83,12 +86,17 @@ final class ModelBatchFix {
         private final double maxShare;
         private final @Nullable OfflineNarrowingChecks offline;
         private final SourceFields source;
+        private final @Nullable LearnedRules learned;
         private final Deque<Task> page = new ArrayDeque<>();
         private long fetched = -1;
         private boolean exhausted;
 
+        /**
+         * @param learned the learned-rule stage, asked first for every systematic pattern; {@code null}
+         *     when learned rules are off ({@code --no-learned-rules})
+         */
         Reader(Store store, LoopStore loop, SpendStore spend, RunContext run, State state, double maxShare,
-                @Nullable OfflineNarrowingChecks offline, SourceFields source) {
+                @Nullable OfflineNarrowingChecks offline, SourceFields source, @Nullable LearnedRules learned) {
             this.store = store;
             this.loop = loop;
             this.spend = spend;
@@ -97,6 +105,7 @@ final class ModelBatchFix {
             this.maxShare = maxShare;
             this.offline = offline;
             this.source = source;
+            this.learned = learned;
         }
 
         @Override
@@ -122,12 +131,16 @@ final class ModelBatchFix {
                 allFixes.put(p.patternNo(), fixes);
                 state.examples.put(p.patternNo(), fixes.subList(0, Math.min(3, fixes.size())));
             }
+            // a pattern a valid learned rule handles gets no narrowing: only the items its rule
+            // could not fix go to the matcher
+            LearnedRules.Result ruled = learned == null ? LearnedRules.Result.NONE
+                    : learned.handle(state.round, state.systematic.values());
             if (!spend.narrowed(run.runPk(), state.round)) {
-                narrow(allFixes, contentIndex);
+                narrow(allFixes, contentIndex, ruled);
             }
         }
 
-        private void narrow(Map<Integer, List<FixExample>> fixes, int contentIndex) {
+        private void narrow(Map<Integer, List<FixExample>> fixes, int contentIndex, LearnedRules.Result ruled) {
             Set<String> sampled = new HashSet<>();
             loop.sample(run.runPk(), state.round).forEach(s -> sampled.add(s.itemId()));
             List<PatternNarrowing.Item> eligible = new ArrayList<>();
@@ -154,6 +167,9 @@ final class ModelBatchFix {
             List<LoopStore.IssueRow> issues = loop.issues(run.runPk(), state.round);
             List<PatternNarrowing.Evidence> evidence = new ArrayList<>();
             for (LoopStore.PatternRow p : state.systematic.values()) {
+                if (ruled.ruled().contains(p.patternNo())) {
+                    continue;
+                }
                 Set<String> items = new HashSet<>(p.items());
                 List<String> texts = issues.stream()
                         .filter(i -> items.contains(i.itemId()) && p.criterion().equals(i.criterion()))
@@ -167,10 +183,13 @@ final class ModelBatchFix {
             }
             // the offline reviewers' checks for the patterns of criteria they judge (no model call)
             Set<String> criteria = new HashSet<>();
-            state.systematic.values().forEach(p -> criteria.add(p.criterion()));
-            PatternNarrowing.Offline checks = offline == null || eligible.isEmpty() ? PatternNarrowing.Offline.NONE
-                    : offline.check(snapshot, asSnapshot, criteria);
-            Map<Integer, PatternNarrowing.Narrowed> picked = PatternNarrowing.narrow(evidence, eligible, maxShare, checks);
+            evidence.forEach(p -> criteria.add(p.criterion()));
+            PatternNarrowing.Offline checks = offline == null || eligible.isEmpty() || criteria.isEmpty()
+                    ? PatternNarrowing.Offline.NONE : offline.check(snapshot, asSnapshot, criteria);
+            Map<Integer, PatternNarrowing.Narrowed> picked =
+                    new LinkedHashMap<>(PatternNarrowing.narrow(evidence, eligible, maxShare, checks));
+            ruled.leftovers().forEach((p, ids) -> picked.put(p,
+                    new PatternNarrowing.Narrowed(ids, ids.size(), LEARNED_RULE_METHOD, 0)));
             Map<String, List<Integer>> byItem = new LinkedHashMap<>();
             picked.forEach((p, n) -> n.ids().forEach(id -> byItem.computeIfAbsent(id, k -> new ArrayList<>()).add(p)));
             List<SpendStore.Candidate> candidates = new ArrayList<>();
