@@ -34,7 +34,8 @@ import java.util.function.Function;
  * <ul>
  *   <li>numbers: {@code number-grounding} on the column, in the unit the corrected values are
  *       written in, with the words that stand within {@value #KEYWORD_WINDOW} words of the wrong
- *       number in at least half the fixes as keywords; fix {@code correct};
+ *       number in at least half the fixes as keywords (words of the column's name first); fix
+ *       {@code correct};
  *   <li>removed sentences: {@code forbidden-terms} on the longest run of words (two or more, one
  *       of them a content word) that the removed sentences of at least {@value #MIN_SHARE} of
  *       those fixes share and that no kept text and no passed sampled item contains; fix
@@ -138,7 +139,8 @@ public final class RuleInducer {
             }
             words.forEach(w -> near.merge(w, 1, Integer::sum));
         }
-        List<String> keywords = mostShared(near, fixes.size());
+        Set<String> named = Set.of(cu.column().toLowerCase(Locale.ROOT).split("[^\\p{L}]+"));
+        List<String> keywords = mostShared(near, fixes.size(), named);
         if (keywords.isEmpty()) {
             return Optional.empty();
         }
@@ -179,11 +181,16 @@ public final class RuleInducer {
         return !dev.santabatch.rules.StatedQuantities.in(w + " hours").isEmpty();
     }
 
-    /** The words seen in at least half the fixes, most shared first, at most {@value #MAX_KEYWORDS}. */
-    private static List<String> mostShared(Map<String, Integer> counts, int fixes) {
+    /**
+     * The words seen in at least half the fixes, at most {@value #MAX_KEYWORDS}: words of the column's
+     * name first (the text names the attribute), then the most shared.
+     */
+    private static List<String> mostShared(Map<String, Integer> counts, int fixes, Set<String> named) {
         return counts.entrySet().stream()
                 .filter(e -> 2 * e.getValue() >= fixes)
-                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .sorted(Comparator.comparing((Map.Entry<String, Integer> e) -> !named.contains(e.getKey()))
+                        .thenComparing(Map.Entry.<String, Integer>comparingByValue().reversed())
+                        .thenComparing(Map.Entry.comparingByKey()))
                 .limit(MAX_KEYWORDS).map(Map.Entry::getKey).toList();
     }
 
