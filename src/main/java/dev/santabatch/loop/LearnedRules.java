@@ -127,7 +127,7 @@ final class LearnedRules {
         }
         // a passed sampled item it flags, with evidence checkable against its source: reviewed again
         Map<String, Boolean> fresh = reviews(id, LearnedRuleStore.ReviewKind.FRESH, s.freshReview(), p.criterion(),
-                itemId -> store.item(run.runPk(), itemId).map(this::currentText));
+                itemId -> store.item(run.runPk(), itemId).map(this::asOf));
         d.freshReviews = fresh.size();
         List<String> passedAgain = fresh.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
         Optional<String> freshRejection = RuleValidator.afterFreshReview(passedAgain);
@@ -155,7 +155,7 @@ final class LearnedRules {
         for (String itemId : fresh.keySet()) {
             Optional<Store.StoredItem> item = store.item(run.runPk(), itemId).filter(it -> "NICE".equals(it.state()));
             if (item.isPresent()) {
-                PassedItem current = currentText(item.get());
+                PassedItem current = asOf(item.get());
                 RuleOutcome o = fixed(engine, current);
                 if (o != null) {
                     store.setState(run.runPk(), itemId, "ACTIVE");
@@ -385,14 +385,10 @@ final class LearnedRules {
             after = next.get(next.size() - 1).item().recordIndex();
             for (Store.EligibleItem e : next) {
                 if (!sampled.contains(e.item().id())) {
-                    out.add(currentText(e.item()));
+                    out.add(asOf(e.item()));
                 }
             }
         }
-    }
-
-    private PassedItem currentText(Store.StoredItem item) {
-        return asOf(item);
     }
 
     private PassedItem asOf(Store.StoredItem item) {
