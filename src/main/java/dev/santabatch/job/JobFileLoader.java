@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -438,8 +439,7 @@ public final class JobFileLoader {
                     Obj a = new Obj(nodes.get(k), r.key("attributes") + "[" + k + "]", ATTRIBUTE_KEYS);
                     String column = a.reqString("column");
                     requireSourceColumn(a, column);
-                    List<String> unitKeys = java.util.Arrays.stream(Unit.values()).map(Unit::key).toList();
-                    Unit unit = Unit.ofKey(a.reqChoice("unit", unitKeys)).orElseThrow();
+                    Unit unit = unit(a);
                     List<String> keywords = a.stringList("keywords", true, true);
                     attributes.add(new GroundedAttribute(column, unit, keywords));
                 }
@@ -448,6 +448,17 @@ public final class JobFileLoader {
             }
             default -> throw new IllegalStateException(type);
         }
+    }
+
+    /**
+     * A grounded attribute's unit: one of {@link Unit}, every one of which the number-grounding rule
+     * finds in text. Any other name (a currency among them) would check nothing, so it is an error.
+     */
+    private static Unit unit(Obj a) throws JobFileException {
+        String name = a.reqString("unit");
+        return Unit.ofKey(name).orElseThrow(() -> a.err("unit", "number grounding cannot find '" + name
+                + "' in text; the units it finds: " + String.join(", ", Arrays.stream(Unit.values()).map(Unit::key)
+                        .toList()) + " (currency amounts are not grounded)"));
     }
 
     private SamplingSpec sampling(Obj o) throws JobFileException {

@@ -511,6 +511,31 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void countAndDistanceUnitsLoad() throws Exception {
+        // given a listing's rating, capacity and distances
+        Path file = write(BASE + """
+                  - id: facts
+                    pass: Right.
+                    fail-signal: Wrong.
+                    rules:
+                      - id: grounded
+                        type: number-grounding
+                        attributes:
+                          - {column: rating, unit: count, keywords: [rating, rated]}
+                          - {column: centre_km, unit: kilometre, keywords: [centre]}
+                          - {column: airport_mi, unit: mile, keywords: [airport]}
+                """);
+
+        // when
+        JobDefinition job = JobFileLoader.load(file);
+
+        // then
+        var grounding = (RuleSpec.NumberGrounding) job.criterion("facts").orElseThrow().rules().get(0);
+        assertThat(grounding.attributes()).extracting(RuleSpec.GroundedAttribute::unit)
+                .containsExactly(Unit.COUNT, Unit.KILOMETRE, Unit.MILE);
+    }
+
+    @Test
     void rulesOfASantaOnlyCriterionAreAWarning() throws Exception {
         // given
         Path file = write(BASE + """
@@ -583,6 +608,17 @@ class JobFileLoaderTests {
                                 attributes:
                                   - {column: engine_size, unit: litre, keywords: [engine]}
                         """, "rubric[1].rules[0].attributes[0].column", 19, "not in input.source-columns [fuel]"),
+                Arguments.of("a unit number grounding cannot find in text", BASE + """
+                          - id: prices
+                            pass: Right.
+                            fail-signal: Wrong.
+                            rules:
+                              - id: grounded
+                                type: number-grounding
+                                attributes:
+                                  - {column: price, unit: dollar, keywords: [costs]}
+                        """, "rubric[1].rules[0].attributes[0].unit", 18,
+                        "number grounding cannot find 'dollar' in text; the units it finds: year, month"),
                 Arguments.of("required-phrase column outside source-columns", BASE.replace("  content-column: text\n",
                         "  content-column: text\n  source-columns: [fuel]\n") + """
                           - id: note
