@@ -97,7 +97,9 @@ public final class JobFileLoader {
     private static final List<String> SAMPLING_KEYS =
             List.of("rate", "allow-rate-outside-range", "min-size", "full-review-below", "seed");
     private static final List<String> SANTA_KEYS = List.of("max-iterations", "max-rounds", "systematic-min-items",
-            "failed-review-threshold", "low-agreement-kappa", "pattern-similarity", "audit-size");
+            "failed-review-threshold", "low-agreement-kappa", "pattern-similarity", "audit-size", "acceptance-number");
+    /** A larger acceptance number would call a sample with over a hundred failures clean. */
+    private static final int ACCEPTANCE_NUMBER_MAX = 100;
     private static final List<String> REVIEWER_KEYS = List.of("id", "type", "criteria", "model", "thresholds");
     private static final List<String> FIXER_KEYS = List.of("type", "model");
     private static final List<String> MATCHER_KEYS = List.of("model", "max-candidate-share");
@@ -486,7 +488,8 @@ public final class JobFileLoader {
                 o.numberIn("failed-review-threshold", 0.10, 0, 1),
                 o.numberIn("low-agreement-kappa", 0.4, -1, 1),
                 o.numberIn("pattern-similarity", 0.45, 0, 1),
-                o.intIn("audit-size", 20, 0, 10_000));
+                o.intIn("audit-size", 20, 0, 10_000),
+                o.has("acceptance-number") ? o.intIn("acceptance-number", 0, 0, ACCEPTANCE_NUMBER_MAX) : null);
     }
 
     private List<ReviewerSpec> reviewers(Obj top, List<Criterion> rubric) throws JobFileException {
