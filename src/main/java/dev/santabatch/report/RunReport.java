@@ -151,6 +151,10 @@ public final class RunReport {
             m.put("full_review", round.fullReview());
             m.put("strata", strata(round.strata()));
             m.put("decision", round.decision());
+            loop.acceptance(ctx.runPk(), round.round()).ifPresent(a -> {
+                m.put("acceptance_number", a.acceptanceNumber());
+                m.put("failures", a.failures());
+            });
             List<LoopStore.SampleOutcome> sample = loop.sample(ctx.runPk(), round.round());
             List<SantaMetrics.ItemOutcome> outcomes = new ArrayList<>();
             Map<String, Integer> sampledRev = new LinkedHashMap<>();
@@ -237,7 +241,8 @@ public final class RunReport {
         run.put("issue_taxonomy_by_criterion", taxonomyRun);
         run.put("issue_taxonomy_by_pattern", taxonomyByPattern);
         run.put("agreement", agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()));
-        Map<String, Object> boundMap = new LinkedHashMap<>(bound(status, rounds));
+        Map<String, Object> boundMap = new LinkedHashMap<>(bound(status, rounds,
+                rounds.isEmpty() ? null : loop.acceptance(ctx.runPk(), rounds.get(rounds.size() - 1).round()).orElse(null)));
         boundMap.put("escalated_items_counted_apart", store.escalationsByCause(ctx.runPk()).values().stream()
                 .mapToLong(Long::longValue).sum());
         run.put("bound", boundMap);
@@ -328,7 +333,11 @@ public final class RunReport {
         return m;
     }
 
-    static Map<String, Object> bound(String status, List<LoopStore.Round> rounds) {
+    /**
+     * The bound object; {@code acceptance} is the last round's (null for a round decided before it
+     * was recorded, when clean meant no failure: c = 0).
+     */
+    static Map<String, Object> bound(String status, List<LoopStore.Round> rounds, LoopStore.@Nullable Acceptance acceptance) {
         if (rounds.isEmpty()) {
             return Map.of("stated", false, "why", "no sampling round ran");
         }
@@ -342,9 +351,12 @@ public final class RunReport {
         if (!CLEAN.equals(status)) {
             return ordered("stated", false, "why", "no clean sample: no bound can be stated");
         }
-        CleanSampleBound b = CleanSampleBound.of(last.sampleSize(), last.eligible(), rounds.size());
+        LoopStore.Acceptance a = acceptance != null ? acceptance : new LoopStore.Acceptance(0, 0);
+        CleanSampleBound b = CleanSampleBound.of(last.sampleSize(), last.eligible(), rounds.size(), a.failures(),
+                a.acceptanceNumber());
         Map<String, Object> m = ordered("stated", true, "sample_size", b.sampleSize(), "eligible", b.eligible(),
-                "rounds_looked_at", b.roundsLookedAt(), "confidence", b.confidence(), "defect_rate_below", b.upperBound(),
+                "rounds_looked_at", b.roundsLookedAt(), "failures", b.failures(), "acceptance_number",
+                b.acceptanceNumber(), "confidence", b.confidence(), "defect_rate_below", b.upperBound(),
                 "sentence", b.sentence());
         b.warning().ifPresent(w -> m.put("warning", w));
         return m;
