@@ -58,6 +58,28 @@ class RuleInducerTests {
     }
 
     @Test
+    void aDistanceCorrectedInKilometresOrMilesBecomesNumberGroundingInKilometres() {
+        List<AcceptedFix> fixes = List.of(
+                fix("a", "A bright flat. It is 12 km from the beach.", "A bright flat. It is 3 km from the beach.",
+                        Map.of("distance_km", "3", "rating", "4")),
+                fix("b", "Quiet cabin, 9 km from the beach.", "Quiet cabin, 1.9 miles from the beach.",
+                        Map.of("distance_km", "3", "rating", "5")),
+                fix("c", "Loft with a view, just 20 km from the beach.", "Loft with a view, just 8 km from the beach.",
+                        Map.of("distance_km", "8", "rating", "3")));
+
+        LearnedRule rule = induce(fixes, List.of()).orElseThrow();
+
+        RuleSpec.NumberGrounding g = (RuleSpec.NumberGrounding) rule.spec();
+        assertThat(g.attributes()).singleElement().satisfies(a -> {
+            assertThat(a.column()).isEqualTo("distance_km");
+            assertThat(a.unit()).isEqualTo(Unit.KILOMETRE);
+            assertThat(a.keywords()).contains("beach");
+        });
+        assertThat(rule.fix("Tiny house, 40 km from the beach.", Map.of("distance_km", "5")).text())
+                .isEqualTo("Tiny house, 5 km from the beach.");
+    }
+
+    @Test
     void aRecurringRemovedSentenceBecomesForbiddenTermsOnTheSharedPhrase() {
         List<AcceptedFix> fixes = List.of(
                 fix("a", "A fine chair. Order now, stocks are limited! Oak legs.", "A fine chair. Oak legs.", Map.of()),
