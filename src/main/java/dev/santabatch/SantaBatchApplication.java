@@ -29,6 +29,7 @@ public class SantaBatchApplication {
         store.createSchema();
         new LoopStore(store.jdbc()).createSchema();
         new dev.santabatch.loop.SpendStore(store.jdbc()).createSchema();
+        new dev.santabatch.loop.LearnedRuleStore(store.jdbc()).createSchema();
         return store;
     }
 }

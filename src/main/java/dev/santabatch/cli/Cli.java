@@ -39,6 +39,7 @@ public final class Cli {
 
     static final String RUN_HELP = """
             usage: santa-batch run <job-file> [--input <csv>] [--out <dir>] [--run-id <id>] [--seed <n>]
+                                   [--no-learned-rules]
 
               <job-file>      the job's YAML file (keys: docs/job-file-reference.md)
               --input <csv>   read this catalog instead of the job file's input.path
@@ -48,10 +49,13 @@ public final class Cli {
                               stopped; a COMPLETED one is refused (exit 2); a live one is refused.
               --seed <n>      the sampling seed (default: the job file's sampling.seed, else random;
                               recorded with the run)
+              --no-learned-rules
+                              learn no rules from the sample's fixes: every systematic pattern goes
+                              to the matcher (docs/learned-rules.md); give it again on a restart
             """;
 
     static final String RESTART_HELP = """
-            usage: santa-batch restart <execution-id>
+            usage: santa-batch restart <execution-id> [--no-learned-rules]
 
               Restarts a FAILED or STOPPED execution where it stopped, with the job file, input,
               output folder and seed it was started with. 'status' lists execution ids.
@@ -102,6 +106,7 @@ public final class Cli {
             out.print(RUN_HELP);
             return ExitCodes.OK;
         }
+        props = learnedRules(args, props);
         Map<String, String> opts = options(args, List.of("--input", "--out", "--run-id", "--seed"));
         if (args.size() != 1) {
             throw new UsageException(args.isEmpty() ? "run: missing <job-file>" : "run: unexpected argument(s) " + args.subList(1, args.size()));
@@ -134,6 +139,7 @@ public final class Cli {
             out.print(RESTART_HELP);
             return ExitCodes.OK;
         }
+        props = learnedRules(args, props);
         options(args, List.of());
         if (args.size() != 1) {
             throw new UsageException("restart: expected one <execution-id>");
@@ -191,6 +197,22 @@ public final class Cli {
         }
         return Launcher.audit(Path.of(args.get(0)), Path.of(args.get(1)), props, out, err);
     }
+
+    /**
+     * Removes the {@code --no-learned-rules} flag from {@code args}; when it was there, the
+     * properties with {@link dev.santabatch.run.Launcher#LEARNED_RULES_PROPERTY} false.
+     */
+    private static Map<String, Object> learnedRules(List<String> args, Map<String, Object> props) {
+        if (!args.remove(NO_LEARNED_RULES)) {
+            return props;
+        }
+        args.removeIf(NO_LEARNED_RULES::equals);
+        Map<String, Object> with = new HashMap<>(props);
+        with.put(dev.santabatch.run.Launcher.LEARNED_RULES_PROPERTY, "false");
+        return with;
+    }
+
+    private static final String NO_LEARNED_RULES = "--no-learned-rules";
 
     /** Removes the allowed {@code --name value} options from {@code args} and returns them. */
     private static Map<String, String> options(List<String> args, List<String> allowed) throws UsageException {

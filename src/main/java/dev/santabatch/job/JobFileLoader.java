@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -96,7 +97,9 @@ public final class JobFileLoader {
     private static final List<String> SAMPLING_KEYS =
             List.of("rate", "allow-rate-outside-range", "min-size", "full-review-below", "seed");
     private static final List<String> SANTA_KEYS = List.of("max-iterations", "max-rounds", "systematic-min-items",
-            "failed-review-threshold", "low-agreement-kappa", "pattern-similarity", "audit-size");
+            "failed-review-threshold", "low-agreement-kappa", "pattern-similarity", "audit-size", "acceptance-number");
+    /** A larger acceptance number would call a sample with over a hundred failures clean. */
+    private static final int ACCEPTANCE_NUMBER_MAX = 100;
     private static final List<String> REVIEWER_KEYS = List.of("id", "type", "criteria", "model", "thresholds");
     private static final List<String> FIXER_KEYS = List.of("type", "model");
     private static final List<String> MATCHER_KEYS = List.of("model", "max-candidate-share", "min-similarity");
@@ -438,8 +441,7 @@ public final class JobFileLoader {
                     Obj a = new Obj(nodes.get(k), r.key("attributes") + "[" + k + "]", ATTRIBUTE_KEYS);
                     String column = a.reqString("column");
                     requireSourceColumn(a, column);
-                    List<String> unitKeys = java.util.Arrays.stream(Unit.values()).map(Unit::key).toList();
-                    Unit unit = Unit.ofKey(a.reqChoice("unit", unitKeys)).orElseThrow();
+                    Unit unit = unit(a);
                     List<String> keywords = a.stringList("keywords", true, true);
                     attributes.add(new GroundedAttribute(column, unit, keywords));
                 }
@@ -448,6 +450,17 @@ public final class JobFileLoader {
             }
             default -> throw new IllegalStateException(type);
         }
+    }
+
+    /**
+     * A grounded attribute's unit: one of {@link Unit}, every one of which the number-grounding rule
+     * finds in text. Any other name (a currency among them) would check nothing, so it is an error.
+     */
+    private static Unit unit(Obj a) throws JobFileException {
+        String name = a.reqString("unit");
+        return Unit.ofKey(name).orElseThrow(() -> a.err("unit", "number grounding cannot find '" + name
+                + "' in text; the units it finds: " + String.join(", ", Arrays.stream(Unit.values()).map(Unit::key)
+                        .toList()) + " (currency amounts are not grounded)"));
     }
 
     private SamplingSpec sampling(Obj o) throws JobFileException {
@@ -475,7 +488,8 @@ public final class JobFileLoader {
                 o.numberIn("failed-review-threshold", 0.10, 0, 1),
                 o.numberIn("low-agreement-kappa", 0.4, -1, 1),
                 o.numberIn("pattern-similarity", 0.45, 0, 1),
-                o.intIn("audit-size", 20, 0, 10_000));
+                o.intIn("audit-size", 20, 0, 10_000),
+                o.has("acceptance-number") ? o.intIn("acceptance-number", 0, 0, ACCEPTANCE_NUMBER_MAX) : null);
     }
 
     private List<ReviewerSpec> reviewers(Obj top, List<Criterion> rubric) throws JobFileException {

@@ -1,5 +1,7 @@
 package dev.santabatch.job;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The convergence loop and the Pattern C rounds.
  *
@@ -11,6 +13,8 @@ package dev.santabatch.job;
  * @param patternSimilarity issue-text similarity that joins failures into one pattern (cosine of all-MiniLM-L6-v2 embeddings of the stripped issue texts). Defaults to 0.45,
  *     measured on the sample (docs/offline-reviewers.md).
  * @param auditSize shipped items drawn into audit.csv. Defaults to 20.
+ * @param acceptanceNumber the most isolated failures a clean sample may have (0-100); null, the
+ *     default, chooses it from the sample size ({@code dev.santabatch.stats.AcceptanceNumber}).
  */
 public record SantaSpec(
         int maxIterations,
@@ -19,4 +23,5 @@ public record SantaSpec(
         double failedReviewThreshold,
         double lowAgreementKappa,
         double patternSimilarity,
-        int auditSize) {}
+        int auditSize,
+        @Nullable Integer acceptanceNumber) {}

@@ -6,6 +6,11 @@ import java.util.Optional;
 /**
  * Units a grounded attribute can be stated in. Units of one {@link Family} convert into each other
  * through {@link #toBase}.
+ *
+ * <p>Every unit here is one the number-grounding rule finds in text (it has text forms there: a
+ * unit the job file accepts but the rule could never find would check nothing). {@link #COUNT} is
+ * a number of things (stars, guests, bedrooms), stated with a noun rather than a unit. Currency
+ * amounts are not units: prices are out of scope of number grounding.
  */
 public enum Unit {
     YEAR(Family.DURATION, 365.0 * 24),
@@ -20,10 +25,12 @@ public enum Unit {
     OUNCE(Family.MASS, 28.349523125),
     LITRE(Family.VOLUME, 1000),
     MILLILITRE(Family.VOLUME, 1),
+    KILOMETRE(Family.LENGTH, 1_000_000),
     METRE(Family.LENGTH, 1000),
     CENTIMETRE(Family.LENGTH, 10),
     MILLIMETRE(Family.LENGTH, 1),
     INCH(Family.LENGTH, 25.4),
+    MILE(Family.LENGTH, 1_609_344),
     WATT(Family.POWER, 1),
     COUNT(Family.COUNT, 1);
 

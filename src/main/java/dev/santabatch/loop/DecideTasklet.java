@@ -13,7 +13,8 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
  * Decides the round and stores the decision with it: a sample whose items were all reviewed and
- * NICE on first review is {@code clean}; nothing left eligible after a full review is
+ * whose failures are few and isolated ({@link SampleAcceptance}: at most the acceptance number,
+ * no systematic pattern) is {@code clean}; nothing left eligible after a full review is
  * {@code fully-reviewed}; a sample whose every failure is of a pattern the batch fix cannot reach
  * ends the run {@code unreachable-pattern} at once ({@link UnreachablePatterns}); otherwise
  * {@code continue} while rounds remain, else {@code not-clean}.
@@ -43,13 +44,13 @@ final class DecideTasklet implements Tasklet {
         LoopStore.Round round = current.get();
         List<LoopStore.SampleOutcome> sample = loop.sample(run.runPk(), round.round());
         boolean allReviewed = sample.stream().noneMatch(s -> s.outcome() == null || "UNREVIEWED".equals(s.outcome()));
-        boolean allNiceFirst = sample.stream()
-                .allMatch(s -> "NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0);
+        SampleAcceptance acceptance = SampleAcceptance.of(sample, loop.patterns(run.runPk(), round.round()),
+                run.job().santa().acceptanceNumber());
         long stillEligible = store.countEligible(run.runPk());
         String decision;
         if (round.eligible() == 0 || (round.fullReview() && allReviewed && stillEligible == 0)) {
             decision = Decision.FULLY_REVIEWED;
-        } else if (!round.fullReview() && allReviewed && allNiceFirst && !sample.isEmpty()) {
+        } else if (!round.fullReview() && allReviewed && acceptance.clean()) {
             decision = Decision.CLEAN;
         } else if (stillEligible == 0 && allReviewed) {
             decision = Decision.FULLY_REVIEWED;
@@ -61,10 +62,12 @@ final class DecideTasklet implements Tasklet {
             decision = Decision.NOT_CLEAN;
         }
         loop.decide(run.runPk(), round.round(), decision);
+        loop.recordAcceptance(run.runPk(), round.round(), acceptance.stored());
         long nice = sample.stream().filter(s -> "NICE".equals(s.outcome())).count();
         long first = sample.stream().filter(s -> "NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0).count();
-        log.info("decide: round {}: {} sampled, {} nice ({} on first review), {} eligible left: {}", round.round(),
-                sample.size(), nice, first, stillEligible, decision);
+        log.info("decide: round {}: {} sampled, {} nice ({} on first review; {} failures, acceptance number {}{}),"
+                + " {} eligible left: {}", round.round(), sample.size(), nice, first, acceptance.failures(),
+                acceptance.acceptanceNumber(), acceptance.systematic() ? ", systematic" : "", stillEligible, decision);
         return RepeatStatus.FINISHED;
     }
 }

@@ -2,7 +2,10 @@ package dev.santabatch.loop;
 
 /** A round's decision, stored with the round. */
 public final class Decision {
-    /** Every sampled item was reviewed and NICE on first review. */
+    /**
+     * Every sampled item was reviewed, and the failures (items not NICE on first review) number at
+     * most the acceptance number and form no systematic pattern ({@link SampleAcceptance}).
+     */
     public static final String CLEAN = "clean";
     /** Nothing left eligible: every item verified NICE or held. */
     public static final String FULLY_REVIEWED = "fully-reviewed";

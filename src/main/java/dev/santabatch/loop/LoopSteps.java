@@ -38,8 +38,19 @@ public final class LoopSteps {
     private final SourceFields source;
     private final Step sample;
     private final JobExecutionDecider decider;
+    private final boolean learnedRules;
 
+    /** The loop's steps with learned rules on. */
     public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels) {
+        this(repo, tm, run, store, panels, true);
+    }
+
+    /**
+     * @param learnedRules whether the batch fix learns rules from the sample's fixes ({@code false}:
+     *     {@code --no-learned-rules}, every systematic pattern goes to narrowing and the matcher)
+     */
+    public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels,
+            boolean learnedRules) {
         this.repo = repo;
         this.tm = tm;
         this.run = run;
@@ -52,6 +63,7 @@ public final class LoopSteps {
                 .allowStartIfComplete(true)
                 .build();
         this.decider = new LoopDecider(loop, run);
+        this.learnedRules = learnedRules;
     }
 
     public LoopStore loopStore() {
@@ -133,7 +145,9 @@ public final class LoopSteps {
                 .reader(new ModelBatchFix.Reader(store, loop, spend, run, state, run.job().matcher().maxCandidateShare(),
                         new PatternNarrowing(new SentenceVectors(dataSource, Embedder::shared, RunComponents.embeddingPool()),
                                 run.job().matcher().minSimilarity()),
-                        new OfflineNarrowingChecks(run.job(), dataSource, RunComponents.embeddingPool()), source))
+                        new OfflineNarrowingChecks(run.job(), dataSource, RunComponents.embeddingPool()), source,
+                        learnedRules ? new LearnedRules(store, loop, new LearnedRuleStore(store.jdbc()), run, panels, source)
+                                : null))
                 .processor(budget.guard(new ModelBatchFix.Processor(panels, matcher, state, source)))
                 .writer(budget.saving(new ModelBatchFix.Writer(store, loop, spend, run)))
                 .taskExecutor(executor)

@@ -30,6 +30,9 @@ public final class LoopStore {
               PRIMARY KEY (run_pk, round_no))""",
             // wider than first released (continue-after-max-rounds-raised), so stores created before get it here
             "ALTER TABLE sb_round ALTER COLUMN decision SET DATA TYPE VARCHAR(64)",
+            // the decision's acceptance number and failures (added later, so stores created before get them here)
+            "ALTER TABLE sb_round ADD COLUMN IF NOT EXISTS acceptance_number INT",
+            "ALTER TABLE sb_round ADD COLUMN IF NOT EXISTS failures INT",
             """
             CREATE TABLE IF NOT EXISTS sb_sample (
               run_pk BIGINT NOT NULL,
@@ -152,6 +155,26 @@ public final class LoopStore {
 
     public void decide(long runPk, int round, String decision) {
         jdbc.update("UPDATE sb_round SET decision = ? WHERE run_pk = ? AND round_no = ?", decision, runPk, round);
+    }
+
+    /**
+     * What a round's sample was judged against: its acceptance number c and its failures (items
+     * not NICE on first review).
+     */
+    public record Acceptance(int acceptanceNumber, int failures) {}
+
+    public void recordAcceptance(long runPk, int round, Acceptance a) {
+        jdbc.update("UPDATE sb_round SET acceptance_number = ?, failures = ? WHERE run_pk = ? AND round_no = ?",
+                a.acceptanceNumber(), a.failures(), runPk, round);
+    }
+
+    /** The round's acceptance; empty for a round not decided yet, or decided before this was recorded. */
+    public Optional<Acceptance> acceptance(long runPk, int round) {
+        return jdbc.query("SELECT acceptance_number, failures FROM sb_round WHERE run_pk = ? AND round_no = ?"
+                        + " AND acceptance_number IS NOT NULL",
+                        (rs, n) -> new Acceptance(rs.getInt(1), rs.getInt(2)), runPk, round)
+                .stream()
+                .findFirst();
     }
 
     // ---------------------------------------------------------------- samples

@@ -48,6 +48,9 @@ final class ModelBatchFix {
 
     private static final Logger log = LoggerFactory.getLogger(ModelBatchFix.class);
 
+    /** The narrowing method of a pattern a learned rule handled: its candidates are the items the rule could not fix. */
+    static final String LEARNED_RULE_METHOD = "learned-rule";
+
     record Task(SpendStore.Candidate candidate, Store.StoredItem item, int round) {}
 
     /**
@@ -86,12 +89,18 @@ final class ModelBatchFix {
         private final PatternNarrowing narrowing;
         private final @Nullable OfflineNarrowingChecks offline;
         private final SourceFields source;
+        private final @Nullable LearnedRules learned;
         private final Deque<Task> page = new ArrayDeque<>();
         private long fetched = -1;
         private boolean exhausted;
 
+        /**
+         * @param learned the learned-rule stage, asked first for every systematic pattern; {@code null}
+         *     when learned rules are off ({@code --no-learned-rules})
+         */
         Reader(Store store, LoopStore loop, SpendStore spend, RunContext run, State state, double maxShare,
-                PatternNarrowing narrowing, @Nullable OfflineNarrowingChecks offline, SourceFields source) {
+                PatternNarrowing narrowing, @Nullable OfflineNarrowingChecks offline, SourceFields source,
+                @Nullable LearnedRules learned) {
             this.store = store;
             this.loop = loop;
             this.spend = spend;
@@ -101,6 +110,7 @@ final class ModelBatchFix {
             this.narrowing = narrowing;
             this.offline = offline;
             this.source = source;
+            this.learned = learned;
         }
 
         @Override
@@ -126,12 +136,16 @@ final class ModelBatchFix {
             for (LoopStore.PatternRow p : state.systematic.values()) {
                 state.examples.put(p.patternNo(), store.santaFixExamples(run.runPk(), state.round, p.items(), contentIndex, 3));
             }
+            // a pattern a valid learned rule handles gets no narrowing: only the items its rule
+            // could not fix go to the matcher
+            LearnedRules.Result ruled = learned == null ? LearnedRules.Result.NONE
+                    : learned.handle(state.round, state.systematic.values());
             if (!spend.narrowed(run.runPk(), state.round)) {
-                narrow(contentIndex);
+                narrow(contentIndex, ruled);
             }
         }
 
-        private void narrow(int contentIndex) {
+        private void narrow(int contentIndex, LearnedRules.Result ruled) {
             Set<String> sampled = new HashSet<>();
             Set<String> fixedNice = new HashSet<>();
             for (LoopStore.SampleOutcome s : loop.sample(run.runPk(), state.round)) {
@@ -162,6 +176,9 @@ final class ModelBatchFix {
             List<LoopStore.IssueRow> issues = loop.issues(run.runPk(), state.round);
             List<PatternNarrowing.Evidence> evidence = new ArrayList<>();
             for (LoopStore.PatternRow p : state.systematic.values()) {
+                if (ruled.ruled().contains(p.patternNo())) {
+                    continue;
+                }
                 List<PatternNarrowing.Sampled> items = new ArrayList<>();
                 for (String id : p.items()) {
                     List<String> texts = issues.stream()
@@ -179,11 +196,13 @@ final class ModelBatchFix {
             }
             // the offline reviewers' checks for the patterns of criteria they judge (no model call)
             Set<String> criteria = new HashSet<>();
-            state.systematic.values().forEach(p -> criteria.add(p.criterion()));
-            PatternNarrowing.Offline checks = offline == null || eligible.isEmpty() ? PatternNarrowing.Offline.NONE
-                    : offline.check(snapshot, asSnapshot, criteria);
-            Map<Integer, PatternNarrowing.Narrowed> picked = narrowing.narrow(run.runPk(), evidence, eligible, maxShare, checks,
-                    () -> snapshot.checkStop("the batch fix's sentence embeddings"));
+            evidence.forEach(p -> criteria.add(p.criterion()));
+            PatternNarrowing.Offline checks = offline == null || eligible.isEmpty() || criteria.isEmpty()
+                    ? PatternNarrowing.Offline.NONE : offline.check(snapshot, asSnapshot, criteria);
+            Map<Integer, PatternNarrowing.Narrowed> picked = new LinkedHashMap<>(narrowing.narrow(run.runPk(), evidence,
+                    eligible, maxShare, checks, () -> snapshot.checkStop("the batch fix's sentence embeddings")));
+            ruled.leftovers().forEach((p, ids) -> picked.put(p,
+                    new PatternNarrowing.Narrowed(ids, ids.size(), LEARNED_RULE_METHOD, 0)));
             Map<String, List<Integer>> byItem = new LinkedHashMap<>();
             picked.forEach((p, n) -> n.ids().forEach(id -> byItem.computeIfAbsent(id, k -> new ArrayList<>()).add(p)));
             List<SpendStore.Candidate> candidates = new ArrayList<>();

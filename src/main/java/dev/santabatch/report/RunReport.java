@@ -131,6 +131,7 @@ public final class RunReport {
                     "escalated", c.escalated()));
         }
         r.put("pre_pass", Map.of("rules", rules));
+        r.put("learned_rules", learnedRules(store, ctx.runPk()));
 
         List<Map<String, Object>> perRound = new ArrayList<>();
         // critical issues the review validator attributed: free-text (unprefixed) issues given to a
@@ -154,6 +155,10 @@ public final class RunReport {
             m.put("full_review", round.fullReview());
             m.put("strata", strata(round.strata()));
             m.put("decision", round.decision());
+            loop.acceptance(ctx.runPk(), round.round()).ifPresent(a -> {
+                m.put("acceptance_number", a.acceptanceNumber());
+                m.put("failures", a.failures());
+            });
             List<LoopStore.SampleOutcome> sample = loop.sample(ctx.runPk(), round.round());
             List<SantaMetrics.ItemOutcome> outcomes = new ArrayList<>();
             Map<String, Integer> sampledRev = new LinkedHashMap<>();
@@ -246,7 +251,8 @@ public final class RunReport {
         run.put("issue_taxonomy_by_criterion", taxonomyRun);
         run.put("issue_taxonomy_by_pattern", taxonomyByPattern);
         run.put("agreement", agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()));
-        Map<String, Object> boundMap = new LinkedHashMap<>(bound(status, rounds));
+        Map<String, Object> boundMap = new LinkedHashMap<>(bound(status, rounds,
+                rounds.isEmpty() ? null : loop.acceptance(ctx.runPk(), rounds.get(rounds.size() - 1).round()).orElse(null)));
         boundMap.put("escalated_items_counted_apart", store.escalationsByCause(ctx.runPk()).values().stream()
                 .mapToLong(Long::longValue).sum());
         run.put("bound", boundMap);
@@ -367,7 +373,11 @@ public final class RunReport {
         return m;
     }
 
-    static Map<String, Object> bound(String status, List<LoopStore.Round> rounds) {
+    /**
+     * The bound object; {@code acceptance} is the last round's (null for a round decided before it
+     * was recorded, when clean meant no failure: c = 0).
+     */
+    static Map<String, Object> bound(String status, List<LoopStore.Round> rounds, LoopStore.@Nullable Acceptance acceptance) {
         if (rounds.isEmpty()) {
             return Map.of("stated", false, "why", "no sampling round ran");
         }
@@ -381,9 +391,12 @@ public final class RunReport {
         if (!CLEAN.equals(status)) {
             return ordered("stated", false, "why", "no clean sample: no bound can be stated");
         }
-        CleanSampleBound b = CleanSampleBound.of(last.sampleSize(), last.eligible(), rounds.size());
+        LoopStore.Acceptance a = acceptance != null ? acceptance : new LoopStore.Acceptance(0, 0);
+        CleanSampleBound b = CleanSampleBound.of(last.sampleSize(), last.eligible(), rounds.size(), a.failures(),
+                a.acceptanceNumber());
         Map<String, Object> m = ordered("stated", true, "sample_size", b.sampleSize(), "eligible", b.eligible(),
-                "rounds_looked_at", b.roundsLookedAt(), "confidence", b.confidence(), "defect_rate_below", b.upperBound(),
+                "rounds_looked_at", b.roundsLookedAt(), "failures", b.failures(), "acceptance_number",
+                b.acceptanceNumber(), "confidence", b.confidence(), "defect_rate_below", b.upperBound(),
                 "sentence", b.sentence());
         b.warning().ifPresent(w -> m.put("warning", w));
         return m;
@@ -640,6 +653,7 @@ public final class RunReport {
                         + pct(full.get("tokens")) + "; the Santa Method's claim: 15-20 %)");
             }
         }
+        lines.addAll(learnedRuleLines(r));
         @SuppressWarnings("unchecked")
         Map<String, Object> panel = (Map<String, Object>) r.get("panel");
         if (panel != null && panel.get("flag") != null) {
@@ -653,6 +667,56 @@ public final class RunReport {
             lines.add("              false holds " + pct(gt.get("false_hold_rate")) + " of items planted clean, "
                     + pct(gt.get("false_hold_rate_after_prepass")) + " of items clean after the pre-pass ("
                     + gt.get("held_after_prepass_fixed_all_planted") + " held whose planted defects the pre-pass fixed)");
+        }
+        return lines;
+    }
+
+    /**
+     * The run's learned rules with their evidence and job-file fragment: what an operator reads to
+     * decide whether to paste a rule into the job file ({@code docs/learned-rules.md}).
+     */
+    static List<Map<String, Object>> learnedRules(Store store, long runPk) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (dev.santabatch.loop.LearnedRuleStore.Row l : new dev.santabatch.loop.LearnedRuleStore(store.jdbc()).rules(runPk)) {
+            Map<String, Object> m = ordered("rule", l.ruleId(),
+                    "pattern", dev.santabatch.loop.LoopStore.PatternRow.id(l.round(), l.patternNo()),
+                    "criterion", l.criterion(), "shape", l.shape().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+                    "status", l.status());
+            m.put("reason", l.reason());
+            m.put("support", l.support());
+            m.put("loo_recall", l.looRecall());
+            m.put("flagged", l.flagged());
+            m.put("eligible", l.eligible());
+            m.put("cap", l.cap());
+            m.put("fresh_reviews", l.freshReviews());
+            m.put("review_check", ordered("reviewed", l.checked(), "failed", l.checkFailed()));
+            m.put("fixed", l.fixed());
+            m.put("later_samples", ordered("flagged", l.laterFlagged(), "confirmed", l.laterConfirmed(),
+                    "precision", l.laterPrecision()));
+            m.put("fragment", l.fragment());
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** The summary's lines for the learned rules: one per rule, then its fragment when it is a candidate. */
+    private static List<String> learnedRuleLines(Map<String, Object> r) {
+        List<String> lines = new ArrayList<>();
+        if (!(r.get("learned_rules") instanceof List<?> learned)) {
+            return lines;
+        }
+        for (Object o : learned) {
+            Map<?, ?> l = (Map<?, ?>) o;
+            Map<?, ?> check = (Map<?, ?>) l.get("review_check");
+            lines.add("learned:  " + l.get("rule") + " (" + l.get("shape") + ", " + l.get("criterion") + "): "
+                    + l.get("status") + (l.get("reason") != null ? " (" + l.get("reason") + ")" : "") + "; support "
+                    + l.get("support") + ", leave-one-out recall " + num(l.get("loo_recall")) + ", flags " + l.get("flagged")
+                    + " of " + l.get("eligible") + " eligible (cap " + num(l.get("cap")) + "), review check "
+                    + check.get("failed") + " of " + check.get("reviewed") + " failed, fixed " + l.get("fixed"));
+            if (dev.santabatch.loop.LearnedRuleStore.CANDIDATE.equals(l.get("status"))) {
+                lines.add("          to keep it, paste under the criterion's rules (checked-by: both):");
+                String.valueOf(l.get("fragment")).lines().forEach(f -> lines.add("            " + f));
+            }
         }
         return lines;
     }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -19,16 +21,17 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A quantity is a number (digits "2", "2.5", "1,000"; words "two", "twenty-four", "a"/"an" = 1,
  * "half a" = 0.5, "X and a half") followed by a unit of some family ("years", "yrs", "-year",
- * "24-month", "30h", ...), or a range of two numbers ("20-30 hours", "20 to 30 hours", "between 20
- * and 30 hours"). A quantity belongs to the attribute whose keyword is nearest in the same sentence
+ * "24-month", "30h", "3.5 km", "2 miles", ...), or a range of two numbers ("20-30 hours", "20 to 30
+ * hours", "between 20 and 30 hours"). A count (unit {@code count}: "4 stars", "sleeps 6 guests")
+ * has a noun instead of a unit; how it is found and which attribute it belongs to is {@link
+ * CountForms}'s. A quantity belongs to the attribute whose keyword is nearest in the same sentence
  * (in words, a comma/semicolon or a conjunction between them counting as 3 words, at most 8, and
- * no other quantity between them) among
- * the attributes whose unit has the quantity's family. Not checked: a quantity with no such keyword;
- * one preceded by "in"/"within" (time to do something: "charges in 2 hours") or "every"/"each"/"per"
+ * no other quantity between them) among the attributes whose unit has the quantity's family. Not
+ * checked: a quantity with no such keyword; one (other than a count) preceded by "in"/"within" (time to do something: "charges in 2 hours") or "every"/"each"/"per"
  * (a frequency); "a day" after "once"/"twice"/"times" or a unit (a rate: "3 hours a day"); a
  * hyphenated adjective followed by a noun phrase without the keyword ("30-day returns"); a keyword
  * after "money-back", "satisfaction", "price", "refund" or "return(s)" does not count. Numbers
- * without a unit (prices, counts, model numbers, years, percentages) are never quantities.
+ * without a unit or count noun (prices, model numbers, years, percentages) are never quantities.
  * "at least", "more than", "over", "minimum of" and a trailing "+" ("30+ hours") state a lower
  * bound; "up to 30 hours" states 30. A comparison word between quantity and keyword ("versus",
  * "than", "unlike", "while", ...) breaks the tie. The keyword "charge" counts only as a noun ("per
@@ -38,9 +41,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A stated value matches when it equals the source value converted to the text's unit (relative
  * tolerance 1e-6), or equals it rounded to the stated precision within 1 % (52 weeks for 1 year). A
- * range matches when the source value lies inside it. CORRECT replaces only the number (keeping the
- * text's unit and style; a singular/plural unit word is adjusted when the number changes to or from
- * one); "a year", "half a year" and "a year and a half" are rewritten with the unit; a wrong range
+ * range matches when the source value lies inside it. CORRECT replaces only the number, keeping the
+ * text's unit and style ({@link NumberWords#formatLike}: digits or words, sensible decimals, so that
+ * the correction then matches); a singular/plural unit word is adjusted when the number changes to
+ * or from one; "a year", "half a year" and "a year and a half" are rewritten with the unit; a wrong range
  * becomes the single true value. An empty or non-numeric source value skips the attribute.
  */
 final class NumberGroundingRule extends Rule {
@@ -65,31 +69,33 @@ final class NumberGroundingRule extends Rule {
         METRE(Unit.METRE, "metre", "metres", "met(?:re|er)s?|(?-i:m)"),
         INCH(Unit.INCH, "inch", "inches", "inch(?:es)?"),
         KILOWATT(Unit.Family.POWER, 1000, "kilowatt", "kilowatts", "kilowatts?|(?-i:kW)"),
-        WATT(Unit.WATT, "watt", "watts", "watts?|(?-i:W)");
+        WATT(Unit.WATT, "watt", "watts", "watts?|(?-i:W)"),
+        KILOMETRE(Unit.KILOMETRE, "kilometre", "kilometres", "kilomet(?:re|er)s?|kms|(?-i:km|KM)"),
+        MILE(Unit.MILE, "mile", "miles", "miles?|(?-i:mi)"),
+        /** A number of things: its nouns depend on the attribute ({@link CountForms}), so it has no fixed forms. */
+        COUNT(Unit.COUNT, "", "", null);
 
         final Unit.Family family;
         final double toBase;
-        final String singular;
-        final String plural;
-        final Pattern exact;
-        final String regex;
+        final UnitWord word;
+        final @Nullable Pattern exact;
+        final @Nullable String regex;
 
-        TextUnit(Unit unit, String singular, String plural, String regex) {
+        TextUnit(Unit unit, String singular, String plural, @Nullable String regex) {
             this(unit.family(), unit.toBase(), singular, plural, regex);
         }
 
-        TextUnit(Unit.Family family, double toBase, String singular, String plural, String regex) {
+        TextUnit(Unit.Family family, double toBase, String singular, String plural, @Nullable String regex) {
             this.family = family;
             this.toBase = toBase;
-            this.singular = singular;
-            this.plural = plural;
+            this.word = new UnitWord(singular, plural);
             this.regex = regex;
-            this.exact = Pattern.compile("(?:" + regex + ")", Pattern.CASE_INSENSITIVE);
+            this.exact = regex == null ? null : Pattern.compile("(?:" + regex + ")", Pattern.CASE_INSENSITIVE);
         }
 
         static @Nullable TextUnit of(String text) {
             for (TextUnit u : values()) {
-                if (u.exact.matcher(text).matches()) {
+                if (u.exact != null && u.exact.matcher(text).matches()) {
                     return u;
                 }
             }
@@ -97,18 +103,31 @@ final class NumberGroundingRule extends Rule {
         }
     }
 
-    private static final String DIGITS = "\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?";
+    /** A unit's word in the singular and the plural ("year"/"years", "person"/"people"). */
+    record UnitWord(String singular, String plural) {
+
+        /** No unit word: a count stated without a noun ("sleeps 6"). */
+        static final UnitWord NONE = new UnitWord("", "");
+
+        boolean is(String text) {
+            return !text.isEmpty() && (text.equalsIgnoreCase(singular) || text.equalsIgnoreCase(plural));
+        }
+    }
+
+    static final String DIGITS = "\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?";
     private static final String WORDNUM = "(?:half\\s+an?|" + NumberWords.WORDS_RE + "(?:\\s+and\\s+a\\s+half)?|an?)";
     private static final String NUM = "(?:" + DIGITS + "|" + WORDNUM + ")";
-    private static final String LEAD = "(?<![\\p{L}\\p{N}$€£¥#.,/_\\-\u2010\u2011])";
-    private static final String SEP = "(?:\\s*[-\u2010\u2011]\\s*|[ \\t\u00A0]+|(?<=[\\d+]))";
+    static final String LEAD = "(?<![\\p{L}\\p{N}$€£¥#.,/_\\-\u2010\u2011])";
+    static final String SEP = "(?:\\s*[-\u2010\u2011]\\s*|[ \\t\u00A0]+|(?<=[\\d+]))";
     private static final String UNIT;
-    private static final String END = "(?![\\p{L}\\p{N}])";
+    static final String END = "(?![\\p{L}\\p{N}])";
 
     static {
         List<String> alts = new ArrayList<>();
         for (TextUnit u : TextUnit.values()) {
-            alts.add(u.regex);
+            if (u.regex != null) {
+                alts.add(u.regex);
+            }
         }
         UNIT = "(?:" + String.join("|", alts) + ")";
     }
@@ -158,7 +177,8 @@ final class NumberGroundingRule extends Rule {
 
     /** A stated quantity: one number, or a range of two. */
     record Quantity(int start, int end, @Nullable NumberPart low, NumberPart high, TextUnit unit,
-            @Nullable TextUnit lowUnit, int unitStart, int unitEnd, boolean halfAfterUnit, int rangeStart) {
+            @Nullable TextUnit lowUnit, int unitStart, int unitEnd, boolean halfAfterUnit, int rangeStart,
+            UnitWord word) {
 
         boolean range() {
             return low != null;
@@ -167,14 +187,22 @@ final class NumberGroundingRule extends Rule {
 
     record NumberPart(String text, int start, int end, double value) {}
 
-    private record Keyword(int attribute, int start, int end, String text) {}
+    record Keyword(int attribute, int start, int end, String text) {}
+
+    /**
+     * A quantity found in a sentence, the attributes it may belong to, and the keyword it belongs to
+     * when its form decides that (a count's own noun, a count right after a keyword), else null.
+     */
+    record Candidate(Quantity quantity, IntPredicate accepts, @Nullable Keyword own) {}
 
     private final RuleSpec.NumberGrounding spec;
-    private final List<Pattern> keywordPatterns = new ArrayList<>();
+    private final List<@Nullable Pattern> keywordPatterns = new ArrayList<>();
+    private final @Nullable CountForms counts;
 
     NumberGroundingRule(String criterionId, RuleSpec.NumberGrounding spec) {
         super(criterionId);
         this.spec = spec;
+        this.counts = CountForms.of(spec.attributes());
         for (GroundedAttribute a : spec.attributes()) {
             List<String> alts = new ArrayList<>();
             for (String k : a.keywords()) {
@@ -205,21 +233,40 @@ final class NumberGroundingRule extends Rule {
 
     // ------------------------------------------------------------------ finding quantities
 
-    /** Every quantity stated in the text (with any unit), non-overlapping, in order. */
+    /** Every quantity stated in the text with a unit (counts aside), non-overlapping, in order. */
     static List<Quantity> quantities(String text) {
         List<Quantity> all = new ArrayList<>();
         collect(BETWEEN, text, all);
         collect(DASH_RANGE, text, all);
         collect(TO_RANGE, text, all);
         collect(SINGLE, text, all);
-        all.sort(Comparator.comparingInt(Quantity::start).thenComparing(Comparator.comparingInt(
-                (Quantity q) -> q.end() - q.start()).reversed()));
-        List<Quantity> out = new ArrayList<>();
+        return nonOverlapping(all, q -> q);
+    }
+
+    /** The sentence's quantities with the attributes each may belong to: those with a unit, and the counts. */
+    private List<Candidate> candidates(String text, SentenceSplitter.Span sentence, List<Keyword> keywords) {
+        List<Candidate> all = new ArrayList<>();
+        for (Quantity q : quantities(sentence.of(text))) {
+            Quantity at = shift(q, sentence.start());
+            all.add(new Candidate(at, a -> spec.attributes().get(a).unit().family() == at.unit().family, null));
+        }
+        if (counts != null) {
+            all.addAll(counts.find(text, sentence, keywords));
+        }
+        return nonOverlapping(all, Candidate::quantity);
+    }
+
+    /** In text order; of overlapping quantities the earlier, then the longer, wins. */
+    private static <T> List<T> nonOverlapping(List<T> items, Function<T, Quantity> quantity) {
+        List<T> sorted = new ArrayList<>(items);
+        sorted.sort(Comparator.comparingInt((T t) -> quantity.apply(t).start()).thenComparing(Comparator.comparingInt(
+                (T t) -> quantity.apply(t).end() - quantity.apply(t).start()).reversed()));
+        List<T> out = new ArrayList<>();
         int end = -1;
-        for (Quantity q : all) {
-            if (q.start() >= end) {
-                out.add(q);
-                end = q.end();
+        for (T t : sorted) {
+            if (quantity.apply(t).start() >= end) {
+                out.add(t);
+                end = quantity.apply(t).end();
             }
         }
         return out;
@@ -268,8 +315,7 @@ final class NumberGroundingRule extends Rule {
                 rangeStart = m.start("pre");
             }
         } else {
-            if (isArticle(high) && !(m.group("u2").equalsIgnoreCase(unit.singular)
-                    || m.group("u2").equalsIgnoreCase(unit.plural))) {
+            if (isArticle(high) && !unit.word.is(m.group("u2"))) {
                 return null;
             }
             half = m.group("half") != null;
@@ -278,7 +324,8 @@ final class NumberGroundingRule extends Rule {
             }
         }
         int start = m.pattern() == BETWEEN ? m.start("n1") : m.start();
-        return new Quantity(start, m.end(), low, high, unit, lowUnit, m.start("u2"), m.end("u2"), half, rangeStart);
+        return new Quantity(start, m.end(), low, high, unit, lowUnit, m.start("u2"), m.end("u2"), half, rangeStart,
+                unit.word);
     }
 
     private static @Nullable NumberPart part(Matcher m, String group) {
@@ -298,15 +345,17 @@ final class NumberGroundingRule extends Rule {
             if (keywords.isEmpty()) {
                 continue;
             }
-            String sub = sentence.of(text);
-            List<Quantity> inSentence = quantities(sub).stream().map(x -> shift(x, sentence.start())).toList();
-            for (Quantity q : inSentence) {
+            List<Candidate> candidates = candidates(text, sentence, keywords);
+            List<Quantity> inSentence = candidates.stream().map(Candidate::quantity).toList();
+            for (Candidate c : candidates) {
+                Quantity q = c.quantity();
                 String before = text.substring(sentence.start(), q.rangeStart());
-                if (NOT_AN_ATTRIBUTE.matcher(before).find() || isArticle(q.high()) && RATE.matcher(before).find()) {
+                if (q.unit() != TextUnit.COUNT && (NOT_AN_ATTRIBUTE.matcher(before).find()
+                        || isArticle(q.high()) && RATE.matcher(before).find())) {
                     continue;
                 }
-                Keyword k = nearest(text, q, keywords, inSentence);
-                if (k == null || !modifiesKeyword(text, q, k, sentence)) {
+                Keyword k = c.own() != null ? c.own() : nearest(text, c, keywords, inSentence);
+                if (k == null || c.own() == null && !modifiesKeyword(text, q, k, sentence)) {
                     continue;
                 }
                 GroundedAttribute attr = spec.attributes().get(k.attribute());
@@ -390,7 +439,7 @@ final class NumberGroundingRule extends Rule {
                 : new NumberPart(q.low().text(), q.low().start() + by, q.low().end() + by, q.low().value());
         NumberPart high = new NumberPart(q.high().text(), q.high().start() + by, q.high().end() + by, q.high().value());
         return new Quantity(q.start() + by, q.end() + by, low, high, q.unit(), q.lowUnit(), q.unitStart() + by,
-                q.unitEnd() + by, q.halfAfterUnit(), q.rangeStart() + by);
+                q.unitEnd() + by, q.halfAfterUnit(), q.rangeStart() + by, q.word());
     }
 
     private List<Keyword> keywords(String text, SentenceSplitter.Span sentence) {
@@ -414,13 +463,14 @@ final class NumberGroundingRule extends Rule {
         return out;
     }
 
-    /** The nearest keyword of an attribute of the quantity's family, or null when none is near. */
-    private @Nullable Keyword nearest(String text, Quantity q, List<Keyword> keywords, List<Quantity> all) {
+    /** The nearest keyword of an attribute the quantity may belong to, or null when none is near. */
+    private static @Nullable Keyword nearest(String text, Candidate c, List<Keyword> keywords, List<Quantity> all) {
+        Quantity q = c.quantity();
         Keyword best = null;
         int bestDistance = Integer.MAX_VALUE;
         boolean bestAfter = false;
         for (Keyword k : keywords) {
-            if (spec.attributes().get(k.attribute()).unit().family() != q.unit().family) {
+            if (!c.accepts().test(k.attribute())) {
                 continue;
             }
             if (k.start() < q.end() && k.end() > q.rangeStart()) {
@@ -503,7 +553,7 @@ final class NumberGroundingRule extends Rule {
         boolean article = numLower.equals("a") || numLower.equals("an") || numLower.startsWith("half ")
                 || numLower.endsWith(" half") || q.halfAfterUnit();
         String unitText = text.substring(q.unitStart(), q.unitEnd());
-        boolean fullWord = unitText.equalsIgnoreCase(q.unit().singular) || unitText.equalsIgnoreCase(q.unit().plural);
+        boolean fullWord = q.word().is(unitText);
         boolean adjective = text.substring(n.end(), q.unitStart()).contains("-")
                 || text.startsWith("-", q.unitEnd()) || text.startsWith("\u2010", q.unitEnd());
         if (article) {
@@ -524,7 +574,7 @@ final class NumberGroundingRule extends Rule {
             } else {
                 number = NumberWords.digits(truth, false);
             }
-            String unitWord = fullWord ? (adjective || isOne(truth) ? unit.singular : unit.plural) : unitText;
+            String unitWord = fullWord ? (adjective || isOne(truth) ? unit.word.singular() : unit.word.plural()) : unitText;
             String sep = adjective ? "-" : " ";
             int end = q.halfAfterUnit() ? q.end() : q.unitEnd();
             return new Finding(v, n.start(), end,
@@ -532,14 +582,14 @@ final class NumberGroundingRule extends Rule {
         }
         String number = NumberWords.formatLike(n.text(), truth);
         if (fullWord && !adjective) {
-            boolean plural = unitText.equalsIgnoreCase(q.unit().plural);
+            boolean plural = unitText.equalsIgnoreCase(q.word().plural());
             String after = text.substring(q.unitEnd());
             boolean nounUse = after.isEmpty() || after.matches("(?s)\\s*(?:[^\\p{L}\\s].*|(?:of|and|or|for|on|in|with)\\b.*)");
             String unitWord = null;
             if (plural && isOne(truth)) {
-                unitWord = q.unit().singular;
+                unitWord = q.word().singular();
             } else if (!plural && isOne(n.value()) && !isOne(truth) && nounUse) {
-                unitWord = q.unit().plural;
+                unitWord = q.word().plural();
             }
             if (unitWord != null) {
                 return new Finding(v, n.start(), q.unitEnd(),

@@ -92,29 +92,33 @@ public final class NumberWords {
         return n % 100 == 0 ? head : head + " " + toWords(n % 100, sep);
     }
 
-    /** Digits: an integer, or up to one decimal; grouping commas when asked and the value is 1000+. */
+    /** Digits: an integer (grouping commas when asked and the value is 1000+), else one decimal. */
     static String digits(double v, boolean grouping) {
         if (isInteger(v)) {
             long l = Math.round(v);
             return grouping ? String.format(Locale.US, "%,d", l) : Long.toString(l);
         }
-        BigDecimal bd = BigDecimal.valueOf(v).setScale(1, RoundingMode.HALF_UP).stripTrailingZeros();
-        return bd.toPlainString();
+        return BigDecimal.valueOf(v).setScale(1, RoundingMode.HALF_UP).toPlainString();
     }
 
     /**
-     * Formats the value in the style of the original number: digits stay digits (with grouping if the
-     * original had it), words stay words with their case ("Two" → "Three") when the value is an
-     * integer 0-999; otherwise digits with up to one decimal.
+     * Formats the value in the style of the original number, so that the rule then reads it as
+     * matching. Digits stay digits (with grouping if the original had it), words stay words with
+     * their case ("Two" → "Three"). An integer is written as one; so is a value within 1 % of an
+     * integer when the original had no decimals (2.98 miles for "two miles" → "three"), as a
+     * stated integer matches within 1 %. Any other value is written in digits with the original's
+     * decimals, at least one (3.218688 km for "3.5 km" → "3.2").
      */
     static String formatLike(String original, double v) {
-        if (original.chars().anyMatch(Character::isDigit)) {
-            return digits(v, original.contains(","));
+        int decimals = original.contains(".") ? original.length() - original.indexOf('.') - 1 : 0;
+        double integer = Math.rint(v);
+        if (isInteger(v) || decimals == 0 && Math.abs(v - integer) <= 0.01 * Math.abs(v)) {
+            if (original.chars().noneMatch(Character::isDigit) && integer >= 0 && integer < 1000) {
+                String sep = original.matches("(?is).*(" + TENS_RE + ") (" + UNITS_RE + ").*") ? " " : "-";
+                return ForbiddenTermsRule.applyCase(original, toWords((int) integer, sep));
+            }
+            return digits(integer, original.contains(","));
         }
-        if (isInteger(v) && v >= 0 && v < 1000) {
-            String sep = original.matches("(?is).*(" + TENS_RE + ") (" + UNITS_RE + ").*") ? " " : "-";
-            return ForbiddenTermsRule.applyCase(original, toWords((int) Math.round(v), sep));
-        }
-        return digits(v, false);
+        return BigDecimal.valueOf(v).setScale(Math.max(1, decimals), RoundingMode.HALF_UP).toPlainString();
     }
 }

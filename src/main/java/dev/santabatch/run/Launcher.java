@@ -710,6 +710,12 @@ public final class Launcher {
     }
 
     /**
+     * The property {@code --no-learned-rules} sets to {@code false}: whether the batch fix learns
+     * rules from the sample's fixes (default true).
+     */
+    public static final String LEARNED_RULES_PROPERTY = "santa-batch.learned-rules";
+
+    /**
      * Prefix of the Spring properties that stand in for environment variables: a property
      * {@code santa-batch.env.NAME} given to {@link #run} is read as the environment variable
      * {@code NAME} (a model's API key). For tests and embedding; the command line uses the real

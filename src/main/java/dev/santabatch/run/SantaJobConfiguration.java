@@ -13,6 +13,7 @@ import org.springframework.batch.core.job.flow.JobExecutionDecider;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.Step;
 import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -70,8 +71,8 @@ public class SantaJobConfiguration {
 
     @Bean
     LoopSteps loopSteps(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
-            Panels panels) {
-        return new LoopSteps(jobRepository, tm, run, store, panels);
+            Panels panels, @Value("${" + Launcher.LEARNED_RULES_PROPERTY + ":true}") boolean learnedRules) {
+        return new LoopSteps(jobRepository, tm, run, store, panels, learnedRules);
     }
 
     @Bean

@@ -52,6 +52,19 @@ public final class ClopperPearson {
         return new ConfidenceInterval(lower, Math.max(lower, upper), confidence);
     }
 
+    /**
+     * P(X ≤ x) for X ~ Binomial(n, p): {@code I_(1−p)(n − x, x + 1)}, and 1 for x ≥ n.
+     */
+    public static double binomialCdf(long x, long n, double p) {
+        if (n < 0 || x < 0) {
+            throw new IllegalArgumentException("x and n must be >= 0, were " + x + " and " + n);
+        }
+        if (!(p >= 0 && p <= 1)) {
+            throw new IllegalArgumentException("p must be in [0, 1], was " + p);
+        }
+        return x >= n ? 1 : regularizedIncompleteBeta(1 - p, n - x, x + 1);
+    }
+
     /** The q-quantile of Beta(a, b), by bisection on {@link #regularizedIncompleteBeta}. */
     public static double betaQuantile(double q, double a, double b) {
         if (!(q >= 0 && q <= 1)) {

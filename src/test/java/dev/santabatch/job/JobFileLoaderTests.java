@@ -108,7 +108,7 @@ class JobFileLoaderTests {
         assertThat(length.fix()).isEqualTo(FixKind.NONE);
 
         assertThat(job.sampling()).isEqualTo(new SamplingSpec(0.12, false, 5, 100, 20261130L));
-        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.45, 20));
+        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.45, 20, null));
         // every threshold at its default (SemanticSettingsTests.theDefaultJobFileListsEveryThresholdAtItsDefault)
         assertThat(job.reviewers()).extracting(ReviewerSpec::id, ReviewerSpec::type, ReviewerSpec::criteria).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("B", "lexical", List.of("on-specification", "original")),
@@ -185,7 +185,7 @@ class JobFileLoaderTests {
         assertThat(tone.checkedBy()).isEqualTo(CheckedBy.SANTA);
         assertThat(tone.rules()).isEmpty();
         assertThat(job.sampling()).isEqualTo(new SamplingSpec(0.12, false, 5, 100, null));
-        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.45, 20));
+        assertThat(job.santa()).isEqualTo(new SantaSpec(3, 5, 2, 0.10, 0.4, 0.45, 20, null));
         assertThat(job.reviewers()).extracting(ReviewerSpec::id).containsExactly("B", "C");
         assertThat(job.reviewers()).extracting(ReviewerSpec::type).containsExactly("lexical", "semantic");
         assertThat(job.reviewers()).allSatisfy(r -> assertThat(r.criteria()).containsExactly("tone"));
@@ -513,6 +513,31 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void countAndDistanceUnitsLoad() throws Exception {
+        // given a listing's rating, capacity and distances
+        Path file = write(BASE + """
+                  - id: facts
+                    pass: Right.
+                    fail-signal: Wrong.
+                    rules:
+                      - id: grounded
+                        type: number-grounding
+                        attributes:
+                          - {column: rating, unit: count, keywords: [rating, rated]}
+                          - {column: centre_km, unit: kilometre, keywords: [centre]}
+                          - {column: airport_mi, unit: mile, keywords: [airport]}
+                """);
+
+        // when
+        JobDefinition job = JobFileLoader.load(file);
+
+        // then
+        var grounding = (RuleSpec.NumberGrounding) job.criterion("facts").orElseThrow().rules().get(0);
+        assertThat(grounding.attributes()).extracting(RuleSpec.GroundedAttribute::unit)
+                .containsExactly(Unit.COUNT, Unit.KILOMETRE, Unit.MILE);
+    }
+
+    @Test
     void rulesOfASantaOnlyCriterionAreAWarning() throws Exception {
         // given
         Path file = write(BASE + """
@@ -585,6 +610,17 @@ class JobFileLoaderTests {
                                 attributes:
                                   - {column: engine_size, unit: litre, keywords: [engine]}
                         """, "rubric[1].rules[0].attributes[0].column", 19, "not in input.source-columns [fuel]"),
+                Arguments.of("a unit number grounding cannot find in text", BASE + """
+                          - id: prices
+                            pass: Right.
+                            fail-signal: Wrong.
+                            rules:
+                              - id: grounded
+                                type: number-grounding
+                                attributes:
+                                  - {column: price, unit: dollar, keywords: [costs]}
+                        """, "rubric[1].rules[0].attributes[0].unit", 18,
+                        "number grounding cannot find 'dollar' in text; the units it finds: year, month"),
                 Arguments.of("required-phrase column outside source-columns", BASE.replace("  content-column: text\n",
                         "  content-column: text\n  source-columns: [fuel]\n") + """
                           - id: note
@@ -607,6 +643,8 @@ class JobFileLoaderTests {
                         "run.concurrency", 12, "expected an integer, got a list"),
                 Arguments.of("out of range", BASE + "santa:\n  max-iterations: 11\n",
                         "santa.max-iterations", 12, "must be between 1 and 10, got 11"),
+                Arguments.of("acceptance number out of range", BASE + "santa:\n  acceptance-number: 101\n",
+                        "santa.acceptance-number", 12, "must be between 0 and 100, got 101"),
                 Arguments.of("rate out of range", BASE + "sampling:\n  rate: 0.2\n",
                         "sampling.rate", 12, "between 0.10 and 0.15"),
                 Arguments.of("bad enum", BASE + "    checked-by: robots\n",

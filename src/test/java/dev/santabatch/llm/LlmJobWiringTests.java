@@ -85,10 +85,13 @@ class LlmJobWiringTests {
         }
     }
 
+    /** Learned rules off: the matcher wiring is under test, and a learned rule would fix the boilerplate without it. */
     private Run run(Path job) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        java.util.Map<String, Object> props = new java.util.HashMap<>(TestJobsAccess.h2(dir));
+        props.put(Launcher.LEARNED_RULES_PROPERTY, "false");
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), props,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 Extensions.withEnv(LlmFixtures.ENV));
         System.err.print(err.toString(StandardCharsets.UTF_8));

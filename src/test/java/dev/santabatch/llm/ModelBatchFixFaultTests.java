@@ -132,9 +132,15 @@ class ModelBatchFixFaultTests {
 
     record Run(int exit, String out) {}
 
+    /**
+     * Learned rules off: these tests are about the matcher's path, and a rule learned from the
+     * sample's fixes would remove the boilerplate with no matcher call (docs/learned-rules.md).
+     */
     static Run run(Path dir, Path job, String runId, Extensions extensions) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), runId, null), TestJobsAccess.h2(dir),
+        java.util.Map<String, Object> props = new java.util.HashMap<>(TestJobsAccess.h2(dir));
+        props.put(Launcher.LEARNED_RULES_PROPERTY, "false");
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), runId, null), props,
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions);
         return new Run(exit, out.toString(StandardCharsets.UTF_8));
     }
@@ -465,7 +471,8 @@ class ModelBatchFixFaultTests {
 
     Process child(Path job, String runId) throws Exception {
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-cp",
-                System.getProperty("java.class.path"), ModelJobMain.class.getName(), job.toString(), dir.toString(), runId);
+                System.getProperty("java.class.path"), ModelJobMain.class.getName(), job.toString(), dir.toString(), runId,
+                "--no-learned-rules");
         return new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
     }

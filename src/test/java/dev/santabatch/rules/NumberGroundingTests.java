@@ -2,7 +2,10 @@ package dev.santabatch.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.santabatch.job.RuleSpec;
 import dev.santabatch.job.RuleSpec.FixKind;
+import dev.santabatch.job.RuleSpec.GroundedAttribute;
+import dev.santabatch.job.Unit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -158,6 +161,98 @@ class NumberGroundingTests {
             assertThat(outcome.remaining()).isEmpty();
             assertThat(outcome.rules().get(0).fixed()).isEqualTo(violations.size());
         }
+    }
+
+    /**
+     * A listing's facts: a rating, a capacity and bedrooms (counts, no keyword equal to "stars" or
+     * "people"), a distance in kilometres and one in miles.
+     */
+    private final RuleEngine listings = new RuleEngine(List.of(Fixtures.criterion("facts",
+            new RuleSpec.NumberGrounding("grounded-facts", List.of(
+                    new GroundedAttribute("rating", Unit.COUNT, List.of("rating", "rated")),
+                    new GroundedAttribute("sleeps", Unit.COUNT, List.of("sleeps", "guests")),
+                    new GroundedAttribute("bedrooms", Unit.COUNT, List.of("bedroom")),
+                    new GroundedAttribute("centre_km", Unit.KILOMETRE, List.of("centre")),
+                    new GroundedAttribute("airport_mi", Unit.MILE, List.of("airport"))), FixKind.CORRECT))));
+
+    /** text | rating | sleeps | bedrooms | centre_km | airport_mi | verdict | fixed text (empty: unchanged). */
+    @ParameterizedTest(name = "[{index}] {0} ({1}/{2}/{3}/{4}/{5}) -> {6}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            # a rating in stars: the keyword need not be the noun
+            Rated 4 stars by our guests.                        | 4   | 6  | 2 | 3   | 10 | ok        |
+            Rated 4 stars by our guests.                        | 4.5 | 6  | 2 | 3   | 10 | violation | Rated 4.5 stars by our guests.
+            Rated 4.7 stars.                                    | 4.7 | 6  | 2 | 3   | 10 | ok        |
+            It holds a 4-star rating.                           | 3   | 6  | 2 | 3   | 10 | violation | It holds a 3-star rating.
+            It holds a four-star rating.                        | 5   | 6  | 2 | 3   | 10 | violation | It holds a five-star rating.
+            Its rating is 4 out of 5 stars.                     | 4   | 6  | 2 | 3   | 10 | ok        |
+            Its rating is 4 out of 5 stars.                     | 1   | 6  | 2 | 3   | 10 | violation | Its rating is 1 out of 5 stars.
+            'Rating: 4/5.'                                      | 3   | 6  | 2 | 3   | 10 | violation | 'Rating: 3/5.'
+            Rated 4.8 by 120 guests.                            | 4.8 | 6  | 2 | 3   | 10 | ok        |
+            # a capacity: after its keyword, before a people noun, after a collective
+            It sleeps 6 guests.                                 | 4   | 6  | 2 | 3   | 10 | ok        |
+            It sleeps 6 guests.                                 | 4   | 8  | 2 | 3   | 10 | violation | It sleeps 8 guests.
+            The house sleeps up to twelve people.               | 4   | 10 | 2 | 3   | 10 | violation | The house sleeps up to ten people.
+            It sleeps groups of 8.                              | 4   | 8  | 2 | 3   | 10 | ok        |
+            It sleeps groups of 8.                              | 4   | 10 | 2 | 3   | 10 | violation | It sleeps groups of 10.
+            Welcome, 6 guests!                                  | 4   | 4  | 2 | 3   | 10 | violation | Welcome, 4 guests!
+            # several counts in one sentence stay with their own attributes
+            Sleeps six in two bedrooms.                         | 4   | 6  | 2 | 3   | 10 | ok        |
+            Sleeps six in two bedrooms.                         | 4   | 4  | 3 | 3   | 10 | violation | Sleeps four in three bedrooms.
+            Five bedrooms for up to 10 guests.                  | 4   | 10 | 5 | 3   | 10 | ok        |
+            Five bedrooms for up to 10 guests.                  | 4   | 8  | 4 | 3   | 10 | violation | Four bedrooms for up to 8 guests.
+            'Rated 4.8, it sleeps 6 guests in 3 bedrooms.'      | 4.8 | 6  | 3 | 3   | 10 | ok        |
+            'Rated 4.8, it sleeps 6 guests in 3 bedrooms.'      | 4.5 | 6  | 2 | 3   | 10 | violation | 'Rated 4.5, it sleeps 6 guests in 2 bedrooms.'
+            A 4-star home that sleeps 6.                        | 3   | 6  | 2 | 3   | 10 | ok        |
+            One bedroom, sleeps 2.                              | 4   | 2  | 2 | 3   | 10 | violation | Two bedrooms, sleeps 2.
+            A cosy one-bedroom flat.                            | 4   | 2  | 2 | 3   | 10 | violation | A cosy two-bedroom flat.
+            # numbers that are not counts of the attribute
+            Loved by over 300 guests.                           | 4   | 6  | 2 | 3   | 10 | ok        |
+            A star attraction, it sleeps 6.                     | 4   | 6  | 2 | 3   | 10 | ok        |
+            It has 3 bathrooms and sleeps 6.                    | 4   | 6  | 2 | 3   | 10 | ok        |
+            # kilometres: digits, decimals, words; and the miles of a kilometre column
+            The centre is 3 km away.                            | 4   | 6  | 2 | 3   | 10 | ok        |
+            The centre is 3 km away.                            | 4   | 6  | 2 | 3.5 | 10 | violation | The centre is 3.5 km away.
+            The centre is 3.5 kilometres away.                  | 4   | 6  | 2 | 2.2 | 10 | violation | The centre is 2.2 kilometres away.
+            The centre is three kilometres away.                | 4   | 6  | 2 | 5   | 10 | violation | The centre is five kilometres away.
+            The centre is 2 miles away.                         | 4   | 6  | 2 | 3.2 | 10 | ok        |
+            The centre is 2 miles away.                         | 4   | 6  | 2 | 5   | 10 | violation | The centre is 3.1 miles away.
+            The centre is two miles away.                       | 4   | 6  | 2 | 4.8 | 10 | violation | The centre is three miles away.
+            'The centre: 1.2 mi.'                               | 4   | 6  | 2 | 1.9 | 10 | ok        |
+            'The centre: 1.2 mi.'                               | 4   | 6  | 2 | 3   | 10 | violation | 'The centre: 1.9 mi.'
+            # miles, and the kilometres of a mile column
+            The airport is 10 miles away.                       | 4   | 6  | 2 | 3   | 10 | ok        |
+            The airport is 16 km away.                          | 4   | 6  | 2 | 3   | 10 | ok        |
+            The airport is 16 km away.                          | 4   | 6  | 2 | 3   | 12 | violation | The airport is 19.3 km away.
+            The airport is 16 kilometres away, a 20-minute drive. | 4 | 6  | 2 | 3   | 5  | violation | The airport is 8 kilometres away, a 20-minute drive.
+            """)
+    void groundsCountsAndDistances(String text, String rating, String sleeps, String bedrooms, String centreKm,
+            String airportMi, String verdict, String fixed) {
+        Map<String, String> f = Fixtures.fields("rating", rating, "sleeps", sleeps, "bedrooms", bedrooms,
+                "centre_km", centreKm, "airport_mi", airportMi);
+        List<Violation> violations = listings.check(text, f);
+        RuleOutcome outcome = listings.apply(text, f);
+        if (verdict.equals("ok")) {
+            assertThat(violations).isEmpty();
+            assertThat(outcome.text()).isEqualTo(text);
+        } else {
+            assertThat(violations).isNotEmpty().allSatisfy(v -> assertThat(v.message()).startsWith("facts: states "));
+            assertThat(outcome.text()).isEqualTo(fixed);
+            assertThat(outcome.remaining()).isEmpty();
+        }
+    }
+
+    /** Every unit the job file accepts is one the rule finds in text: a wrong value in it is flagged. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(Unit.class)
+    void everyUnitTheJobFileAcceptsIsFoundInText(Unit unit) {
+        String noun = unit == Unit.COUNT ? "guests" : java.util.Arrays.stream(NumberGroundingRule.TextUnit.values())
+                .filter(t -> t.family == unit.family() && t.toBase == unit.toBase()).findFirst()
+                .map(t -> t.word.plural()).orElse("(no text form)");
+        RuleEngine engine = new RuleEngine(List.of(Fixtures.criterion("facts", new RuleSpec.NumberGrounding("g",
+                List.of(new GroundedAttribute("size", unit, List.of("capacity"))), FixKind.CORRECT))));
+        String text = "The capacity is 3 " + noun + ".";
+        assertThat(engine.check(text, Fixtures.fields("size", "2"))).as(text).hasSize(1);
+        assertThat(engine.apply(text, Fixtures.fields("size", "2")).text()).isEqualTo("The capacity is 2 " + noun + ".");
     }
 
     @Test

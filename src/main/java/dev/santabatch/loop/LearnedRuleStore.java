@@ -1,0 +1,169 @@
+package dev.santabatch.loop;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The learned rules of a run: one row per rule with its status and evidence, the reviews its
+ * validation paid for (so that a restart reuses them and never pays twice), and its re-validation
+ * on every later round's sample. Portable between H2 and PostgreSQL.
+ */
+public final class LearnedRuleStore {
+
+    public static final String CANDIDATE = "candidate";
+    public static final String REJECTED = "rejected";
+    public static final String RETIRED = "retired";
+
+    /** A review made to validate a rule: of a passed sampled item (fresh) or of an item the rule fixed (check). */
+    enum ReviewKind {
+        FRESH,
+        CHECK
+    }
+
+    private static final List<String> DDL = List.of(
+            """
+            CREATE TABLE IF NOT EXISTS sb_learned_rule (
+              run_pk BIGINT NOT NULL,
+              rule_id VARCHAR(128) NOT NULL,
+              round_no INT NOT NULL,
+              pattern_no INT NOT NULL,
+              criterion VARCHAR(256) NOT NULL,
+              shape VARCHAR(32) NOT NULL,
+              fragment VARCHAR NOT NULL,
+              status VARCHAR(16) NOT NULL,
+              reason VARCHAR,
+              support INT NOT NULL,
+              loo_recall DOUBLE PRECISION NOT NULL,
+              flagged INT NOT NULL,
+              eligible INT NOT NULL,
+              cap DOUBLE PRECISION NOT NULL,
+              fresh_reviews INT NOT NULL,
+              checked INT NOT NULL,
+              check_failed INT NOT NULL,
+              fixed BIGINT NOT NULL,
+              applied BOOLEAN NOT NULL,
+              later_flagged INT NOT NULL,
+              later_confirmed INT NOT NULL,
+              PRIMARY KEY (run_pk, rule_id))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_learned_review (
+              run_pk BIGINT NOT NULL,
+              rule_id VARCHAR(128) NOT NULL,
+              item_id VARCHAR(1024) NOT NULL,
+              kind VARCHAR(8) NOT NULL,
+              failed BOOLEAN NOT NULL,
+              PRIMARY KEY (run_pk, rule_id, item_id, kind))""",
+            """
+            CREATE TABLE IF NOT EXISTS sb_learned_check (
+              run_pk BIGINT NOT NULL,
+              rule_id VARCHAR(128) NOT NULL,
+              round_no INT NOT NULL,
+              flagged INT NOT NULL,
+              confirmed INT NOT NULL,
+              PRIMARY KEY (run_pk, rule_id, round_no))""");
+
+    /**
+     * One learned rule and its evidence.
+     *
+     * @param fragment the rule as a job-file {@code rules:} entry
+     * @param reason why it was rejected or retired
+     * @param flagged eligible items it flagged when it was validated
+     * @param cap the most eligible items it was allowed to flag
+     * @param freshReviews passed sampled items it flagged that were reviewed again
+     * @param checked unsampled items it fixed that both reviewers reviewed before it fixed the rest
+     * @param checkFailed of those, the ones the reviewers failed on the pattern's criterion
+     * @param fixed items it fixed (batch-fix revisions)
+     * @param applied whether its fixes were written (a restart does not apply it again)
+     * @param laterFlagged items of later rounds' samples it flags
+     * @param laterConfirmed of those, the ones the reviewers failed on its criterion
+     */
+    public record Row(String ruleId, int round, int patternNo, String criterion, String shape, String fragment,
+            String status, @Nullable String reason, int support, double looRecall, int flagged, int eligible, double cap,
+            int freshReviews, int checked, int checkFailed, long fixed, boolean applied, int laterFlagged,
+            int laterConfirmed) {
+
+        /** Precision on later samples; null before a later sample flagged anything. */
+        public @Nullable Double laterPrecision() {
+            return laterFlagged == 0 ? null : laterConfirmed / (double) laterFlagged;
+        }
+    }
+
+    private final JdbcTemplate jdbc;
+
+    public LearnedRuleStore(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public void createSchema() {
+        DDL.forEach(jdbc::execute);
+    }
+
+    private static final org.springframework.jdbc.core.RowMapper<Row> ROW = (rs, n) -> new Row(rs.getString(1),
+            rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
+            rs.getString(8), rs.getInt(9), rs.getDouble(10), rs.getInt(11), rs.getInt(12), rs.getDouble(13),
+            rs.getInt(14), rs.getInt(15), rs.getInt(16), rs.getLong(17), rs.getBoolean(18), rs.getInt(19), rs.getInt(20));
+
+    private static final String COLUMNS = "rule_id, round_no, pattern_no, criterion, shape, fragment, status, reason,"
+            + " support, loo_recall, flagged, eligible, cap, fresh_reviews, checked, check_failed, fixed, applied,"
+            + " later_flagged, later_confirmed";
+
+    /** The run's learned rules, in the order they were learned. */
+    public List<Row> rules(long runPk) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM sb_learned_rule WHERE run_pk = ? ORDER BY round_no, pattern_no",
+                ROW, runPk);
+    }
+
+    public Optional<Row> rule(long runPk, String ruleId) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM sb_learned_rule WHERE run_pk = ? AND rule_id = ?", ROW, runPk,
+                ruleId).stream().findFirst();
+    }
+
+    /** Writes a rule's row (replacing an earlier one of the same id). */
+    public void save(long runPk, Row r) {
+        jdbc.update("DELETE FROM sb_learned_rule WHERE run_pk = ? AND rule_id = ?", runPk, r.ruleId());
+        jdbc.update("INSERT INTO sb_learned_rule (run_pk, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                        + " ?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, r.ruleId(), r.round(), r.patternNo(), r.criterion(), r.shape(), r.fragment(), r.status(), r.reason(),
+                r.support(), r.looRecall(), r.flagged(), r.eligible(), r.cap(), r.freshReviews(), r.checked(),
+                r.checkFailed(), r.fixed(), r.applied(), r.laterFlagged(), r.laterConfirmed());
+    }
+
+    /** The stored validation reviews of a rule of one kind: item id to whether the reviewers failed it. */
+    Map<String, Boolean> reviews(long runPk, String ruleId, ReviewKind kind) {
+        Map<String, Boolean> out = new java.util.LinkedHashMap<>();
+        jdbc.query("SELECT item_id, failed FROM sb_learned_review WHERE run_pk = ? AND rule_id = ? AND kind = ?",
+                rs -> {
+                    out.put(rs.getString(1), rs.getBoolean(2));
+                },
+                runPk, ruleId, kind.name());
+        return out;
+    }
+
+    void saveReview(long runPk, String ruleId, String itemId, ReviewKind kind, boolean failed) {
+        jdbc.update("INSERT INTO sb_learned_review (run_pk, rule_id, item_id, kind, failed) VALUES (?, ?, ?, ?, ?)",
+                runPk, ruleId, itemId, kind.name(), failed);
+    }
+
+    /** Whether a rule was re-validated on a round's sample. */
+    boolean checked(long runPk, String ruleId, int round) {
+        Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_learned_check WHERE run_pk = ? AND rule_id = ? AND round_no = ?",
+                Integer.class, runPk, ruleId, round);
+        return n != null && n > 0;
+    }
+
+    /** Records a re-validation on a round's sample and adds it to the rule's later precision counts. */
+    void saveCheck(long runPk, String ruleId, int round, int flagged, int confirmed) {
+        jdbc.update("INSERT INTO sb_learned_check (run_pk, rule_id, round_no, flagged, confirmed) VALUES (?, ?, ?, ?, ?)",
+                runPk, ruleId, round, flagged, confirmed);
+        jdbc.update("UPDATE sb_learned_rule SET later_flagged = later_flagged + ?, later_confirmed = later_confirmed + ?"
+                + " WHERE run_pk = ? AND rule_id = ?", flagged, confirmed, runPk, ruleId);
+    }
+
+    void retire(long runPk, String ruleId, String reason) {
+        jdbc.update("UPDATE sb_learned_rule SET status = ?, reason = ? WHERE run_pk = ? AND rule_id = ?", RETIRED, reason,
+                runPk, ruleId);
+    }
+}

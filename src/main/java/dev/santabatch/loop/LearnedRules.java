@@ -1,0 +1,398 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.induction.AcceptedFix;
+import dev.santabatch.induction.LearnedRule;
+import dev.santabatch.induction.PassedItem;
+import dev.santabatch.induction.PatternEvidence;
+import dev.santabatch.induction.RuleFragment;
+import dev.santabatch.induction.RuleInducer;
+import dev.santabatch.induction.RuleValidator;
+import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.review.GateResult;
+import dev.santabatch.review.GateVerdict;
+import dev.santabatch.review.PanelReview;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.SantaSettings;
+import dev.santabatch.rules.RuleEngine;
+import dev.santabatch.rules.RuleOutcome;
+import dev.santabatch.run.RunContext;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The batch fix's first stage: for each systematic pattern of the round, a rule learned from the
+ * sample's accepted fixes ({@link RuleInducer}) that earns its way in ({@link RuleValidator})
+ * finds and fixes the pattern's eligible items without a matcher call. What the stage pays for are
+ * panel reviews: fresh reviews of passed sampled items the rule flags with checkable evidence, and
+ * the review check of up to {@value RuleValidator#REVIEW_CHECK_SIZE} items it fixed; each is stored
+ * as it is made, so a restart reuses it. The rule's fixes are {@code batch-fix} revisions whose
+ * pattern names the rule; an item whose rule fix does not leave it within the job's rules (or that
+ * the review check failed) is left to the matcher.
+ *
+ * <p>Candidate rules of earlier rounds are re-validated on every later round's sample: items it
+ * flags that the reviewers passed count against its precision, and it is retired when that falls
+ * below {@value #RETIRE_BELOW}.
+ */
+final class LearnedRules {
+
+    private static final Logger log = LoggerFactory.getLogger(LearnedRules.class);
+
+    /** Precision on later samples below which a candidate rule is retired (the inducer's shape share). */
+    static final double RETIRE_BELOW = RuleInducer.MIN_SHARE;
+
+    /**
+     * What the stage did for the round.
+     *
+     * @param ruled the pattern numbers a valid learned rule handles: no narrowing for them
+     * @param leftovers per ruled pattern, the items the rule flagged but could not fix: matcher candidates
+     */
+    record Result(Set<Integer> ruled, Map<Integer, List<String>> leftovers) {
+        static final Result NONE = new Result(Set.of(), Map.of());
+    }
+
+    private final Store store;
+    private final LoopStore loop;
+    private final LearnedRuleStore rules;
+    private final RunContext run;
+    private final Panels panels;
+    private final SourceFields source;
+
+    LearnedRules(Store store, LoopStore loop, LearnedRuleStore rules, RunContext run, Panels panels, SourceFields source) {
+        this.store = store;
+        this.loop = loop;
+        this.rules = rules;
+        this.run = run;
+        this.panels = panels;
+        this.source = source;
+    }
+
+    /** The rule id of a round's pattern. */
+    static String ruleId(int round, int patternNo) {
+        return "learned-" + LoopStore.PatternRow.id(round, patternNo);
+    }
+
+    Result handle(int round, Collection<LoopStore.PatternRow> systematic) {
+        revalidate(round);
+        if (systematic.isEmpty()) {
+            return Result.NONE;
+        }
+        List<PassedItem> eligible = eligible(round);
+        Set<Integer> ruled = new HashSet<>();
+        Map<Integer, List<String>> leftovers = new LinkedHashMap<>();
+        for (LoopStore.PatternRow p : systematic) {
+            List<String> left = handle(round, p, eligible);
+            if (left != null) {
+                ruled.add(p.patternNo());
+                leftovers.put(p.patternNo(), left);
+            }
+        }
+        return new Result(ruled, leftovers);
+    }
+
+    /** The items left to the matcher when a valid rule handles the pattern; null when no rule does. */
+    private @Nullable List<String> handle(int round, LoopStore.PatternRow p, List<PassedItem> eligible) {
+        String id = ruleId(round, p.patternNo());
+        Optional<LearnedRuleStore.Row> stored = rules.rule(run.runPk(), id);
+        if (stored.isPresent() && !LearnedRuleStore.CANDIDATE.equals(stored.get().status())) {
+            return null;
+        }
+        PatternEvidence evidence = evidence(round, p);
+        int minItems = run.job().santa().systematicMinItems();
+        Optional<LearnedRule> induced = RuleInducer.induce(id, evidence, minItems);
+        if (induced.isEmpty()) {
+            log.info("batch-fix: round {}: pattern {}: no rule learned from {} accepted fix(es)", round, p.patternNo(),
+                    evidence.fixes().size());
+            return null;
+        }
+        LearnedRule rule = induced.get();
+        int sampleSize = loop.sample(run.runPk(), round).size();
+        RuleValidator.Screening s = RuleValidator.screen(rule, evidence, minItems, sampleSize, eligible);
+        Draft d = new Draft(id, round, p, rule, s);
+        if (stored.isPresent() && stored.get().applied()) {
+            return leftovers(id, rule, s, eligible);
+        }
+        if (!s.passed()) {
+            return reject(d, s.rejection());
+        }
+        // a passed sampled item it flags, with evidence checkable against its source: reviewed again
+        Map<String, Boolean> fresh = reviews(id, LearnedRuleStore.ReviewKind.FRESH, s.freshReview(), p.criterion(),
+                itemId -> store.item(run.runPk(), itemId).map(this::asOf));
+        d.freshReviews = fresh.size();
+        List<String> passedAgain = fresh.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
+        Optional<String> freshRejection = RuleValidator.afterFreshReview(passedAgain);
+        if (freshRejection.isPresent()) {
+            return reject(d, freshRejection.get());
+        }
+        // the review check: both reviewers review items it fixed before it fixes the rest
+        RuleEngine engine = rule.engine();
+        Map<String, PassedItem> byId = new LinkedHashMap<>();
+        eligible.forEach(e -> byId.put(e.itemId(), e));
+        List<String> fixable = s.flagged().stream().filter(i -> fixed(engine, byId.get(i)) != null).toList();
+        List<String> sample = fixable.subList(0, Math.min(RuleValidator.REVIEW_CHECK_SIZE, fixable.size()));
+        Map<String, Boolean> check = reviews(id, LearnedRuleStore.ReviewKind.CHECK, sample, p.criterion(),
+                itemId -> Optional.ofNullable(fixed(engine, byId.get(itemId))).map(RuleOutcome::text)
+                        .map(text -> new PassedItem(itemId, text, byId.get(itemId).facts())));
+        d.checked = check.size();
+        d.checkFailed = (int) check.values().stream().filter(Boolean::booleanValue).count();
+        Optional<String> checkRejection = RuleValidator.afterReviewCheck(d.checked, d.checkFailed);
+        if (checkRejection.isPresent()) {
+            return reject(d, checkRejection.get());
+        }
+        // valid: it fixes the flagged eligible items and the passed sampled items the fresh review failed
+        String label = LoopStore.PatternRow.describe(round, List.of(p)) + " (learned rule " + id + ")";
+        long fixedCount = 0;
+        for (String itemId : fresh.keySet()) {
+            Optional<Store.StoredItem> item = store.item(run.runPk(), itemId).filter(it -> "NICE".equals(it.state()));
+            if (item.isPresent()) {
+                PassedItem current = asOf(item.get());
+                RuleOutcome o = fixed(engine, current);
+                if (o != null) {
+                    store.setState(run.runPk(), itemId, "ACTIVE");
+                    if (store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,
+                            label, o.text())) {
+                        loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
+                        fixedCount++;
+                    }
+                }
+            }
+        }
+        List<String> left = new ArrayList<>();
+        for (String itemId : s.flagged()) {
+            RuleOutcome o = fixed(engine, byId.get(itemId));
+            if (o == null || Boolean.TRUE.equals(check.get(itemId))) {
+                left.add(itemId);
+                continue;
+            }
+            Optional<Store.StoredItem> item = store.item(run.runPk(), itemId);
+            if (item.isPresent() && store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round,
+                    BatchFixStep.CAUSE, label, o.text())) {
+                loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
+                fixedCount++;
+            }
+        }
+        d.fixed = fixedCount;
+        save(d, LearnedRuleStore.CANDIDATE, null, true);
+        log.info("batch-fix: round {}: pattern {}: learned rule {} ({}) fixed {} item(s) without a matcher call;"
+                + " {} left to the matcher", round, p.patternNo(), id, rule.shape(), fixedCount, left.size());
+        return left;
+    }
+
+    /**
+     * The items a rule applied before a restart left to the matcher: those it still flags (its fix of
+     * every other one was written) whose fix it cannot make or the review check failed.
+     */
+    private List<String> leftovers(String id, LearnedRule rule, RuleValidator.Screening s, List<PassedItem> eligible) {
+        RuleEngine engine = rule.engine();
+        Map<String, PassedItem> byId = new LinkedHashMap<>();
+        eligible.forEach(e -> byId.put(e.itemId(), e));
+        Map<String, Boolean> check = rules.reviews(run.runPk(), id, LearnedRuleStore.ReviewKind.CHECK);
+        return s.flagged().stream()
+                .filter(i -> fixed(engine, byId.get(i)) == null || Boolean.TRUE.equals(check.get(i))).toList();
+    }
+
+    /** The rule's fix of an item, when it changes only its span and leaves the item within the job's rules. */
+    private @Nullable RuleOutcome fixed(RuleEngine engine, PassedItem item) {
+        RuleOutcome o = engine.apply(item.text(), item.facts());
+        if (!o.changed() || o.mustEscalate() || !panels.revisionCheck().violations(o.text(), item.facts()).isEmpty()) {
+            return null;
+        }
+        return o;
+    }
+
+    private @Nullable List<String> reject(Draft d, String why) {
+        save(d, LearnedRuleStore.REJECTED, why, false);
+        log.info("batch-fix: round {}: pattern {}: learned rule {} rejected: {}", d.round, d.pattern.patternNo(), d.id, why);
+        return null;
+    }
+
+    /** A rule's row as the stage fills it in. */
+    private static final class Draft {
+        final String id;
+        final int round;
+        final LoopStore.PatternRow pattern;
+        final LearnedRule rule;
+        final RuleValidator.Screening screening;
+        int freshReviews;
+        int checked;
+        int checkFailed;
+        long fixed;
+
+        Draft(String id, int round, LoopStore.PatternRow pattern, LearnedRule rule, RuleValidator.Screening screening) {
+            this.id = id;
+            this.round = round;
+            this.pattern = pattern;
+            this.rule = rule;
+            this.screening = screening;
+        }
+    }
+
+    private void save(Draft d, String status, @Nullable String reason, boolean applied) {
+        RuleValidator.Screening s = d.screening;
+        rules.save(run.runPk(), new LearnedRuleStore.Row(d.id, d.round, d.pattern.patternNo(), d.pattern.criterion(),
+                d.rule.shape().name(), RuleFragment.yaml(d.rule.spec()), status, reason, s.support(), s.looRecall(),
+                s.flagged().size(), s.eligible(), s.cap(), d.freshReviews, d.checked, d.checkFailed, d.fixed, applied, 0, 0));
+    }
+
+    // ------------------------------------------------------------------ reviews
+
+    /**
+     * Panel reviews of the given items (the text {@code text} gives), stored as they are made and
+     * reused: item id to whether the panel failed it on the criterion. An item the panel could not
+     * review now is left out.
+     */
+    private Map<String, Boolean> reviews(String ruleId, LearnedRuleStore.ReviewKind kind, List<String> items,
+            String criterion, java.util.function.Function<String, Optional<PassedItem>> text) {
+        Map<String, Boolean> stored = rules.reviews(run.runPk(), ruleId, kind);
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        SantaSettings settings = panels.settings();
+        for (String itemId : items) {
+            Boolean known = stored.get(itemId);
+            if (known != null) {
+                out.put(itemId, known);
+                continue;
+            }
+            Optional<PassedItem> item = text.apply(itemId);
+            if (item.isEmpty()) {
+                continue;
+            }
+            ReviewRequest request = new ReviewRequest(settings.taskSpec(), itemId, item.get().facts(), item.get().text(),
+                    settings.santaCriteria());
+            List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);
+            GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
+            if (gate.verdict() == GateVerdict.UNREVIEWED) {
+                continue;
+            }
+            boolean failed = gate.criticalIssues().stream().anyMatch(i -> criterion.equals(i.criterion()));
+            rules.saveReview(run.runPk(), ruleId, itemId, kind, failed);
+            out.put(itemId, failed);
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ re-validation
+
+    /**
+     * Re-validates every candidate rule of an earlier round on this round's sample: a sampled item
+     * it flags counts as confirmed when the reviewers failed the item on the rule's criterion.
+     */
+    private void revalidate(int round) {
+        List<LearnedRuleStore.Row> candidates = rules.rules(run.runPk()).stream()
+                .filter(r -> r.round() < round && LearnedRuleStore.CANDIDATE.equals(r.status()))
+                .filter(r -> !rules.checked(run.runPk(), r.ruleId(), round)).toList();
+        if (candidates.isEmpty()) {
+            return;
+        }
+        Set<String> failedOn = new HashSet<>();
+        for (LoopStore.PatternRow p : loop.patterns(run.runPk(), round)) {
+            p.items().forEach(i -> failedOn.add(p.criterion() + "\n" + i));
+        }
+        List<PassedItem> sampled = new ArrayList<>();
+        for (LoopStore.SampleOutcome s : loop.sample(run.runPk(), round)) {
+            store.itemAsOfRound(run.runPk(), s.itemId(), round).ifPresent(it -> sampled.add(asOf(it)));
+        }
+        int minItems = run.job().santa().systematicMinItems();
+        for (LearnedRuleStore.Row r : candidates) {
+            Optional<LoopStore.PatternRow> p = loop.patterns(run.runPk(), r.round()).stream()
+                    .filter(x -> x.patternNo() == r.patternNo()).findFirst();
+            Optional<LearnedRule> rule = p.flatMap(x -> RuleInducer.induce(r.ruleId(), evidence(r.round(), x), minItems));
+            if (rule.isEmpty()) {
+                continue;
+            }
+            RuleEngine engine = rule.get().engine();
+            int flagged = 0;
+            int confirmed = 0;
+            for (PassedItem s : sampled) {
+                if (!engine.check(s.text(), s.facts()).isEmpty()) {
+                    flagged++;
+                    if (failedOn.contains(r.criterion() + "\n" + s.itemId())) {
+                        confirmed++;
+                    }
+                }
+            }
+            rules.saveCheck(run.runPk(), r.ruleId(), round, flagged, confirmed);
+            int allFlagged = r.laterFlagged() + flagged;
+            int allConfirmed = r.laterConfirmed() + confirmed;
+            if (allFlagged > 0 && allConfirmed < RETIRE_BELOW * allFlagged) {
+                String why = String.format(java.util.Locale.ROOT,
+                        "precision %d/%d on later samples, below %.2f", allConfirmed, allFlagged, RETIRE_BELOW);
+                rules.retire(run.runPk(), r.ruleId(), why);
+                log.info("batch-fix: round {}: learned rule {} retired: {}", round, r.ruleId(), why);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ evidence
+
+    /** The sample's evidence of a pattern: its accepted fixes, and the items both reviewers passed. */
+    PatternEvidence evidence(int round, LoopStore.PatternRow p) {
+        Map<String, LoopStore.SampleOutcome> sample = new LinkedHashMap<>();
+        loop.sample(run.runPk(), round).forEach(s -> sample.put(s.itemId(), s));
+        List<AcceptedFix> fixes = new ArrayList<>();
+        for (String itemId : p.items()) {
+            LoopStore.SampleOutcome s = sample.get(itemId);
+            if (s == null || !"NICE".equals(s.outcome())) {
+                continue;
+            }
+            Optional<Store.StoredItem> before = store.itemAsOfRound(run.runPk(), itemId, round);
+            Optional<String> after = acceptedText(itemId, round);
+            if (before.isPresent() && after.isPresent()) {
+                PassedItem b = asOf(before.get());
+                fixes.add(new AcceptedFix(itemId, b.text(), after.get(), b.facts()));
+            }
+        }
+        List<PassedItem> passed = new ArrayList<>();
+        for (LoopStore.SampleOutcome s : sample.values()) {
+            if ("NICE".equals(s.outcome()) && Integer.valueOf(0).equals(s.fixes())) {
+                store.itemAsOfRound(run.runPk(), s.itemId(), round).ifPresent(it -> passed.add(asOf(it)));
+            }
+        }
+        Set<String> items = new HashSet<>(p.items());
+        List<String> issues = loop.issues(run.runPk(), round).stream()
+                .filter(i -> items.contains(i.itemId()) && p.criterion().equals(i.criterion()))
+                .map(LoopStore.IssueRow::text).toList();
+        return new PatternEvidence(p.criterion(), p.label(), issues, fixes, passed);
+    }
+
+    /** The text the round's Santa loop accepted for an item: its last {@code santa-fix} revision of the round. */
+    private Optional<String> acceptedText(String itemId, int round) {
+        return store.jdbc().query("SELECT content FROM sb_revision WHERE run_pk = ? AND item_id = ? AND round_no = ?"
+                        + " AND cause = 'santa-fix' ORDER BY rev DESC LIMIT 1",
+                (rs, n) -> rs.getString(1), run.runPk(), itemId, round).stream().findFirst();
+    }
+
+    /** The eligible items outside the round's sample, with their current text. */
+    private List<PassedItem> eligible(int round) {
+        Set<String> sampled = new HashSet<>();
+        loop.sample(run.runPk(), round).forEach(s -> sampled.add(s.itemId()));
+        List<PassedItem> out = new ArrayList<>();
+        long after = -1;
+        while (true) {
+            List<Store.EligibleItem> next = store.eligibleAfter(run.runPk(), after, 0, 1000);
+            if (next.isEmpty()) {
+                return out;
+            }
+            after = next.get(next.size() - 1).item().recordIndex();
+            for (Store.EligibleItem e : next) {
+                if (!sampled.contains(e.item().id())) {
+                    out.add(asOf(e.item()));
+                }
+            }
+        }
+    }
+
+    private PassedItem asOf(Store.StoredItem item) {
+        List<String> fields = FieldsCodec.decode(item.fields());
+        return new PassedItem(item.id(), item.content() != null ? item.content() : source.content(fields), source.of(fields));
+    }
+}

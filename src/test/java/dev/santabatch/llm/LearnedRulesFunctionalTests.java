@@ -1,0 +1,283 @@
+package dev.santabatch.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.llm.ScriptedServer.Recorded;
+import dev.santabatch.llm.ScriptedServer.Reply;
+import dev.santabatch.report.RunReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Rules learned from the sample, whole job, against a scripted model on 127.0.0.1: a catalog whose
+ * texts state a warranty that contradicts the warranty column in one item of five. The reviewers
+ * fail the wrong number on criterion {@code accuracy}, the fixer writes the column's value, the
+ * matcher answers like the reviewers. A second defect: "works like a miracle cure" (criterion
+ * {@code claims}), which the fixer rewrites to "works like a simple cure"; "a miracle of design"
+ * is fine.
+ */
+class LearnedRulesFunctionalTests {
+
+    private static final Pattern WARRANTY = Pattern.compile("(\\d+)-year warranty");
+    private static final Pattern NAME = Pattern.compile("^The (\\S+ \\S+) is");
+
+    @TempDir
+    Path dir;
+
+    /** The scripted model: roles told apart by their system prompts, counted by role. */
+    static final class Model {
+        final Map<String, Integer> years = new LinkedHashMap<>();
+        /** Texts holding this marker pass their first review although they are defective. */
+        String blindOnce = "\u0000";
+        final Map<String, AtomicInteger> reviewed = new ConcurrentHashMap<>();
+        final AtomicInteger reviews = new AtomicInteger();
+        final AtomicInteger fixes = new AtomicInteger();
+        final AtomicInteger matches = new AtomicInteger();
+
+        List<String> defects(String content) {
+            List<String> out = new ArrayList<>();
+            Matcher n = NAME.matcher(content);
+            Matcher w = WARRANTY.matcher(content);
+            if (n.find() && w.find() && Integer.parseInt(w.group(1)) != years.get(n.group(1))) {
+                out.add("accuracy: the text states a " + w.group(1) + "-year warranty but the source says "
+                        + years.get(n.group(1)) + " years");
+            }
+            if (content.contains("miracle cure")) {
+                out.add("claims: makes a health claim: \"miracle cure\"");
+            }
+            return out;
+        }
+
+        String fix(String content) {
+            String out = content;
+            Matcher n = NAME.matcher(content);
+            if (n.find()) {
+                out = WARRANTY.matcher(out).replaceAll(years.get(n.group(1)) + "-year warranty");
+            }
+            return out.replace("miracle cure", "simple cure");
+        }
+
+        Reply answer(Recorded request) {
+            var body = request.json();
+            String system = body.get("messages").get(0).get("content").asText();
+            String user = body.get("messages").get(1).get("content").asText();
+            String content = ScriptedCatalogModel.between(user, "<content>\n", "\n</content>");
+            try {
+                if (system.startsWith("You are an independent quality reviewer")) {
+                    reviews.incrementAndGet();
+                    int seen = reviewed.computeIfAbsent(content, k -> new AtomicInteger()).incrementAndGet();
+                    // both reviewers of the first panel miss it
+                    boolean blind = content.contains(blindOnce) && seen <= 2;
+                    List<String> found = blind ? List.of() : defects(content);
+                    String list = ScriptedCatalogModel.between(user, "judge every one of ", ", with exactly one check");
+                    List<Map<String, String>> checks = new ArrayList<>();
+                    for (String c : list.split(", ")) {
+                        boolean fail = found.stream().anyMatch(i -> i.startsWith(c + ":"));
+                        checks.add(Map.of("criterion", c, "result", fail ? "FAIL" : "PASS", "detail", fail ? "defect" : "ok"));
+                    }
+                    return Reply.ok(ScriptedServer.JSON.writeValueAsString(Map.of("verdict", found.isEmpty() ? "PASS" : "FAIL",
+                            "checks", checks, "critical_issues", found, "suggestions", List.of())));
+                }
+                if (system.startsWith("You are an editor")) {
+                    fixes.incrementAndGet();
+                    return Reply.ok(fix(content));
+                }
+                if (system.startsWith("You check one text for one known problem")) {
+                    matches.incrementAndGet();
+                    String criterion = ScriptedCatalogModel.between(user, "Criterion ", ",");
+                    boolean shows = defects(content).stream().anyMatch(i -> i.startsWith(criterion + ":"));
+                    return Reply.ok(ScriptedServer.JSON.writeValueAsString(Map.of("shows_pattern", shows,
+                            "corrected_text", shows ? fix(content) : "")));
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            return Reply.status(400, "{\"error\":{\"message\":\"unknown role\"}}", Map.of("Content-Type", "application/json"));
+        }
+    }
+
+    /**
+     * 300 items; every fifth states a warranty two years longer than its column. {@code extra} adds a
+     * sentence to item i when it returns one.
+     */
+    private LlmJobs.Catalog catalog(Model model, java.util.function.IntFunction<String> extra) throws IOException {
+        return catalog(model, extra, i -> i % 5 == 0);
+    }
+
+    /** As {@link #catalog(Model, java.util.function.IntFunction)}, with the items whose warranty is wrong. */
+    private LlmJobs.Catalog catalog(Model model, java.util.function.IntFunction<String> extra,
+            java.util.function.IntPredicate wrong) throws IOException {
+        StringBuilder csv = new StringBuilder("id,name,category,warranty_years,description\n");
+        String[] kinds = {"kettle", "lamp", "drill", "fan", "heater"};
+        for (int i = 1; i <= 300; i++) {
+            String name = "Model" + i + " " + kinds[i % kinds.length];
+            int years = 1 + i % 4;
+            model.years.put(name, years);
+            int stated = wrong.test(i) ? years + 2 : years;
+            String text = "The " + name + " is a practical " + kinds[i % kinds.length] + " for the home. It comes with a "
+                    + stated + "-year warranty." + extra.apply(i);
+            csv.append(String.format("i%03d,%s,%s,%d,\"%s\"%n", i, name, kinds[i % kinds.length], years, text));
+        }
+        Path file = dir.resolve("catalog.csv");
+        Files.writeString(file, csv);
+        return new LlmJobs.Catalog(file, file);
+    }
+
+    private Path job(LlmJobs.Catalog catalog, String baseUrl) throws IOException {
+        String yaml = "name: warranties\n"
+                + "input:\n"
+                + "  path: " + catalog.csv().toAbsolutePath() + "\n"
+                + "  id-column: id\n"
+                + "  content-column: description\n"
+                + "  category-column: category\n"
+                + "  source-columns: [name, category, warranty_years]\n"
+                + "task-spec: Write a short product description true to the source facts.\n"
+                + "rubric:\n"
+                + "  - id: accuracy\n    pass: Every number matches the source.\n    fail-signal: A number contradicts the source.\n"
+                + "  - id: claims\n    pass: No health claims.\n    fail-signal: A health claim.\n"
+                + "sampling:\n  seed: 5\n"
+                + "reviewers:\n"
+                + "  - id: B\n    type: llm\n" + LlmJobs.model("model-b", baseUrl, "5s")
+                + "  - id: C\n    type: llm\n" + LlmJobs.model("model-c", baseUrl, "5s")
+                + "fixer:\n  type: llm\n" + LlmJobs.model("model-fix", baseUrl, "5s").replace("    ", "  ")
+                + "run:\n  concurrency: 4\n";
+        Path job = dir.resolve("warranties.yml");
+        Files.writeString(job, yaml);
+        return job;
+    }
+
+    private LlmJobs.Result run(Path job, String... flags) {
+        List<String> args = new ArrayList<>(List.of("run", job.toString(), "--out", dir.resolve("out").toString(),
+                "--run-id", "r1"));
+        args.addAll(List.of(flags));
+        return LlmJobs.cli(LlmJobs.props(dir), args.toArray(String[]::new));
+    }
+
+    private Path out() {
+        return dir.resolve("out/warranties/r1");
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> learned() throws IOException {
+        return (List<Map<String, Object>>) RunReport.read(out().resolve("report.json")).get("learned_rules");
+    }
+
+    private List<CSVRecord> batchFixes() throws IOException {
+        return LlmJobs.records(out().resolve("changes.csv")).stream().filter(r -> r.get("cause").equals("batch-fix")).toList();
+    }
+
+    @Test
+    void aWrongNumberPatternIsLearnedAsNumberGroundingAndFixedWithoutMatcherCalls() throws Exception {
+        Model model = new Model();
+        LlmJobs.Catalog catalog = catalog(model, i -> "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            LlmJobs.Result r = run(job(catalog, server.baseUrl()));
+
+            assertThat(r.exit()).as(r.all()).isZero();
+            assertThat(model.matches.get()).isZero();
+            List<Map<String, Object>> learned = learned();
+            assertThat(learned).singleElement().satisfies(l -> {
+                assertThat(l.get("status")).isEqualTo("candidate");
+                assertThat(l.get("shape")).isEqualTo("number-corrected");
+                assertThat(((Number) l.get("support")).intValue()).isGreaterThanOrEqualTo(3);
+                assertThat(((Map<?, ?>) l.get("review_check")).get("reviewed")).isEqualTo(10);
+                assertThat((String) l.get("fragment")).contains("type: number-grounding", "column: warranty_years",
+                        "unit: year", "fix: correct");
+            });
+            // every batch-fix revision is the rule's, and the shipped catalog states no wrong warranty
+            List<CSVRecord> fixes = batchFixes();
+            assertThat(fixes).isNotEmpty().allSatisfy(c -> assertThat(c.get("pattern")).endsWith(
+                    "(learned rule " + learned.get(0).get("rule") + ")"));
+            assertThat(((Number) learned.get(0).get("fixed")).longValue()).isEqualTo(fixes.size());
+            for (String text : LlmJobs.contents(out().resolve("catalog.csv"), "id", "description").values()) {
+                assertThat(model.defects(text)).as(text).isEmpty();
+            }
+            assertThat(r.out()).contains("learned:  " + learned.get(0).get("rule"), "type: number-grounding");
+        }
+    }
+
+    @Test
+    void withNoLearnedRulesTheMatcherHandlesThePatternAsBefore() throws Exception {
+        Model model = new Model();
+        LlmJobs.Catalog catalog = catalog(model, i -> "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            LlmJobs.Result r = run(job(catalog, server.baseUrl()), "--no-learned-rules");
+
+            assertThat(r.exit()).as(r.all()).isIn(0, 3);
+            assertThat(model.matches.get()).isPositive();
+            assertThat(learned()).isEmpty();
+            assertThat(batchFixes()).isNotEmpty().noneSatisfy(c -> assertThat(c.get("pattern")).contains("learned rule"));
+        }
+    }
+
+    @Test
+    void aPassedItemFlaggedWithCheckableEvidenceIsReviewedAgainAndFixed() throws Exception {
+        Model model = new Model();
+        model.blindOnce = "Sold in pairs.";
+        // a quarter of the wrong-number items are missed by both reviewers on their first review
+        LlmJobs.Catalog catalog = catalog(model, i -> i % 20 == 0 ? " Sold in pairs." : "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            LlmJobs.Result r = run(job(catalog, server.baseUrl()));
+
+            assertThat(r.exit()).as(r.all()).isZero();
+            Map<String, Object> rule = learned().get(0);
+            assertThat(rule.get("status")).isEqualTo("candidate");
+            assertThat(((Number) rule.get("fresh_reviews")).intValue()).isPositive();
+            // the sampled item the first reviews passed carries the fix now
+            for (String text : LlmJobs.contents(out().resolve("catalog.csv"), "id", "description").values()) {
+                assertThat(model.defects(text)).as(text).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aRuleThatFlagsAPassedItemIsRejectedAndItsPatternGoesToTheMatcher() throws Exception {
+        Model model = new Model();
+        // the warranty is right everywhere: only the claims pattern; "miracle" is fine in a third of the items
+        LlmJobs.Catalog catalog = catalog(model, i -> i % 4 == 0 ? " It works like a miracle cure."
+                : i % 3 == 0 ? " A miracle of design." : "", i -> false);
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            LlmJobs.Result r = run(job(catalog, server.baseUrl()));
+
+            List<Map<String, Object>> learned = learned();
+            assertThat(learned).anySatisfy(l -> {
+                assertThat(l.get("criterion")).isEqualTo("claims");
+                assertThat(l.get("status")).isEqualTo("rejected");
+                assertThat((String) l.get("reason")).contains("which both reviewers passed");
+            });
+            assertThat(model.matches.get()).as(r.all()).isPositive();
+        }
+    }
+
+    @Test
+    void theCatalogShareCapRejectsARuleThatFlagsFarMoreThanThePatternsPrevalence() throws Exception {
+        Model model = new Model();
+        // a quarter of the items make the claim; every other one says "a miracle of design" and, the
+        // only reason none of them passed, states a wrong warranty: the rule learned from the claims'
+        // fixes ("miracle" -> "simple") flags every eligible item
+        LlmJobs.Catalog catalog = catalog(model, i -> i % 4 == 0 ? " It works like a miracle cure." : " A miracle of design.",
+                i -> i % 4 != 0);
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            LlmJobs.Result r = run(job(catalog, server.baseUrl()));
+
+            assertThat(learned()).as(r.all()).anySatisfy(l -> {
+                assertThat(l.get("criterion")).isEqualTo("claims");
+                assertThat(l.get("status")).isEqualTo("rejected");
+                assertThat((String) l.get("reason")).contains("more than the cap");
+                assertThat(((Number) l.get("flagged")).doubleValue()).isGreaterThan(((Number) l.get("cap")).doubleValue());
+            });
+        }
+    }
+}

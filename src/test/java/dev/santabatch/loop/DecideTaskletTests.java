@@ -1,0 +1,129 @@
+package dev.santabatch.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.run.RunContext;
+import dev.santabatch.stats.AcceptanceNumber;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** A round's decision under its acceptance number: isolated failures up to c are clean. */
+class DecideTaskletTests {
+
+    static final int SAMPLED = 100;
+    /** The default acceptance number of a sample of 100 (docs/acceptance-number.md). */
+    static final int C = 7;
+
+    Store store;
+    LoopStore loop;
+    RunContext run;
+
+    @BeforeEach
+    void aRunWithASecondRoundOf100SampledItems() throws Exception {
+        JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:decide-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        store = new Store(ds);
+        store.createSchema();
+        loop = new LoopStore(new JdbcTemplate(ds));
+        loop.createSchema();
+        long runPk = store.createRunIfAbsent(new Store.RunRow(0, job.name(), "decide", "job.yml", "in.csv", "out", 1,
+                Instant.now(), null, null)).runPk();
+        List<Store.NewItem> items = new ArrayList<>();
+        List<LoopStore.SampleRow> sample = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            items.add(new Store.NewItem(id(i), i + 1, i + 2, "kitchen", FieldsCodec.encode(List.of(id(i), "text"))));
+            if (i < SAMPLED) {
+                sample.add(new LoopStore.SampleRow(id(i), 1, "kitchen", i));
+            }
+        }
+        store.insertItems(runPk, items);
+        loop.insertRound(runPk, new LoopStore.Round(2, 7, 500, SAMPLED, false, "", null));
+        loop.insertSample(runPk, 2, sample);
+        run = new RunContext(job, "decide", runPk, Path.of("in.csv"), Path.of("out"), 7, List.of("id", "description"),
+                List.of());
+    }
+
+    private static String id(int i) {
+        return String.format("P%05d", i);
+    }
+
+    /** The first {@code failures} sampled items failed their first review and were fixed; the rest were NICE. */
+    private void reviewed(int failures) {
+        for (int i = 0; i < SAMPLED; i++) {
+            loop.sampleOutcome(run.runPk(), 2, id(i), "NICE", null, i < failures ? 2 : 1, i < failures ? 1 : 0);
+        }
+    }
+
+    /** One pattern per failed item, or, when {@code shared}, the first two failed items in one systematic pattern. */
+    private void patterns(int failures, boolean shared) {
+        List<LoopStore.PatternRow> rows = new ArrayList<>();
+        int first = 0;
+        if (shared) {
+            rows.add(new LoopStore.PatternRow(1, "factual-accuracy", "wrong warranty", List.of(id(0), id(1)), 0.02, true,
+                    0, 0, 0));
+            first = 2;
+        }
+        for (int i = first; i < failures; i++) {
+            rows.add(new LoopStore.PatternRow(rows.size() + 1, "tone", "issue " + i, List.of(id(i)), 0.01, false, 0, 0, 0));
+        }
+        loop.replacePatterns(run.runPk(), 2, rows);
+    }
+
+    private String decide() {
+        new DecideTasklet(store, loop, run).execute(null, null);
+        return loop.lastRound(run.runPk()).orElseThrow().decision();
+    }
+
+    @Test
+    void theDefaultAcceptanceNumberOfTheSampleIsUsed() {
+        assertThat(AcceptanceNumber.forSampleSize(SAMPLED)).isEqualTo(C);
+        assertThat(run.job().santa().acceptanceNumber()).isNull();
+    }
+
+    @Test
+    void isolatedFailuresUpToTheAcceptanceNumberAreClean() {
+        reviewed(C);
+        patterns(C, false);
+
+        assertThat(decide()).isEqualTo(Decision.CLEAN);
+        assertThat(loop.acceptance(run.runPk(), 2)).contains(new LoopStore.Acceptance(C, C));
+    }
+
+    @Test
+    void aSampleWithNoFailureIsClean() {
+        reviewed(0);
+
+        assertThat(decide()).isEqualTo(Decision.CLEAN);
+        assertThat(loop.acceptance(run.runPk(), 2)).contains(new LoopStore.Acceptance(C, 0));
+    }
+
+    @Test
+    void failuresInASystematicPatternAreNotClean() {
+        reviewed(3);
+        patterns(3, true);
+
+        assertThat(decide()).isEqualTo(Decision.CONTINUE);
+        assertThat(loop.acceptance(run.runPk(), 2)).contains(new LoopStore.Acceptance(C, 3));
+    }
+
+    @Test
+    void moreIsolatedFailuresThanTheAcceptanceNumberContinue() {
+        reviewed(C + 1);
+        patterns(C + 1, false);
+
+        assertThat(decide()).isEqualTo(Decision.CONTINUE);
+        assertThat(loop.acceptance(run.runPk(), 2)).contains(new LoopStore.Acceptance(C, C + 1));
+    }
+}
