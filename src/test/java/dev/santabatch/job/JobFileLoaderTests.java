@@ -513,6 +513,12 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void anAcceptanceNumberLoads() throws Exception {
+        assertThat(JobFileLoader.load(write(BASE + "santa:\n  acceptance-number: 0\n")).santa().acceptanceNumber())
+                .isZero();
+    }
+
+    @Test
     void countAndDistanceUnitsLoad() throws Exception {
         // given a listing's rating, capacity and distances
         Path file = write(BASE + """

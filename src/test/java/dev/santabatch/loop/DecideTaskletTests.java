@@ -93,6 +93,17 @@ class DecideTaskletTests {
     }
 
     @Test
+    void aConfiguredAcceptanceNumberReplacesTheTable() {
+        reviewed(1);
+        List<LoopStore.SampleOutcome> sample = loop.sample(run.runPk(), 2);
+
+        assertThat(SampleAcceptance.of(sample, List.of(), 0)).isEqualTo(new SampleAcceptance(SAMPLED, 1, 0, false))
+                .extracting(SampleAcceptance::clean).isEqualTo(false);
+        assertThat(SampleAcceptance.of(sample, List.of(), 1).clean()).isTrue();
+        assertThat(SampleAcceptance.of(sample, List.of(), null).acceptanceNumber()).isEqualTo(C);
+    }
+
+    @Test
     void isolatedFailuresUpToTheAcceptanceNumberAreClean() {
         reviewed(C);
         patterns(C, false);
