@@ -106,8 +106,13 @@ public final class RuleValidator {
         return new Screening(rejection, support, loo, List.copyOf(fresh), List.copyOf(flagged), eligible.size(), cap);
     }
 
-    /** The Clopper-Pearson upper limit of {@code k} in {@code n}, times the eligible count, times the margin. */
-    static double cap(int k, int n, int eligible) {
+    /**
+     * The most items a pattern seen in {@code k} of {@code n} sampled items can plausibly carry among
+     * {@code eligible}: the Clopper-Pearson upper limit (95 %) of {@code k} in {@code n}, times the
+     * eligible count, times the margin. A learned rule may flag no more; the matcher is asked about
+     * no more candidates ({@code loop.PatternNarrowing}).
+     */
+    public static double cap(int k, int n, int eligible) {
         return ClopperPearson.interval(k, Math.max(n, k)).upper() * eligible * CAP_MARGIN;
     }
 

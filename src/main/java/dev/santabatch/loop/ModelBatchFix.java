@@ -200,7 +200,7 @@ final class ModelBatchFix {
             PatternNarrowing.Offline checks = offline == null || eligible.isEmpty() || criteria.isEmpty()
                     ? PatternNarrowing.Offline.NONE : offline.check(snapshot, asSnapshot, criteria);
             Map<Integer, PatternNarrowing.Narrowed> picked = new LinkedHashMap<>(narrowing.narrow(run.runPk(), evidence,
-                    eligible, maxShare, checks, () -> snapshot.checkStop("the batch fix's sentence embeddings")));
+                    eligible, sampled.size(), maxShare, checks, () -> snapshot.checkStop("the batch fix's sentence embeddings")));
             ruled.leftovers().forEach((p, ids) -> picked.put(p,
                     new PatternNarrowing.Narrowed(ids, ids.size(), LEARNED_RULE_METHOD, 0)));
             Map<String, List<Integer>> byItem = new LinkedHashMap<>();

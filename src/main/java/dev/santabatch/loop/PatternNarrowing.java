@@ -1,5 +1,6 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.induction.RuleValidator;
 import dev.santabatch.semantic.SemanticIndex;
 import dev.santabatch.semantic.SentenceVectors;
 import java.util.ArrayList;
@@ -37,8 +38,10 @@ import org.jspecify.annotations.Nullable;
  *       item above the floor, by how strongly the checks flag them: a drifted sentence unique to its
  *       item is near no sampled sentence, and the checks find it by its own atypicality.
  * </ul>
- * The candidates are capped at a share of the eligible items ({@code matcher.max-candidate-share},
- * the best-ranked kept): a safety limit on spend, not the filter; how many the cap cut is reported.
+ * The best-ranked candidates are kept up to what the sample predicts ({@link #predicted}: a pattern
+ * seen in k of the n sampled items is carried by at most the 95 % upper limit of k/n of the eligible
+ * items, with a margin) and at most a share of the eligible items ({@code matcher.max-candidate-share},
+ * a safety limit on spend); how many the caps cut is reported.
  */
 public final class PatternNarrowing {
 
@@ -104,13 +107,14 @@ public final class PatternNarrowing {
      *
      * @param run the run (whose stored sentence vectors are searched, and the new ones stored)
      * @param eligible the eligible items (unsampled, not verified, not held)
+     * @param sampleSize the round's sample size, which the pattern's sampled items are a share of
      * @param maxShare the cap, as a share of {@code eligible}
      * @param offline the offline checks' flags, for the criteria they judge
      * @param checkStop called between batches of embeddings (throws to stop)
      * @return per pattern number, its candidates
      */
-    public Map<Integer, Narrowed> narrow(long run, List<Evidence> patterns, List<Item> eligible, double maxShare,
-            Offline offline, Runnable checkStop) {
+    public Map<Integer, Narrowed> narrow(long run, List<Evidence> patterns, List<Item> eligible, int sampleSize,
+            double maxShare, Offline offline, Runnable checkStop) {
         Map<Integer, Narrowed> out = new LinkedHashMap<>();
         if (patterns.isEmpty()) {
             return out;
@@ -143,11 +147,26 @@ public final class PatternNarrowing {
                 }
             }
             scored.sort(Comparator.comparingDouble(Scored::score).reversed());
-            out.put(e.patternNo(), new Narrowed(scored.stream().limit(cap).map(Scored::id).toList(), scored.size(),
+            int limit = Math.min(cap, predicted(e.sampled().size(), sampleSize, eligible.size()));
+            out.put(e.patternNo(), new Narrowed(scored.stream().limit(limit).map(Scored::id).toList(), scored.size(),
                     byChecks ? MEANING_AND_CHECKS_METHOD : MEANING_METHOD,
                     byChecks ? offline.checks().getOrDefault(e.criterion(), 0L) : 0));
         }
         return out;
+    }
+
+    /**
+     * The candidates worth a matcher call for a pattern seen in {@code k} of {@code n} sampled items:
+     * as many as the sample says the eligible items can plausibly carry
+     * ({@link RuleValidator#cap}: the prevalence's 95 % upper limit, with a margin), at least one.
+     * The ranking puts the likeliest first; asking about more pays for items the sample says are
+     * clean (on a templated catalog every text is near a failing sentence's template).
+     */
+    static int predicted(int k, int n, int eligible) {
+        if (n <= 0 || k <= 0) {
+            return eligible;
+        }
+        return (int) Math.max(1, Math.ceil(RuleValidator.cap(k, n, eligible)));
     }
 
     /**

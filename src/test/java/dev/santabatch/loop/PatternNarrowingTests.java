@@ -72,7 +72,7 @@ class PatternNarrowingTests {
             assertThat(words(paraphrase)).doesNotContainAnyElementsOf(words(OFF_TOPIC));
         }
 
-        PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 1.0,
+        PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 1, 1.0,
                 PatternNarrowing.Offline.NONE, () -> {}).get(1);
 
         // the copy first (cosine 1), then the paraphrases by similarity; no plain listing is a candidate
@@ -97,7 +97,7 @@ class PatternNarrowingTests {
         PatternNarrowing.Offline offline = new PatternNarrowing.Offline(Set.of("on-specification"),
                 Map.of("on-specification", Map.of("L10", 1.0, "L20", 3.0)), Map.of("on-specification", 30L));
 
-        PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-specification")), listings(), 1.0, offline,
+        PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-specification")), listings(), 1, 1.0, offline,
                 () -> {}).get(1);
 
         assertThat(n.ids()).containsExactly("L7", "L3", "L12", "L20", "L10");
@@ -108,11 +108,28 @@ class PatternNarrowingTests {
     @Test
     void theCapKeepsTheBestRankedAndReportsWhatItCut() {
         // a cap of 4 % of 30 items: 1 candidate
-        PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 0.04,
+        PatternNarrowing.Narrowed n = narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 1, 0.04,
                 PatternNarrowing.Offline.NONE, () -> {}).get(1);
 
         assertThat(n.ids()).containsExactly("L7");
         assertThat(n.found()).isEqualTo(3);
+    }
+
+    @Test
+    void theCandidatesAreAtMostWhatTheSamplePredicts() {
+        // one failing item in a sample of 100, 30 eligible: the Clopper-Pearson upper limit of 1 in
+        // 100 (5.45 %) x 30 x 1.5 is 2.45, so 3 candidates are kept; 1 in 1,000: 0.25, so 1 (the least)
+        PatternNarrowing.Narrowed wide = narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 100, 1.0,
+                PatternNarrowing.Offline.NONE, () -> {}).get(1);
+        PatternNarrowing.Narrowed narrow = narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 1000, 1.0,
+                PatternNarrowing.Offline.NONE, () -> {}).get(1);
+
+        assertThat(wide.ids()).containsExactly("L7", "L3", "L12");
+        assertThat(narrow.ids()).containsExactly("L7");
+        assertThat(narrow.found()).isEqualTo(3);
+        assertThat(PatternNarrowing.predicted(1, 100, 30)).isEqualTo(3);
+        assertThat(PatternNarrowing.predicted(14, 150, 1350)).isEqualTo((int) Math.ceil(
+                dev.santabatch.stats.ClopperPearson.interval(14, 150).upper() * 1350 * 1.5));
     }
 
     @Test
