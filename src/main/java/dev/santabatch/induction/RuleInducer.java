@@ -253,7 +253,9 @@ public final class RuleInducer {
         Map<String, Map<String, Integer>> byTerm = new LinkedHashMap<>();
         Map<String, Set<String>> termFixes = new HashMap<>();
         for (AcceptedFix f : fixes) {
-            for (FixShapes.Substitution s : ((FixShapes.Substituted) shapes.get(f)).substitutions()) {
+            for (FixShapes.Substitution inflected : ((FixShapes.Substituted) shapes.get(f)).substitutions()) {
+                // "cures" -> "relieves" and "cured" -> "relieved" are one term, "cure" -> "relieve"
+                FixShapes.Substitution s = baseForm(inflected);
                 byTerm.computeIfAbsent(s.term(), k -> new HashMap<>()).merge(s.replacement(), 1, Integer::sum);
                 termFixes.computeIfAbsent(s.term(), k -> new HashSet<>()).add(f.itemId());
             }
@@ -269,6 +271,64 @@ public final class RuleInducer {
         }
         return Optional.of(new Built(Shape.TERM_SUBSTITUTED, new RuleSpec.ForbiddenTerms(id,
                 List.copyOf(replacements.keySet()), List.of(), replacements, FixKind.SUBSTITUTE)));
+    }
+
+    /** Suffixes of an inflected last word, longest first, each with what its base form ends in instead. */
+    private static final List<String[]> INFLECTIONS = List.of(new String[] {"ies", "y"}, new String[] {"ied", "y"},
+            new String[] {"ing", "e"}, new String[] {"ing", ""}, new String[] {"es", ""}, new String[] {"ed", "e"},
+            new String[] {"ed", ""}, new String[] {"s", ""}, new String[] {"d", ""});
+
+    /**
+     * The base form of a substituted term and of its replacement: a shorter form whose forbidden-terms
+     * substitution (which matches the inflections of a term's last word and carries the inflection
+     * over to the replacement) turns the term as written into the replacement as written; the
+     * substitution itself when no shorter form does. English inflection is ambiguous from one word
+     * ("relieving" may come from "reliev" or "relieve"); the choice below is right for -s and -ed.
+     */
+    static FixShapes.Substitution baseForm(FixShapes.Substitution s) {
+        String term = null;
+        String replacement = null;
+        int added = Integer.MAX_VALUE;
+        for (String[] t : INFLECTIONS) {
+            String base = uninflect(s.term(), t);
+            if (base == null || term != null && base.length() < term.length()) {
+                continue; // the least-stripped term: "cures" gives "cure", not "cur"
+            }
+            for (String[] r : INFLECTIONS) {
+                String rep = uninflect(s.replacement(), r);
+                if (rep == null || !substitutes(base, rep, s)) {
+                    continue;
+                }
+                // for one term, the replacement that restores least, then the least stripped:
+                // "transformed" gives "transform", not "transforme"; "relieves" gives "relieve"
+                boolean longerTerm = term == null || base.length() > term.length();
+                if (longerTerm || r[1].length() < added
+                        || r[1].length() == added && rep.length() > replacement.length()) {
+                    term = base;
+                    replacement = rep;
+                    added = r[1].length();
+                }
+            }
+        }
+        return term != null ? new FixShapes.Substitution(term, replacement) : s;
+    }
+
+    /** Whether forbidden-terms on {@code term} with {@code replacement} turns the substitution's term into its replacement. */
+    private static boolean substitutes(String term, String replacement, FixShapes.Substitution s) {
+        RuleSpec probe = new RuleSpec.ForbiddenTerms("base-form", List.of(term), List.of(), Map.of(term, replacement),
+                FixKind.SUBSTITUTE);
+        return new LearnedRule("base-form", Shape.TERM_SUBSTITUTED, probe, List.of(), 0).fix(s.term(), Map.of()).text()
+                .equals(s.replacement());
+    }
+
+    /** The words with the last one's suffix replaced, or null when it does not end so or gets too short. */
+    private static String uninflect(String words, String[] suffix) {
+        int last = words.lastIndexOf(' ') + 1;
+        String word = words.substring(last);
+        if (!word.endsWith(suffix[0]) || word.length() - suffix[0].length() + suffix[1].length() < 3) {
+            return null;
+        }
+        return words.substring(0, last) + word.substring(0, word.length() - suffix[0].length()) + suffix[1];
     }
 
     private static String mostFrequent(Map<String, Integer> counts) {

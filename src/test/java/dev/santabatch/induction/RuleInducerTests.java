@@ -141,6 +141,25 @@ class RuleInducerTests {
     }
 
     @Test
+    void inflectedFormsOfOneTermAreLearnedAsTheTermWithItsReplacement() {
+        // each form appears once: only under its base form does the term recur in two or more fixes
+        List<AcceptedFix> fixes = List.of(
+                fix("a", "This tonic cures fatigue.", "This tonic relieves fatigue.", Map.of()),
+                fix("b", "Thousands were cured by the balm.", "Thousands were relieved by the balm.", Map.of()),
+                fix("c", "A CURE for tired feet.", "A RELIEVE for tired feet.", Map.of()));
+
+        LearnedRule rule = induce(fixes, List.of()).orElseThrow();
+
+        RuleSpec.ForbiddenTerms t = (RuleSpec.ForbiddenTerms) rule.spec();
+        assertThat(t.terms()).containsExactly("cure");
+        assertThat(t.replacements()).containsEntry("cure", "relieve");
+        assertThat(rule.support()).isEqualTo(3);
+        assertThat(rule.fix("It cures colds.", Map.of()).text()).isEqualTo("It relieves colds.");
+        assertThat(RuleInducer.baseForm(new FixShapes.Substitution("miracles", "wonders")))
+                .isEqualTo(new FixShapes.Substitution("miracle", "wonder"));
+    }
+
+    @Test
     void fixesOfMixedShapesUnderEightyPercentInduceNothing() {
         List<AcceptedFix> numbers = warrantyFixes().subList(0, 3);
         List<AcceptedFix> mixed = List.of(numbers.get(0), numbers.get(1), numbers.get(2),
