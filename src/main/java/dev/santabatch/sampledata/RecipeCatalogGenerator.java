@@ -38,11 +38,13 @@ import org.apache.commons.csv.CSVRecord;
  *   <li>{@code title}; {@code region}: where the dish comes from (fourteen regions); {@code course}: the category
  *       (Soups, Salads, Curries, Stews, Cakes, Bakes)</li>
  *   <li>{@code servings} 2–8; {@code prep_minutes} 5–30; {@code cook_minutes} 10–120; {@code calories} per
- *       serving, 180–770; {@code main_ingredient} and its weight {@code main_grams}, 100–800</li>
+ *       serving, 180–770; {@code main_ingredient} (one of seventeen, five of them nuts, each suiting sweet or
+ *       savoury courses or both) and its weight {@code main_grams}, 100–800</li>
  *   <li>{@code card}: six to twelve sentences in this order: an introduction naming the title, course and region;
  *       servings and both times (servings in digits or number words); the ingredient list, the main ingredient
  *       first with its weight ({@code 250 g of …}, {@code 250 grams of …} or {@code 250 g (8.8 oz) of …}, ounces
- *       converted as {@code g / 28.349523125} to one decimal), each ingredient once; when the main ingredient is
+ *       converted as {@code g / 28.349523125} to one decimal), then the staples its course's method uses and one
+ *       or two more ingredients, in any order, each once; when the main ingredient is
  *       a nut, {@value RecipeVocabulary#NUT_NOTICE}; the method as three steps in the order they are done; the
  *       calories per serving; in 60 % of cards an English serving tip; a closing sentence without numbers</li>
  * </ul>
@@ -73,8 +75,8 @@ import org.apache.commons.csv.CSVRecord;
  *       full</td></tr>
  *   <tr><td>{@value #FORBIDDEN_CLAIM}</td><td>5 %</td><td>base term: detox, cure, fat-burning, miracle</td><td>the
  *       variant as written in an added sentence (the fix removes the sentence)</td><td></td></tr>
- *   <tr><td>{@value #MISSING_REQUIRED_SENTENCE}</td><td>15 % of nut cards (five of seventeen main
- *       ingredients)</td><td>the nut notice</td><td>what stands instead: empty (omitted, 60 %) or a paraphrase
+ *   <tr><td>{@value #MISSING_REQUIRED_SENTENCE}</td><td>15 % of nut cards (about a third of the
+ *       cards)</td><td>the nut notice</td><td>what stands instead: empty (omitted, 60 %) or a paraphrase
  *       that is not the notice</td><td></td></tr>
  * </table>
  * The first five shapes are outside issue 17's list (wrong number, missing sentence, forbidden claim, off-topic
@@ -241,8 +243,8 @@ public final class RecipeCatalogGenerator {
         }
 
         Card write() {
-            Main main = pick(RecipeVocabulary.MAINS);
             Course course = pick(RecipeVocabulary.COURSES);
+            Main main = pick(RecipeVocabulary.MAINS.stream().filter(m -> m.suits(course)).toList());
             String region = pick(RecipeVocabulary.REGIONS);
             String title = pick(RecipeVocabulary.TITLE_PREFIXES) + " " + main.titleWord() + " " + course.titleWord();
             Recipe r = new Recipe(id, title, region, course, main, 2 + random.nextInt(7), 5 * (1 + random.nextInt(6)),
@@ -319,9 +321,12 @@ public final class RecipeCatalogGenerator {
                 plant(UNIT_ERROR, "main_grams", wrong, weight);
                 weight = wrong;
             }
-            List<String> others = new ArrayList<>(RecipeVocabulary.OTHER_INGREDIENTS);
+            List<String> extras = new ArrayList<>(RecipeVocabulary.OTHER_INGREDIENTS);
+            extras.removeAll(r.course().staples());
+            Collections.shuffle(extras, random);
+            List<String> others = new ArrayList<>(r.course().staples());
+            others.addAll(extras.subList(0, 1 + random.nextInt(2)));
             Collections.shuffle(others, random);
-            others = new ArrayList<>(others.subList(0, 3 + random.nextInt(3)));
             if (random.nextDouble() < DUPLICATED_INGREDIENT_RATE) {
                 String before = others.get(others.size() - 2);
                 String repeated = others.get(random.nextInt(others.size() - 2));

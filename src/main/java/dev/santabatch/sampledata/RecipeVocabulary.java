@@ -16,14 +16,23 @@ final class RecipeVocabulary {
     /** The sentence every card whose main ingredient is a nut must carry, verbatim. */
     static final String NUT_NOTICE = "Allergy advice: this recipe contains nuts and is not suitable for anyone with a nut allergy.";
 
-    /** A main ingredient as the source names it, the word a title uses for it, and whether it is a nut. */
-    record Main(String name, String titleWord, boolean nut) {}
+    /**
+     * A main ingredient as the source names it, the word a title uses for it, whether it is a nut, and whether it
+     * suits sweet and savoury courses.
+     */
+    record Main(String name, String titleWord, boolean nut, boolean sweet, boolean savoury) {
+        boolean suits(Course course) {
+            return course.sweet() ? sweet : savoury;
+        }
+    }
 
     /**
-     * A course: its category label (the source column), the noun the card calls it, the word a title uses, and its
-     * method steps as three stages done in this order, each with alternative wordings.
+     * A course: its category label (the source column), the noun the card calls it, the word a title uses, whether
+     * it is sweet, the staples its method uses (always listed), and its method steps as three stages done in this
+     * order, each with alternative wordings.
      */
-    record Course(String category, String noun, String titleWord, List<List<String>> stages) {}
+    record Course(String category, String noun, String titleWord, boolean sweet, List<String> staples,
+                  List<List<String>> stages) {}
 
     /** A sentence stating servings and times, and the spans of it that carry each number. */
     record TimeTemplate(String sentence, String servingsSpan, String prepSpan, String cookSpan) {}
@@ -38,43 +47,44 @@ final class RecipeVocabulary {
     record Claim(String base, String sentence, List<String> variants) {}
 
     static final List<Main> MAINS = List.of(
-            new Main("chickpeas", "Chickpea", false), new Main("red lentils", "Lentil", false),
-            new Main("chicken thighs", "Chicken", false), new Main("salmon fillets", "Salmon", false),
-            new Main("aubergines", "Aubergine", false), new Main("pumpkin", "Pumpkin", false),
-            new Main("spinach", "Spinach", false), new Main("potatoes", "Potato", false),
-            new Main("mushrooms", "Mushroom", false), new Main("firm tofu", "Tofu", false),
-            new Main("apples", "Apple", false), new Main("carrots", "Carrot", false),
-            new Main("almonds", "Almond", true), new Main("cashews", "Cashew", true),
-            new Main("walnuts", "Walnut", true), new Main("hazelnuts", "Hazelnut", true),
-            new Main("peanuts", "Peanut", true));
+            new Main("chickpeas", "Chickpea", false, false, true), new Main("red lentils", "Lentil", false, false, true),
+            new Main("chicken thighs", "Chicken", false, false, true), new Main("salmon fillets", "Salmon", false, false, true),
+            new Main("aubergines", "Aubergine", false, false, true), new Main("pumpkin", "Pumpkin", false, true, true),
+            new Main("spinach", "Spinach", false, false, true), new Main("potatoes", "Potato", false, false, true),
+            new Main("mushrooms", "Mushroom", false, false, true), new Main("firm tofu", "Tofu", false, false, true),
+            new Main("apples", "Apple", false, true, false), new Main("carrots", "Carrot", false, true, true),
+            new Main("almonds", "Almond", true, true, true), new Main("cashews", "Cashew", true, false, true),
+            new Main("walnuts", "Walnut", true, true, true), new Main("hazelnuts", "Hazelnut", true, true, false),
+            new Main("peanuts", "Peanut", true, false, true));
 
     static final List<String> OTHER_INGREDIENTS = List.of("olive oil", "garlic", "a white onion", "lemon juice",
             "flat-leaf parsley", "ground cumin", "butter", "brown sugar", "plain flour", "free-range eggs",
             "chopped tomatoes", "a red chilli", "fresh ginger", "runny honey", "Greek yoghurt", "coriander leaves",
-            "black pepper", "sea salt", "smoked paprika", "vegetable stock");
+            "black pepper", "sea salt", "smoked paprika", "vegetable stock", "mixed salad leaves", "icing sugar",
+            "basmati rice");
 
     static final List<Course> COURSES = List.of(
-            new Course("Soups", "soup", "Soup", List.of(
+            new Course("Soups", "soup", "Soup", false, List.of("a white onion", "garlic", "vegetable stock"), List.of(
                     List.of("chop the onion and garlic", "dice the {main} and the onion"),
                     List.of("simmer everything in the stock until tender", "add the stock and bring it to a gentle simmer"),
                     List.of("blend until smooth and serve", "ladle it into warm bowls"))),
-            new Course("Salads", "salad", "Salad", List.of(
+            new Course("Salads", "salad", "Salad", false, List.of("mixed salad leaves", "olive oil", "lemon juice"), List.of(
                     List.of("wash and dry the leaves", "shake the dressing together in a small jar"),
                     List.of("toss the {main} with the leaves", "combine everything in a large bowl"),
                     List.of("dress the salad just before serving", "scatter over the herbs and serve"))),
-            new Course("Curries", "curry", "Curry", List.of(
+            new Course("Curries", "curry", "Curry", false, List.of("a white onion", "ground cumin", "chopped tomatoes", "basmati rice"), List.of(
                     List.of("fry the spices in hot oil until fragrant", "soften the onion in a wide pan"),
                     List.of("stir in the {main} and the tomatoes", "add the {main} and simmer until the sauce thickens"),
-                    List.of("finish with coriander and serve with rice", "let it rest off the heat before serving"))),
-            new Course("Stews", "stew", "Stew", List.of(
+                    List.of("serve it over the rice", "let it rest off the heat before serving with the rice"))),
+            new Course("Stews", "stew", "Stew", false, List.of("a white onion", "garlic", "vegetable stock"), List.of(
                     List.of("brown the {main} in a heavy pot", "sweat the onion and garlic in a little oil"),
                     List.of("cover and cook slowly until tender", "pour in the stock and braise gently"),
                     List.of("check the seasoning and serve", "spoon it into deep plates at the table"))),
-            new Course("Cakes", "cake", "Cake", List.of(
-                    List.of("heat the oven and line the tin", "cream the butter and sugar until pale"),
+            new Course("Cakes", "cake", "Cake", true, List.of("butter", "brown sugar", "plain flour", "icing sugar"), List.of(
+                    List.of("heat the oven and line the tin", "cream the butter and brown sugar until pale"),
                     List.of("fold in the flour and the {main}", "pour the batter into the tin and bake until a skewer comes out clean"),
                     List.of("cool it on a rack before slicing", "dust it with icing sugar once cold"))),
-            new Course("Bakes", "oven bake", "Bake", List.of(
+            new Course("Bakes", "oven bake", "Bake", false, List.of("olive oil", "sea salt", "black pepper"), List.of(
                     List.of("heat the oven and grease a baking dish", "slice the {main} thinly"),
                     List.of("layer everything in the dish and bake until golden", "cover the dish with foil and bake"),
                     List.of("rest it briefly before serving", "serve it straight from the dish"))));
