@@ -6,8 +6,9 @@ import java.util.Map;
 /**
  * The words {@link RecipeCatalogGenerator} writes recipe cards with: source values (main ingredients, courses,
  * regions), sentence templates, and the wordings its planted defects use. Data only; templates hold the
- * placeholders {@code {s}} (servings), {@code {p}} (preparation minutes), {@code {c}} (cooking minutes),
- * {@code {k}} (calories), {@code {main}} (the main ingredient) and {@code {1}}–{@code {3}} (method steps).
+ * placeholders {@code {title}}, {@code {noun}} (the course), {@code {region}}, {@code {s}} (servings), {@code {p}}
+ * (preparation minutes), {@code {c}} (cooking minutes), {@code {k}} (calories), {@code {list}} (the ingredients),
+ * {@code {main}} (the main ingredient), {@code {1}}–{@code {3}} (method steps) and {@code {v}} (a claim's variant).
  */
 final class RecipeVocabulary {
 
