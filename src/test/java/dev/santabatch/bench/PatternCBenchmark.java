@@ -9,6 +9,7 @@ import dev.santabatch.report.RunReport;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.sampledata.ListingCatalogGenerator;
 import dev.santabatch.sampledata.PlantedDefect;
+import dev.santabatch.sampledata.RecipeCatalogGenerator;
 import dev.santabatch.sampledata.SampleCatalogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -42,7 +43,8 @@ import org.apache.commons.csv.CSVRecord;
  *
  * <p>Domains: {@code products} (the product generator's {@code SAMPLE} pool, job template
  * {@code bench/products-llm.yml}) and {@code listings} (the listing generator's {@code HELD_OUT}
- * pool, {@code bench/listings-llm.yml}). Prints per run and, per domain, as medians and ranges over
+ * pool, {@code bench/listings-llm.yml}); on request, {@code recipes} (issue 17's third domain, the recipe
+ * generator's single pool, {@code bench/recipes-llm.yml}). Prints per run and, per domain, as medians and ranges over
  * the seeds:
  *
  * <ul>
@@ -87,7 +89,9 @@ public final class PatternCBenchmark {
                     SampleCatalogGenerator::plantedDefects, SampleCatalogGenerator.benchmarkCriteria()),
             "listings", new Domain("listings", "bench/listings-llm.yml", "listing",
                     (seed, rows, csv, truth) -> ListingCatalogGenerator.write(seed, rows, ListingCatalogGenerator.Pool.HELD_OUT, csv, truth),
-                    (truth, csv) -> ListingCatalogGenerator.plantedDefects(truth), ListingCatalogGenerator.benchmarkCriteria()));
+                    (truth, csv) -> ListingCatalogGenerator.plantedDefects(truth), ListingCatalogGenerator.benchmarkCriteria()),
+            "recipes", new Domain("recipes", "bench/recipes-llm.yml", "card", RecipeCatalogGenerator::write,
+                    (truth, csv) -> RecipeCatalogGenerator.plantedDefects(truth), RecipeCatalogGenerator.benchmarkCriteria()));
 
     /** One run and what it shipped and held. */
     record Run(String mode, int exit, String status, int rounds, Map<Kind, Long> calls, Map<String, Long> callsByModel, int unmatched,
