@@ -20,7 +20,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * classifier's similarity, {@code santa.pattern-similarity}). It is <em>unreachable</em> when it
  * comes back after that round's batch fix reached fewer than 20 % ({@link #MIN_REACH}) of the
  * items the sample predicted (its share of the sample times the unsampled eligible items); reached
- * means matched, fixed or held for a person. A pattern that comes back after a round in which it was
+ * means matched, fixed or held for a person. A batch fix that left a matcher candidate unanswered
+ * (a transport failure, or no usable answer) marks nothing: its reach measured the endpoint. A pattern that comes back after a round in which it was
  * already unreachable stays so, with the batch fix that fell short as its evidence: the model
  * matcher makes no calls for an unreachable pattern, and when every failure of a round's sample is
  * of an unreachable pattern the run ends not clean at once ({@link Decision#UNREACHABLE_PATTERN}).
@@ -77,6 +78,11 @@ public final class UnreachablePatterns {
             return List.of();
         }
         LoopStore.Round before = previous.get();
+        if (matcherUnanswered(runPk, before.round())) {
+            // the batch fix did not run its course (the matcher was down or never said): what it
+            // reached measures the endpoint, not whether the pattern can be reached
+            return List.of();
+        }
         long unsampled = Math.max(0, before.eligible() - before.sampleSize());
         Map<Integer, Unreachable> already = of(runPk, before.round()).stream()
                 .collect(Collectors.toMap(Unreachable::patternNo, Function.identity()));
@@ -105,6 +111,13 @@ public final class UnreachablePatterns {
                     u.predicted(), u.reached());
         }
         return out;
+    }
+
+    /** Whether a matcher candidate of the round was left without an answer (transport failure, or no usable answer). */
+    private boolean matcherUnanswered(long runPk, int round) {
+        Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_match_candidate WHERE run_pk = ? AND round_no = ?"
+                + " AND state IN ('transport', 'unanswered')", Integer.class, runPk, round);
+        return n != null && n > 0;
     }
 
     /** Round {@code round}'s unreachable patterns, by pattern number. */

@@ -30,6 +30,7 @@ class UnreachablePatternsTests {
         DriverManagerDataSource ds = new DriverManagerDataSource("jdbc:h2:mem:unreachable-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         loop = new LoopStore(new JdbcTemplate(ds));
         loop.createSchema();
+        new SpendStore(new JdbcTemplate(ds)).createSchema();
         unreachable = new UnreachablePatterns(loop);
     }
 
@@ -60,6 +61,17 @@ class UnreachablePatternsTests {
 
         assertThat(marked).containsExactly(new UnreachablePatterns.Unreachable(2, 1, 1, 1, 90.0, 17));
         assertThat(unreachable.numbers(RUN, 2)).containsExactly(1);
+    }
+
+    @Test
+    void aBatchFixThatLeftAMatcherCandidateUnansweredMarksNothing() {
+        round(1, Decision.CONTINUE, LABEL, 10, 17);
+        loop.jdbc().update("INSERT INTO sb_match_candidate (run_pk, round_no, item_id, record_index, patterns, state)"
+                + " VALUES (?, 1, 'X1', 1, '1', 'transport')", RUN);
+        loop.insertRound(RUN, new LoopStore.Round(2, 7, 900, 100, false, "", null));
+
+        // the matcher was down: what the batch fix reached says nothing of the pattern
+        assertThat(unreachable.mark(RUN, 2, List.of(pattern(LABEL, 6)), similarity)).isEmpty();
     }
 
     @Test
