@@ -129,6 +129,11 @@ final class LearnedRules {
         Map<String, Boolean> fresh = reviews(id, LearnedRuleStore.ReviewKind.FRESH, s.freshReview(), p.criterion(),
                 itemId -> store.item(run.runPk(), itemId).map(this::asOf));
         d.freshReviews = fresh.size();
+        if (fresh.size() < s.freshReview().size()) {
+            // fail closed: a rule is validated by reviews that were made, never by reviews skipped
+            return reject(d, "fresh review incomplete: " + fresh.size() + " of " + s.freshReview().size()
+                    + " passed items reviewed (a reviewer could not review)");
+        }
         List<String> passedAgain = fresh.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
         Optional<String> freshRejection = RuleValidator.afterFreshReview(passedAgain);
         if (freshRejection.isPresent()) {
@@ -144,6 +149,10 @@ final class LearnedRules {
                 itemId -> Optional.ofNullable(fixed(engine, byId.get(itemId))).map(RuleOutcome::text)
                         .map(text -> new PassedItem(itemId, text, byId.get(itemId).facts())));
         d.checked = check.size();
+        if (check.size() < sample.size()) {
+            return reject(d, "review check incomplete: " + check.size() + " of " + sample.size()
+                    + " fixed items reviewed (a reviewer could not review)");
+        }
         d.checkFailed = (int) check.values().stream().filter(Boolean::booleanValue).count();
         Optional<String> checkRejection = RuleValidator.afterReviewCheck(d.checked, d.checkFailed);
         if (checkRejection.isPresent()) {
@@ -152,18 +161,28 @@ final class LearnedRules {
         // valid: it fixes the flagged eligible items and the passed sampled items the fresh review failed
         String label = LoopStore.PatternRow.describe(round, List.of(p)) + " (learned rule " + id + ")";
         long fixedCount = 0;
-        for (String itemId : fresh.keySet()) {
-            Optional<Store.StoredItem> item = store.item(run.runPk(), itemId).filter(it -> "NICE".equals(it.state()));
+        for (Map.Entry<String, Boolean> f : fresh.entrySet()) {
+            if (!f.getValue()) {
+                continue; // passed again: NICE, as it was
+            }
+            String itemId = f.getKey();
+            // NICE as sampled; ACTIVE when a killed execution had moved it and not yet stored its fix
+            Optional<Store.StoredItem> item = store.item(run.runPk(), itemId)
+                    .filter(it -> "NICE".equals(it.state()) || "ACTIVE".equals(it.state()));
             if (item.isPresent()) {
                 PassedItem current = asOf(item.get());
                 RuleOutcome o = fixed(engine, current);
-                if (o != null) {
-                    store.setState(run.runPk(), itemId, "ACTIVE");
-                    if (store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,
-                            label, o.text())) {
-                        loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
-                        fixedCount++;
+                store.setState(run.runPk(), itemId, "ACTIVE");
+                if (o == null) {
+                    // a FAIL on its current revision that the rule cannot fix within the rules: held
+                    if (store.escalateIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,
+                            "FIX_BREAKS_RULES", label, null, List.of(p.criterion() + ": the fresh review failed it"))) {
+                        loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 0, 1);
                     }
+                } else if (store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,
+                        label, o.text())) {
+                    loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
+                    fixedCount++;
                 }
             }
         }

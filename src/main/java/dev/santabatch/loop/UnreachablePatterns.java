@@ -20,7 +20,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * classifier's similarity, {@code santa.pattern-similarity}). It is <em>unreachable</em> when it
  * comes back after that round's batch fix reached fewer than 20 % ({@link #MIN_REACH}) of the
  * items the sample predicted (its share of the sample times the unsampled eligible items); reached
- * means matched, fixed or held for a person. A batch fix that left a matcher candidate unanswered
+ * means fixed or held for a person (a match whose correction was not stored reached nothing). A batch fix that left a matcher candidate unanswered
  * (a transport failure, or no usable answer) marks nothing: its reach measured the endpoint. A pattern that comes back after a round in which it was
  * already unreachable stays so, with the batch fix that fell short as its evidence: the model
  * matcher makes no calls for an unreachable pattern, and when every failure of a round's sample is
@@ -99,8 +99,8 @@ public final class UnreachablePatterns {
                 if (carried != null) {
                     out.add(new Unreachable(round, p.patternNo(), carried.shortRound(), carried.shortPattern(),
                             carried.predicted(), carried.reached()));
-                } else if (predicted > 0 && q.matched() < MIN_REACH * predicted) {
-                    out.add(new Unreachable(round, p.patternNo(), before.round(), q.patternNo(), predicted, q.matched()));
+                } else if (predicted > 0 && reached(q) < MIN_REACH * predicted) {
+                    out.add(new Unreachable(round, p.patternNo(), before.round(), q.patternNo(), predicted, reached(q)));
                 }
                 break;
             }
@@ -111,6 +111,11 @@ public final class UnreachablePatterns {
                     u.predicted(), u.reached());
         }
         return out;
+    }
+
+    /** The items a pattern's batch fix fixed or held for a person. */
+    private static long reached(LoopStore.PatternRow p) {
+        return p.fixed() + p.escalated();
     }
 
     /** Whether a matcher candidate of the round was left without an answer (transport failure, or no usable answer). */
