@@ -150,8 +150,14 @@ public final class UnreachablePatterns {
             return false;
         }
         Set<String> covered = new HashSet<>();
-        loop.patterns(runPk, round).stream().filter(p -> unreachable.contains(p.patternNo()))
-                .forEach(p -> covered.addAll(p.items()));
+        Set<String> reachable = new HashSet<>();
+        for (LoopStore.PatternRow p : loop.patterns(runPk, round)) {
+            if (unreachable.contains(p.patternNo())) {
+                covered.addAll(p.items());
+            } else if (p.systematic()) {
+                reachable.addAll(p.items());
+            }
+        }
         return sample.stream()
                 .filter(s -> !("NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0))
                 .allMatch(s -> covered.contains(s.itemId()));

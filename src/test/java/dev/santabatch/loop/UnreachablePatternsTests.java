@@ -124,4 +124,22 @@ class UnreachablePatternsTests {
         sample.add(new LoopStore.SampleOutcome("other", "s", "ESCALATED", "MAX_ITERATIONS", 3, 2, 0));
         assertThat(unreachable.onlyUnreachableFailures(RUN, 2, sample)).isFalse();
     }
+
+    @Test
+    void anItemThatAlsoFailsAReachableSystematicPatternKeepsTheLoopGoing() {
+        round(1, Decision.CONTINUE, LABEL, 10, 0);
+        loop.insertRound(RUN, new LoopStore.Round(2, 7, 900, 100, false, "", null));
+        // pattern 1 comes back (unreachable); I0 and I1 also fail pattern 2, which has had no batch fix yet
+        LoopStore.PatternRow other = new LoopStore.PatternRow(2, "accuracy", "accuracy: the price is missing",
+                List.of("I0", "I1"), 0.02, true, 0, 0, 0);
+        loop.replacePatterns(RUN, 2, List.of(pattern(LABEL, 3), other));
+        unreachable.mark(RUN, 2, List.of(pattern(LABEL, 3)), similarity);
+        List<LoopStore.SampleOutcome> sample = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            sample.add(new LoopStore.SampleOutcome("I" + i, "s", "NICE", null, 2, 1, 0));
+        }
+
+        assertThat(unreachable.numbers(RUN, 2)).containsExactly(1);
+        assertThat(unreachable.onlyUnreachableFailures(RUN, 2, sample)).isFalse();
+    }
 }
