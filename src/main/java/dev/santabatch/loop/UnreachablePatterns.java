@@ -142,7 +142,8 @@ public final class UnreachablePatterns {
 
     /**
      * True when the round has an unreachable pattern and every sampled item that failed its first
-     * review is in one: another round would only find them again.
+     * review is in one and in no systematic pattern the batch fix can still reach: another round
+     * would only find them again.
      */
     public boolean onlyUnreachableFailures(long runPk, int round, List<LoopStore.SampleOutcome> sample) {
         Set<Integer> unreachable = numbers(runPk, round);
@@ -160,7 +161,7 @@ public final class UnreachablePatterns {
         }
         return sample.stream()
                 .filter(s -> !("NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0))
-                .allMatch(s -> covered.contains(s.itemId()));
+                .allMatch(s -> covered.contains(s.itemId()) && !reachable.contains(s.itemId()));
     }
 
     /**
