@@ -4,14 +4,12 @@ import dev.santabatch.sampledata.ListingComposer.Item;
 import dev.santabatch.sampledata.ListingComposer.Listing;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
@@ -130,23 +128,13 @@ public final class ListingCatalogGenerator {
             this.seedMix = seedMix;
         }
 
-        /** The name on the command line ({@code --pool <option>}). */
+        /** The pool's name (as in file names). */
         public String option() {
             return option;
         }
 
         ListingVocabulary.Pool vocabulary() {
             return vocabulary;
-        }
-
-        /** The pool named {@code option} on the command line. */
-        public static Pool ofOption(String option) {
-            for (Pool p : values()) {
-                if (p.option.equals(option)) {
-                    return p;
-                }
-            }
-            throw new IllegalArgumentException("unknown --pool " + option + " (tuning or held-out)");
         }
     }
 
@@ -246,74 +234,6 @@ public final class ListingCatalogGenerator {
                 MISSING_REQUIRED_SENTENCE, "park-notice", FORBIDDEN_CLAIM, "no-forbidden-claims",
                 OFF_TOPIC_SENTENCE, "on-specification", BOILERPLATE, "original",
                 CONTRADICTION, "internal-consistency");
-    }
-
-    /**
-     * Command-line entry: {@code --out <csv> [--truth <csv>] [--seed <long>] [--rows <n>] [--pool tuning|held-out]};
-     * returns the exit code (0 written, 1 cannot write, 2 usage error).
-     */
-    public static int run(String[] args) {
-        return run(args, System.out, System.err);
-    }
-
-    static int run(String[] args, PrintStream out, PrintStream err) {
-        long seed = DEFAULT_SEED;
-        int rows = DEFAULT_ROWS;
-        Path csv = null;
-        Path truth = null;
-        Pool pool = Pool.TUNING;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                switch (a) {
-                    case "--seed" -> seed = Long.parseLong(value(args, ++i, a));
-                    case "--rows" -> rows = Integer.parseInt(value(args, ++i, a));
-                    case "--out" -> csv = Path.of(value(args, ++i, a));
-                    case "--truth" -> truth = Path.of(value(args, ++i, a));
-                    case "--pool" -> pool = Pool.ofOption(value(args, ++i, a));
-                    case "--help", "-h" -> {
-                        out.println(usage());
-                        return 0;
-                    }
-                    default -> throw new IllegalArgumentException("unknown option: " + a);
-                }
-            }
-            if (csv == null) {
-                throw new IllegalArgumentException("--out is required");
-            }
-            if (rows < 1) {
-                throw new IllegalArgumentException("--rows must be at least 1");
-            }
-        } catch (IllegalArgumentException ex) { // includes NumberFormatException
-            err.println("generate-listings: " + ex.getMessage());
-            err.println(usage());
-            return 2;
-        }
-        try {
-            Summary s = write(seed, rows, pool, csv, truth);
-            out.printf(Locale.ROOT, "generate-listings: wrote %d rows (%d clean, %d planted defects) to %s%s%n",
-                    s.rows(), s.cleanRows(), s.truthRows(), csv, truth == null ? "" : " and ground truth to " + truth);
-            return 0;
-        } catch (IOException ex) {
-            err.println("generate-listings: cannot write: " + ex.getMessage());
-            return 1;
-        }
-    }
-
-    public static void main(String[] args) {
-        System.exit(run(args));
-    }
-
-    static String usage() {
-        return "usage: generate-listings --out <listings.csv> [--truth <truth.csv>] [--seed <long>, default "
-                + DEFAULT_SEED + "] [--rows <n>, default " + DEFAULT_ROWS + "] [--pool tuning|held-out, default tuning]";
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length || args[i].startsWith("--")) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
     }
 
     private static void createParent(Path p) throws IOException {

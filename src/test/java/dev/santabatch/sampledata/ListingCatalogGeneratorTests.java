@@ -17,9 +17,7 @@ import dev.santabatch.job.ReviewerSpec;
 import dev.santabatch.job.RuleSpec;
 import dev.santabatch.sampledata.ListingCatalogGenerator.Pool;
 import dev.santabatch.sampledata.ListingVocabulary.Practical;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.Reader;
 import java.io.StringReader;
 import java.math.BigDecimal;
@@ -398,32 +396,6 @@ class ListingCatalogGeneratorTests {
         JobFileLoader.Result loaded = JobFileLoader.loadWithWarnings(job);
         assertThat(loaded.warnings()).isEmpty();
         return loaded.definition();
-    }
-
-    // ---- CLI ---------------------------------------------------------------------------------------------------
-
-    @Test
-    void theCommandLineWritesThePoolAskedForAndRejectsBadArguments(@TempDir Path dir) throws IOException {
-        Path out = dir.resolve("sub/l.csv");
-        Path truth = dir.resolve("sub/l.truth.csv");
-        int rc = ListingCatalogGenerator.run(new String[] {"--seed", "3", "--rows", "40", "--out", out.toString(),
-                "--truth", truth.toString(), "--pool", "held-out"}, new PrintStream(new ByteArrayOutputStream()),
-                new PrintStream(new ByteArrayOutputStream()));
-        assertThat(rc).isZero();
-        StringBuilder expected = new StringBuilder();
-        StringBuilder expectedTruth = new StringBuilder();
-        ListingCatalogGenerator.write(3, 40, Pool.HELD_OUT, expected, expectedTruth);
-        assertThat(Files.readString(out)).isEqualTo(expected.toString());
-        assertThat(Files.readString(truth)).isEqualTo(expectedTruth.toString());
-        Path bad = dir.resolve("x.csv");
-        for (String[] args : List.of(new String[] {}, new String[] {"--rows"}, new String[] {"--bogus"},
-                new String[] {"--rows", "0", "--out", bad.toString()}, new String[] {"--out", bad.toString(), "--pool", "fresh"})) {
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            rc = ListingCatalogGenerator.run(args, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
-            assertThat(rc).as(String.join(" ", args)).isEqualTo(2);
-            assertThat(err.toString()).contains("usage: generate-listings");
-        }
-        assertThat(bad).doesNotExist();
     }
 
     // ---- re-deriving facts from a listing ----------------------------------------------------------------------
