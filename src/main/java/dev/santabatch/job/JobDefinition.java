@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param run execution settings
  * @param budget spending limits for model calls
  * @param governor limits and retry policy of model calls
+ * @param canaries the canary kinds that test each Santa criterion ({@code rubric[].canaries} or its
+ *     default), by criterion id in rubric order; criteria without canaries are absent
  */
 public record JobDefinition(
         Path file,
@@ -35,7 +37,8 @@ public record JobDefinition(
         MatcherSpec matcher,
         RunSpec run,
         BudgetSpec budget,
-        GovernorSpec governor) {
+        GovernorSpec governor,
+        java.util.Map<String, List<CanaryKind>> canaries) {
 
     /** Every source column a rule reads, with the id of a rule that reads it, in rubric order. */
     public java.util.Map<String, String> ruleColumns() {

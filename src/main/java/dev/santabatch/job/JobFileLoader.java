@@ -90,14 +90,16 @@ public final class JobFileLoader {
             "governor");
     private static final List<String> INPUT_KEYS = List.of(
             "path", "id-column", "content-column", "category-column", "source-columns", "ground-truth");
-    private static final List<String> CRITERION_KEYS = List.of("id", "name", "pass", "fail-signal", "checked-by", "rules");
+    private static final List<String> CRITERION_KEYS = List.of("id", "name", "pass", "fail-signal", "checked-by", "rules",
+            "canaries");
     private static final Map<String, List<String>> RULE_KEYS = ruleKeys();
     private static final List<String> ALL_RULE_KEYS =
             RULE_KEYS.values().stream().flatMap(List::stream).distinct().toList();
     private static final List<String> SAMPLING_KEYS =
             List.of("rate", "allow-rate-outside-range", "min-size", "full-review-below", "seed");
     private static final List<String> SANTA_KEYS = List.of("max-iterations", "max-rounds", "systematic-min-items",
-            "failed-review-threshold", "low-agreement-kappa", "pattern-similarity", "audit-size", "acceptance-number");
+            "failed-review-threshold", "low-agreement-kappa", "pattern-similarity", "audit-size", "acceptance-number",
+            "canary-share", "min-canaries", "min-panel-sensitivity", "max-false-flag-rate", "max-fail-share");
     /** A larger acceptance number would call a sample with over a hundred failures clean. */
     private static final int ACCEPTANCE_NUMBER_MAX = 100;
     private static final List<String> REVIEWER_KEYS = List.of("id", "type", "criteria", "model", "thresholds");
@@ -157,6 +159,8 @@ public final class JobFileLoader {
     /** The input's listed source columns (empty: every column), set once the input section is read. */
     private List<String> sourceColumns = List.of();
     private final List<String> warnings = new ArrayList<>();
+    /** Canary kinds by criterion id, in rubric order, filled while the rubric is read. */
+    private final Map<String, List<CanaryKind>> canaries = new LinkedHashMap<>();
     private final java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env;
 
     private JobFileLoader(Path file, java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
@@ -221,7 +225,8 @@ public final class JobFileLoader {
         BudgetSpec budget = budget(top.optObj("budget", BUDGET_KEYS));
         GovernorSpec governor = governor(top.optObj("governor", GOVERNOR_KEYS));
         JobDefinition job = new JobDefinition(file, name, input, taskSpec, rubric, sampling, santa, reviewers, fixer,
-                matcher, run, budget, governor);
+                matcher, run, budget, governor,
+                Collections.unmodifiableMap(new LinkedHashMap<>(canaries)));
         for (String same : job.sameModelReviewers(env)) {
             warnings.add(format("reviewers", top.node("reviewers"), "reviewers " + same
                     + " use the same endpoint and model: they share its biases, so their agreement says little;"
@@ -360,9 +365,75 @@ public final class JobFileLoader {
                 warnings.add(format(c.key("checked-by"), c.node("checked-by"), "criterion '" + id
                         + "' has rules but is checked by santa only; its rules are not run (use checked-by both)"));
             }
-            rubric.add(new Criterion(id, name, pass, failSignal, checkedBy, List.copyOf(rules)));
+            Criterion criterion = new Criterion(id, name, pass, failSignal, checkedBy, List.copyOf(rules));
+            List<CanaryKind> kinds = canaryKinds(c, criterion);
+            if (!kinds.isEmpty()) {
+                canaries.put(id, kinds);
+            }
+            rubric.add(criterion);
         }
         return List.copyOf(rubric);
+    }
+
+    /**
+     * A criterion's canary kinds: {@code canaries} as written (a list of kinds, possibly empty: no
+     * canaries), else the default for its id and wording ({@link #defaultCanaries}). A criterion
+     * checked by rules only has none: canaries test the panel.
+     */
+    private List<CanaryKind> canaryKinds(Obj c, Criterion criterion) throws JobFileException {
+        if (!c.has("canaries")) {
+            return criterion.reviewedBySanta() ? defaultCanaries(criterion) : List.of();
+        }
+        List<String> ids = c.stringList("canaries", false, true);
+        List<Node> nodes = c.list("canaries", false);
+        if (!ids.isEmpty() && !criterion.reviewedBySanta()) {
+            throw c.err("canaries", "criterion '" + criterion.id() + "' is checked by rules only; canaries test the"
+                    + " panel (checked-by santa or both), the pre-pass reports rules-only criteria");
+        }
+        List<CanaryKind> kinds = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String k = ids.get(i);
+            CanaryKind kind = CanaryKind.of(k).orElse(null);
+            if (kind == null) {
+                throw error(c.key("canaries") + "[" + i + "]", nodes.get(i),
+                        "unknown canary kind '" + k + "' (known: " + CanaryKind.ids() + ")");
+            }
+            kinds.add(kind);
+        }
+        return List.copyOf(kinds);
+    }
+
+    /**
+     * The default canary kinds of a Santa criterion, by what it is about: a criterion about what the
+     * text is about (its id or pass condition speaks of specification, topic, another product or
+     * item) gets {@code foreign-sentence}; one about originality (original, boilerplate, copy,
+     * duplicate, reused) gets {@code boilerplate}; one about facts or numbers gets {@code
+     * changed-number}. The default job's: on-specification, original (factual-accuracy is rules only).
+     */
+    static List<CanaryKind> defaultCanaries(Criterion criterion) {
+        String text = (criterion.id() + " " + criterion.name() + " " + criterion.pass() + " " + criterion.failSignal())
+                .toLowerCase(java.util.Locale.ROOT);
+        String id = criterion.id();
+        if (id.contains("original") || id.contains("boilerplate") || id.contains("duplicate")) {
+            return List.of(CanaryKind.BOILERPLATE);
+        }
+        if (id.contains("spec") || id.contains("topic") || id.contains("relevan")) {
+            return List.of(CanaryKind.FOREIGN_SENTENCE);
+        }
+        if (id.contains("fact") || id.contains("accura") || id.contains("number")) {
+            return List.of(CanaryKind.CHANGED_NUMBER);
+        }
+        if (text.contains("boilerplate") || text.contains("copy") || text.contains("reused") || text.contains("duplicate")) {
+            return List.of(CanaryKind.BOILERPLATE);
+        }
+        if (text.contains("another product") || text.contains("another item") || text.contains("unrelated")
+                || text.contains("off-topic") || text.contains("off topic")) {
+            return List.of(CanaryKind.FOREIGN_SENTENCE);
+        }
+        if (text.contains("number") || text.contains("source facts") || text.contains("contradict")) {
+            return List.of(CanaryKind.CHANGED_NUMBER);
+        }
+        return List.of();
     }
 
     private RuleSpec rule(Obj r) throws JobFileException {
@@ -489,7 +560,13 @@ public final class JobFileLoader {
                 o.numberIn("low-agreement-kappa", 0.4, -1, 1),
                 o.numberIn("pattern-similarity", 0.45, 0, 1),
                 o.intIn("audit-size", 20, 0, 10_000),
-                o.has("acceptance-number") ? o.intIn("acceptance-number", 0, 0, ACCEPTANCE_NUMBER_MAX) : null);
+                o.has("acceptance-number") ? o.intIn("acceptance-number", 0, 0, ACCEPTANCE_NUMBER_MAX) : null,
+                new FitSpec(
+                        o.numberIn("canary-share", FitSpec.DEFAULT_CANARY_SHARE, 0, 1),
+                        o.intIn("min-canaries", FitSpec.DEFAULT_MIN_CANARIES, 0, 1000),
+                        o.numberIn("min-panel-sensitivity", FitSpec.DEFAULT_MIN_PANEL_SENSITIVITY, 0, 1),
+                        o.numberIn("max-false-flag-rate", FitSpec.DEFAULT_MAX_FALSE_FLAG_RATE, 0, 1),
+                        o.numberIn("max-fail-share", FitSpec.DEFAULT_MAX_FAIL_SHARE, 0, 1)));
     }
 
     private List<ReviewerSpec> reviewers(Obj top, List<Criterion> rubric) throws JobFileException {

@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param auditSize shipped items drawn into audit.csv. Defaults to 20.
  * @param acceptanceNumber the most isolated failures a clean sample may have (0-100); null, the
  *     default, chooses it from the sample size ({@code dev.santabatch.stats.AcceptanceNumber}).
+ * @param fit canaries and the panel's fit
  */
 public record SantaSpec(
         int maxIterations,
@@ -24,4 +25,13 @@ public record SantaSpec(
         double lowAgreementKappa,
         double patternSimilarity,
         int auditSize,
-        @Nullable Integer acceptanceNumber) {}
+        @Nullable Integer acceptanceNumber,
+        FitSpec fit) {
+
+    /** With the default canaries and fit limits. */
+    public SantaSpec(int maxIterations, int maxRounds, int systematicMinItems, double failedReviewThreshold,
+            double lowAgreementKappa, double patternSimilarity, int auditSize, @Nullable Integer acceptanceNumber) {
+        this(maxIterations, maxRounds, systematicMinItems, failedReviewThreshold, lowAgreementKappa, patternSimilarity,
+                auditSize, acceptanceNumber, FitSpec.defaults());
+    }
+}

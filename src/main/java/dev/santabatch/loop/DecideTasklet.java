@@ -17,7 +17,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * no systematic pattern) is {@code clean}; nothing left eligible after a full review is
  * {@code fully-reviewed}; a sample whose every failure is of a pattern the batch fix cannot reach
  * ends the run {@code unreachable-pattern} at once ({@link UnreachablePatterns}); otherwise
- * {@code continue} while rounds remain, else {@code not-clean}.
+ * {@code continue} while rounds remain, else {@code not-clean}. Before any of that is final, the
+ * panel's fit ({@link PanelFitCheck}): a panel whose canaries or fail share fall outside the job's
+ * limits ends the run {@code panel-does-not-fit}, whatever the round's verdict.
  */
 final class DecideTasklet implements Tasklet {
 
@@ -60,6 +62,13 @@ final class DecideTasklet implements Tasklet {
             decision = Decision.CONTINUE;
         } else {
             decision = Decision.NOT_CLEAN;
+        }
+        dev.santabatch.canary.PanelFit fit = allReviewed
+                ? PanelFitCheck.judge(loop, new dev.santabatch.canary.CanaryStore(loop.jdbc()), run.runPk(), run.job())
+                : null;
+        if (fit != null && !fit.fits()) {
+            fit.failureLines().forEach(l -> log.warn("decide: round {}: the panel does not fit: {}", round.round(), l));
+            decision = Decision.PANEL_DOES_NOT_FIT;
         }
         loop.decide(run.runPk(), round.round(), decision);
         loop.recordAcceptance(run.runPk(), round.round(), acceptance.stored());

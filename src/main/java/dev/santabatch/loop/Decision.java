@@ -31,10 +31,25 @@ public final class Decision {
      */
     public static final String CONTINUE_AFTER_UNREACHABLE_PATTERN = "continue-after-unreachable-pattern";
 
+    /**
+     * Not clean, at once, and for good: the panel does not fit the catalog (its canary sensitivity,
+     * false-flag rate or fail share is outside the job's limits, {@link PanelFitCheck}). Raising
+     * {@code santa.max-rounds} does not resume it: changing the panel is a rubric change, a new run.
+     */
+    public static final String PANEL_DOES_NOT_FIT = "panel-does-not-fit";
+
     private Decision() {}
 
-    /** True for the decisions that end a run not clean: {@link #NOT_CLEAN} and {@link #UNREACHABLE_PATTERN}. */
+    /**
+     * True for the decisions that end a run not clean: {@link #NOT_CLEAN}, {@link #UNREACHABLE_PATTERN}
+     * and {@link #PANEL_DOES_NOT_FIT}.
+     */
     public static boolean endsNotClean(@org.jspecify.annotations.Nullable String decision) {
+        return resumable(decision) || PANEL_DOES_NOT_FIT.equals(decision);
+    }
+
+    /** The not-clean ends a resume continues from: {@link #NOT_CLEAN} and {@link #UNREACHABLE_PATTERN}. */
+    public static boolean resumable(@org.jspecify.annotations.Nullable String decision) {
         return NOT_CLEAN.equals(decision) || UNREACHABLE_PATTERN.equals(decision);
     }
 }

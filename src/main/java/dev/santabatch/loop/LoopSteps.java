@@ -27,6 +27,7 @@ public final class LoopSteps {
     public static final String CLASSIFY = "classify";
     public static final String BATCH_FIX = "batch-fix";
     public static final String DECIDE = "decide";
+    public static final String CANARIES = "canaries";
     public static final String CONTINUE = LoopDecider.CONTINUE;
 
     private final JobRepository repo;
@@ -94,6 +95,26 @@ public final class LoopSteps {
                 .writer(budget.saving(new ReviewStep.Writer(store, loop, run, pipeline)))
                 .listener(budget)
                 .listener(progress(REVIEW))
+                .interruptionPolicy(budget)
+                .allowStartIfComplete(true)
+                .build();
+    }
+
+    /**
+     * The canary step: the round's canaries drawn once and reviewed by fresh panels as items are
+     * ({@link CanaryStep}), with the review step's budget guard.
+     */
+    public Step canaryStep() {
+        BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
+        dev.santabatch.canary.CanaryStore canaries = new dev.santabatch.canary.CanaryStore(store.jdbc());
+        return new StepBuilder(CANARIES, repo)
+                .<CanaryStep.Task, java.util.List<dev.santabatch.canary.CanaryStore.Verdict>>chunk(
+                        Math.max(1, run.job().run().concurrency()))
+                .transactionManager(tm)
+                .reader(new CanaryStep.Reader(store, loop, canaries, run, panels, source, run.categoryIndex()))
+                .processor(budget.guard(new CanaryStep.Processor(panels)))
+                .writer(budget.saving(new CanaryStep.Writer(canaries, run.runPk())))
+                .listener(budget)
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)
                 .build();

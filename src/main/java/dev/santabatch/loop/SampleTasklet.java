@@ -46,11 +46,11 @@ final class SampleTasklet implements Tasklet {
             return RepeatStatus.FINISHED;
         }
         if (last.isPresent() && !Decision.CONTINUE.equals(last.get().decision())
-                && !(Decision.endsNotClean(last.get().decision()) && last.get().round() < run.job().santa().maxRounds())) {
+                && !(Decision.resumable(last.get().decision()) && last.get().round() < run.job().santa().maxRounds())) {
             log.info("sample: round {} was decided '{}'; nothing to draw", last.get().round(), last.get().decision());
             return RepeatStatus.FINISHED;
         }
-        if (last.isPresent() && Decision.endsNotClean(last.get().decision())) {
+        if (last.isPresent() && Decision.resumable(last.get().decision())) {
             // a run stopped not clean, resumed after santa.max-rounds was raised, or after a stop for
             // unreachable patterns (the operator raised the matcher's cap or wrote a rule): that round
             // did not end the loop after all (rewritten in this step's transaction, with the new round)

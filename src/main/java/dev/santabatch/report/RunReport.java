@@ -115,8 +115,9 @@ public final class RunReport {
         r.put("status", status);
         List<LoopStore.Round> rounds = loop.rounds(ctx.runPk());
         if (NOT_CLEAN.equals(status) && !rounds.isEmpty()
-                && Decision.UNREACHABLE_PATTERN.equals(rounds.get(rounds.size() - 1).decision())) {
-            r.put("reason", Decision.UNREACHABLE_PATTERN);
+                && (Decision.UNREACHABLE_PATTERN.equals(rounds.get(rounds.size() - 1).decision())
+                        || Decision.PANEL_DOES_NOT_FIT.equals(rounds.get(rounds.size() - 1).decision()))) {
+            r.put("reason", rounds.get(rounds.size() - 1).decision());
         }
         r.put("job", ctx.job());
         r.put("run_id", ctx.runId());
@@ -485,12 +486,46 @@ public final class RunReport {
         m.put("kappa_method", k.method());
         m.put("items", k.items());
         m.put("raw_agreement", k.observedAgreement());
+        long flagged = ratings.stream().filter(r -> r.contains(Verdict.FAIL)).count();
+        m.put("items_flagged", flagged);
+        specificAgreement(ratings).forEach(m::put);
+        if (flagged < MIN_FLAGGED_FOR_KAPPA) {
+            // with few flagged items kappa swings on one verdict: positive and negative agreement say more
+            m.put("kappa", "not reported");
+            m.put("kappa_why", "only " + flagged + " item(s) flagged; kappa is reported from " + MIN_FLAGGED_FOR_KAPPA);
+            return m;
+        }
         m.put("kappa", k.kappa().isPresent() ? (Object) k.kappa().getAsDouble() : "undefined");
         m.put("low_agreement", k.lowAgreement(low));
         if (k.lowAgreement(low)) {
             m.put("flag", "low reviewer agreement (kappa below " + low + "): the rubric needs tightening");
         }
         return m;
+    }
+
+    /** Items flagged (failed by some reviewer) a kappa needs before it is reported. */
+    static final int MIN_FLAGGED_FOR_KAPPA = 10;
+
+    /**
+     * Positive and negative specific agreement over items rated by m reviewers: with f_i FAILs on
+     * item i, positive = sum f_i(f_i - 1) / sum f_i(m - 1), negative likewise with the PASSes (for two
+     * reviewers, 2a / (2a + b + c) and 2d / (2d + b + c)); "undefined" when no item has a FAIL (a PASS).
+     */
+    static Map<String, Object> specificAgreement(List<List<Verdict>> ratings) {
+        double pNum = 0, pDen = 0, nNum = 0, nDen = 0;
+        for (List<Verdict> r : ratings) {
+            int m = r.size();
+            long f = r.stream().filter(v -> v == Verdict.FAIL).count();
+            long p = m - f;
+            pNum += f * (f - 1);
+            pDen += f * (m - 1);
+            nNum += p * (p - 1);
+            nDen += p * (m - 1);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("positive_agreement", pDen == 0 ? "undefined" : (Object) (pNum / pDen));
+        out.put("negative_agreement", nDen == 0 ? "undefined" : (Object) (nNum / nDen));
+        return out;
     }
 
     /**
@@ -576,6 +611,62 @@ public final class RunReport {
         return JSON.readValue(file.toFile(), LinkedHashMap.class);
     }
 
+    /**
+     * Puts the canaries and the panel's fit into a report ({@code canaries}, {@code panel_fit}) and
+     * says in the bound what it covers: the criteria the panel judged (rules-only criteria are the
+     * pre-pass's, reported under {@code rules}), defects the panel detects, the panel's canary
+     * sensitivity beside it, and the bound divided by that sensitivity's lower 95 % limit as the bound
+     * on all defects of those kinds (docs/canaries.md).
+     */
+    @SuppressWarnings("unchecked")
+    public static void applyCanaries(Map<String, Object> report, dev.santabatch.canary.CanaryEstimates estimates,
+            dev.santabatch.canary.PanelFit fit, List<String> panelCriteria, List<String> rulesOnlyCriteria) {
+        report.put("canaries", estimates.render());
+        report.put("panel_fit", fit.render());
+        if (!(report.get("run") instanceof Map<?, ?> run) || !(run.get("bound") instanceof Map<?, ?> b)) {
+            return;
+        }
+        Map<String, Object> bound = (Map<String, Object>) b;
+        bound.put("criteria_judged_by_panel", panelCriteria);
+        bound.put("rules_only_criteria", rulesOnlyCriteria);
+        if (!rulesOnlyCriteria.isEmpty()) {
+            bound.put("rules_only_note", "checked on every item by the rules pre-pass (report.json rules), not sampled");
+        }
+        bound.put("covers", "defects of the criteria judged by the panel that the panel detects");
+        dev.santabatch.canary.Rate s = estimates.panel().sensitivity();
+        Map<String, Object> sens = new LinkedHashMap<>();
+        sens.put("caught", s.events());
+        sens.put("of", s.trials());
+        if (s.measured()) {
+            sens.put("estimate", s.estimate());
+            sens.put("interval_95", List.of(s.interval().lower(), s.interval().upper()));
+        } else {
+            sens.put("estimate", "not measured");
+        }
+        bound.put("panel_sensitivity", sens);
+        if (!Boolean.TRUE.equals(bound.get("stated")) || !(bound.get("defect_rate_below") instanceof Number upper)) {
+            return;
+        }
+        String criteria = String.join(", ", panelCriteria);
+        String sentence = bound.get("sentence") + " It covers the criteria the panel judged (" + criteria + ")";
+        if (s.measured() && s.interval().lower() > 0) {
+            double all = Math.min(1.0, upper.doubleValue() / s.interval().lower());
+            bound.put("all_defects_of_these_kinds_below", all);
+            bound.put("all_defects_method", "defect_rate_below / the lower 95 % limit of the panel's canary sensitivity"
+                    + " (each at 95 %: together at least 90 %)");
+            sentence += String.format(java.util.Locale.ROOT, "; the panel caught %d of %d canaries (sensitivity %s, 95 %% CI"
+                    + " %s-%s), so the rate of all defects of these kinds is below %s.", s.events(), s.trials(),
+                    dev.santabatch.stats.Percent.format(s.estimate()), dev.santabatch.stats.Percent.format(s.interval().lower()),
+                    dev.santabatch.stats.Percent.format(s.interval().upper()), dev.santabatch.stats.Percent.format(all));
+        } else {
+            bound.put("all_defects_of_these_kinds_below", "not stated");
+            sentence += s.measured() ? "; the canaries' sensitivity has a lower limit of 0: nothing is stated of defects"
+                    + " the panel does not detect." : "; no canary was reviewed: nothing is stated of defects the panel does"
+                    + " not detect.";
+        }
+        bound.put("sentence", sentence);
+    }
+
     /** The one-screen summary: the status first. */
     public static List<String> summary(Map<String, Object> r) {
         List<String> lines = new ArrayList<>();
@@ -619,12 +710,15 @@ public final class RunReport {
         if (bound.get("warning") != null) {
             lines.add("          " + bound.get("warning"));
         }
+        canaryLines(r).forEach(lines::add);
         @SuppressWarnings("unchecked")
         Map<String, Object> agreement = (Map<String, Object>) run.get("agreement");
         lines.add("agreement: kappa " + num(agreement.get("kappa"))
                 + ("undefined".equals(agreement.get("kappa")) && agreement.get("raw_agreement") != null
                         ? " (raw agreement " + pct(agreement.get("raw_agreement")) + ")"
                         : agreement.get("kappa_why") != null ? " (" + agreement.get("kappa_why") + ")" : "")
+                + (agreement.get("positive_agreement") != null ? ", positive agreement "
+                        + pct(agreement.get("positive_agreement")) + ", negative " + pct(agreement.get("negative_agreement")) : "")
                 + ", issues flagged by all " + agreement.get("flagged_by_all")
                 + (agreement.get("flagged_by_some") != null ? ", by some " + agreement.get("flagged_by_some") : "")
                 + ", by one " + agreement.get("flagged_by_one")
@@ -747,6 +841,45 @@ public final class RunReport {
                                     : "")
                             + "; target 0: " + t.get("status");
                 });
+    }
+
+    /** The summary's canary line and, when the panel does not fit, a line per failing figure. */
+    @SuppressWarnings("unchecked")
+    private static List<String> canaryLines(Map<String, Object> r) {
+        List<String> out = new ArrayList<>();
+        if (!(r.get("canaries") instanceof Map<?, ?> c)) {
+            return out;
+        }
+        Map<String, Object> panel = (Map<String, Object>) c.get("panel");
+        StringBuilder sb = new StringBuilder("canaries: panel " + rate(panel, "sensitivity", "caught", "planted")
+                + ", " + rate(panel, "false_flag_rate", "failed", "clean copies"));
+        ((Map<String, Object>) c.get("reviewers")).forEach((id, f) -> sb.append("; ").append(id).append(' ')
+                .append(rate((Map<String, Object>) f, "sensitivity", "caught", "planted")));
+        out.add(sb.toString());
+        if (r.get("panel_fit") instanceof Map<?, ?> fit && Boolean.FALSE.equals(fit.get("fits"))) {
+            for (Object o : (List<Object>) fit.get("figures")) {
+                Map<String, Object> f = (Map<String, Object>) o;
+                if (Boolean.TRUE.equals(f.get("fails"))) {
+                    out.add("fit:      the panel does not fit: " + f.get("figure") + " " + num(f.get("value"))
+                            + ("sensitivity".equals(f.get("figure")) ? " below " : " above ") + f.get("limit_key") + " "
+                            + num(f.get("limit")) + " (" + f.get("rule") + ")");
+                    out.add("          " + f.get("what_to_do"));
+                }
+            }
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String rate(Map<String, Object> figures, String name, String events, String what) {
+        Map<String, Object> m = (Map<String, Object>) figures.get(name);
+        if (!(m.get("estimate") instanceof Number e)) {
+            return name.replace('_', ' ') + " not measured";
+        }
+        List<Number> ci = (List<Number>) m.get("interval_95");
+        return String.format(java.util.Locale.ROOT, "%s %s of %s %s (%s %.0f %%, 95 %% CI %.0f-%.0f %%)", events,
+                m.get(events), m.get("of"), what, name.replace('_', ' '), e.doubleValue() * 100,
+                ci.get(0).doubleValue() * 100, ci.get(1).doubleValue() * 100);
     }
 
     private static String pct(@Nullable Object v) {

@@ -58,7 +58,9 @@ final class ExportTasklet implements Tasklet {
         if (Decision.endsNotClean(decision)) {
             contribution.setExitStatus(new ExitStatus(NOT_CLEAN, Decision.UNREACHABLE_PATTERN.equals(decision)
                     ? "every failure of the last sample is of a pattern the batch fix cannot reach"
-                    : "no clean sample within santa.max-rounds"));
+                    : Decision.PANEL_DOES_NOT_FIT.equals(decision)
+                            ? "the panel does not fit the catalog (report.json panel_fit); a new run with another panel"
+                            : "no clean sample within santa.max-rounds"));
         }
         return RepeatStatus.FINISHED;
     }
@@ -164,6 +166,11 @@ final class ExportTasklet implements Tasklet {
                         !"llm".equals(run.job().fixer().type())),
                 status, new RunReport.Outputs(shippedFile, shipped[0], unverified[0], held[0], unresolved.size()), rejects);
         report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
+        dev.santabatch.canary.CanaryStore canaries = new dev.santabatch.canary.CanaryStore(store.jdbc());
+        RunReport.applyCanaries(report, dev.santabatch.loop.PanelFitCheck.estimates(canaries, run.runPk(), run.job()),
+                dev.santabatch.loop.PanelFitCheck.judge(loop, canaries, run.runPk(), run.job()),
+                run.job().santaCriteria().stream().map(dev.santabatch.job.Criterion::id).toList(),
+                run.job().rubric().stream().filter(c -> !c.reviewedBySanta()).map(dev.santabatch.job.Criterion::id).toList());
         Map<String, Object> audited = RunReport.storedAudit(store, run.runPk(),
                 audit.sample().stream().map(AuditFile.ShippedItem::id).toList());
         RunReport.applyAudit(report, audited, run.outDir());

@@ -22,9 +22,9 @@ import org.springframework.transaction.PlatformTransactionManager;
  * The santa-batch job, top to bottom:
  *
  * <pre>
- * ingest ─► pre-pass ─► sample ─► review ─► classify ─► batch-fix ─► decide ─┬─► export
- *                          ▲                                                 │
- *                          └──────────────── CONTINUE (rounds left) ─────────┘
+ * ingest ─► pre-pass ─► sample ─► review ─► canaries ─► classify ─► batch-fix ─► decide ─┬─► export
+ *                          ▲                                                              │
+ *                          └──────────────────────── CONTINUE (rounds left) ──────────────┘
  * </pre>
  *
  * Every loop step is round-aware and idempotent ({@code allowStartIfComplete}), so the loop can
@@ -50,6 +50,7 @@ public class SantaJobConfiguration {
                 .next(prePassStep)
                 .next(sample)
                 .next(loop.reviewStep())
+                .next(loop.canaryStep())
                 .next(loop.classifyStep())
                 .next(loop.batchFixStep())
                 .next(loop.decideStep())

@@ -1,0 +1,204 @@
+package dev.santabatch.loop;
+
+import dev.santabatch.canary.Canary;
+import dev.santabatch.canary.CanaryPlanter;
+import dev.santabatch.canary.CanaryStore;
+import dev.santabatch.job.CanaryKind;
+import dev.santabatch.job.RuleSpec;
+import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.review.CheckResult;
+import dev.santabatch.review.PanelReview;
+import dev.santabatch.review.ReviewOutcome;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.Reviewer;
+import dev.santabatch.run.RunContext;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.infrastructure.item.Chunk;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.item.ItemProcessor;
+import org.springframework.batch.infrastructure.item.ItemStreamReader;
+import org.springframework.batch.infrastructure.item.ItemWriter;
+
+/**
+ * The canary step, after the review step of every round: draws the round's canaries once
+ * ({@link CanaryPlanter}, from the items the panel passed on first review, with the run's seed and
+ * the round), then has a fresh panel review each canary exactly as an item's review 0 is asked (the
+ * same request: task spec, the copied item's id and source fields, the text, the rubric). Each
+ * reviewer's verdict is stored as it comes ({@link CanaryStore}); a restart asks only the
+ * reviewers without one. Model calls are governed and budgeted like the review step's. Canaries
+ * are never fixed: only their verdicts are kept (docs/canaries.md).
+ */
+final class CanaryStep {
+
+    private static final Logger log = LoggerFactory.getLogger(CanaryStep.class);
+
+    private CanaryStep() {}
+
+    /** A canary to review and the reviewers still to ask. */
+    record Task(int round, Canary canary, Set<String> toAsk) {}
+
+    /** Builds the job's planter: its (kind, criterion) pairs and the number-grounding columns. */
+    static CanaryPlanter planter(RunContext run) {
+        List<CanaryPlanter.Plant> plants = new ArrayList<>();
+        run.job().canaries().forEach((criterion, kinds) -> {
+            for (CanaryKind k : kinds) {
+                plants.add(new CanaryPlanter.Plant(k, criterion));
+            }
+        });
+        Set<String> numberColumns = new LinkedHashSet<>();
+        run.job().rubric().forEach(c -> c.rules().forEach(r -> {
+            if (r instanceof RuleSpec.NumberGrounding g) {
+                g.attributes().forEach(a -> numberColumns.add(a.column()));
+            }
+        }));
+        return new CanaryPlanter(plants, numberColumns);
+    }
+
+    static final class Reader implements ItemStreamReader<Task> {
+        private final Store store;
+        private final LoopStore loop;
+        private final CanaryStore canaries;
+        private final RunContext run;
+        private final Panels panels;
+        private final SourceFields source;
+        private final int categoryIndex;
+        private final Deque<Task> pending = new ArrayDeque<>();
+
+        Reader(Store store, LoopStore loop, CanaryStore canaries, RunContext run, Panels panels, SourceFields source,
+                int categoryIndex) {
+            this.store = store;
+            this.loop = loop;
+            this.canaries = canaries;
+            this.run = run;
+            this.panels = panels;
+            this.source = source;
+            this.categoryIndex = categoryIndex;
+        }
+
+        @Override
+        public void open(ExecutionContext ctx) {
+            pending.clear();
+            LoopStore.Round round = loop.currentRound(run.runPk()).orElse(null);
+            if (round == null) {
+                return;
+            }
+            List<LoopStore.SampleOutcome> sample = loop.sample(run.runPk(), round.round());
+            if (sample.stream().anyMatch(s -> s.outcome() == null || "UNREVIEWED".equals(s.outcome()))) {
+                return; // the review step failed to review some items: the decide step will not judge this round
+            }
+            if (!canaries.drawn(run.runPk(), round.round())) {
+                draw(round, sample);
+            }
+            List<Canary> all = canaries.canaries(run.runPk(), round.round());
+            List<String> panel = run.job().reviewers().stream().map(dev.santabatch.job.ReviewerSpec::id).toList();
+            for (Canary c : all) {
+                Set<String> toAsk = new LinkedHashSet<>(panel);
+                canaries.answered(run.runPk(), round.round(), c.seq()).forEach(toAsk::remove);
+                if (!toAsk.isEmpty()) {
+                    pending.add(new Task(round.round(), c, toAsk));
+                }
+            }
+            if (!pending.isEmpty()) {
+                panels.prepare(new StoreSnapshot(store, run.runPk(), round.round(), source, categoryIndex));
+                log.info("canaries: round {}: {} of {} canaries to review", round.round(), pending.size(), all.size());
+            }
+        }
+
+        private void draw(LoopStore.Round round, List<LoopStore.SampleOutcome> sample) {
+            int n = run.job().santa().fit().canaries(sample.size());
+            List<CanaryPlanter.Item> sources = new ArrayList<>();
+            List<CanaryPlanter.Item> donors = new ArrayList<>();
+            for (LoopStore.SampleOutcome s : sample) {
+                Store.StoredItem item = store.item(run.runPk(), s.itemId()).orElse(null);
+                if (item == null || item.currentRev() != s.rev()) {
+                    continue; // fixed since it was sampled: its reviewed text is not its current one
+                }
+                List<String> fields = FieldsCodec.decode(item.fields());
+                String content = item.content() != null ? item.content() : source.content(fields);
+                CanaryPlanter.Item it = new CanaryPlanter.Item(item.id(), source.of(fields), content);
+                donors.add(it);
+                if ("NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0) {
+                    sources.add(it);
+                }
+            }
+            List<Canary> drawn = planter(run).plant(sources, donors, n, run.seed(), round.round());
+            loop.jdbc().update("DELETE FROM sb_canary WHERE run_pk = ? AND round_no = ?", run.runPk(), round.round());
+            canaries.insert(run.runPk(), round.round(), n, drawn);
+            long planted = drawn.stream().filter(Canary::planted).count();
+            log.info("canaries: round {}: {} drawn ({} planted, {} clean copies) from {} items passed on first review{}",
+                    round.round(), drawn.size(), planted, drawn.size() - planted, sources.size(),
+                    drawn.size() < n ? " (" + n + " wanted)" : "");
+        }
+
+        @Override
+        public @Nullable Task read() {
+            return pending.poll();
+        }
+
+        @Override
+        public void update(ExecutionContext ctx) {}
+
+        @Override
+        public void close() {
+            pending.clear();
+        }
+    }
+
+    static final class Processor implements ItemProcessor<Task, List<CanaryStore.Verdict>> {
+        private final Panels panels;
+
+        Processor(Panels panels) {
+            this.panels = panels;
+        }
+
+        @Override
+        public List<CanaryStore.Verdict> process(Task task) {
+            Canary c = task.canary();
+            ReviewRequest request = new ReviewRequest(panels.settings().taskSpec(), c.itemId(), c.source(), c.content(),
+                    panels.settings().santaCriteria());
+            List<Reviewer> toCall = panels.newPanel().stream().filter(r -> task.toAsk().contains(r.id())).toList();
+            List<CanaryStore.Verdict> out = new ArrayList<>();
+            if (toCall.isEmpty()) {
+                return out;
+            }
+            for (PanelReview pr : panels.panel().review(toCall, request)) {
+                if (pr.outcome() instanceof ReviewOutcome.Reviewed rv) {
+                    List<String> failed = rv.review().checks().stream().filter(ch -> ch.result() == CheckResult.FAIL)
+                            .map(dev.santabatch.review.Check::criterion).distinct().toList();
+                    out.add(new CanaryStore.Verdict(task.round(), c.seq(), pr.reviewerId(), !failed.isEmpty(), failed));
+                } else if (pr.outcome() instanceof ReviewOutcome.FailedToReview f) {
+                    log.warn("canaries: reviewer {} failed to review canary {} of round {}: {}", pr.reviewerId(), c.seq(),
+                            task.round(), f.message());
+                }
+            }
+            return out;
+        }
+    }
+
+    static final class Writer implements ItemWriter<List<CanaryStore.Verdict>> {
+        private final CanaryStore canaries;
+        private final long runPk;
+
+        Writer(CanaryStore canaries, long runPk) {
+            this.canaries = canaries;
+            this.runPk = runPk;
+        }
+
+        @Override
+        public void write(Chunk<? extends List<CanaryStore.Verdict>> chunk) {
+            for (List<CanaryStore.Verdict> vs : chunk) {
+                vs.forEach(v -> canaries.insertVerdict(runPk, v));
+            }
+        }
+    }
+}
