@@ -73,9 +73,11 @@ final class CanaryStep {
         private final SourceFields source;
         private final int categoryIndex;
         private final Deque<Task> pending = new ArrayDeque<>();
+        private final boolean enabled;
 
         Reader(Store store, LoopStore loop, CanaryStore canaries, RunContext run, Panels panels, SourceFields source,
-                int categoryIndex) {
+                int categoryIndex, boolean enabled) {
+            this.enabled = enabled;
             this.store = store;
             this.loop = loop;
             this.canaries = canaries;
@@ -115,7 +117,7 @@ final class CanaryStep {
         }
 
         private void draw(LoopStore.Round round, List<LoopStore.SampleOutcome> sample) {
-            int n = run.job().santa().fit().canaries(sample.size());
+            int n = enabled ? run.job().santa().fit().canaries(sample.size()) : 0;
             List<CanaryPlanter.Item> sources = new ArrayList<>();
             List<CanaryPlanter.Item> donors = new ArrayList<>();
             for (LoopStore.SampleOutcome s : sample) {

@@ -40,6 +40,7 @@ public final class LoopSteps {
     private final Step sample;
     private final JobExecutionDecider decider;
     private final boolean learnedRules;
+    private final boolean canaries;
 
     /** The loop's steps with learned rules on. */
     public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels) {
@@ -52,6 +53,13 @@ public final class LoopSteps {
      */
     public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels,
             boolean learnedRules) {
+        this(repo, tm, run, store, panels, learnedRules, true);
+    }
+
+    /** @param canaries whether rounds draw canaries ({@link dev.santabatch.run.Launcher#CANARIES_PROPERTY}) */
+    public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels,
+            boolean learnedRules, boolean canaries) {
+        this.canaries = canaries;
         this.repo = repo;
         this.tm = tm;
         this.run = run;
@@ -106,14 +114,15 @@ public final class LoopSteps {
      */
     public Step canaryStep() {
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
-        dev.santabatch.canary.CanaryStore canaries = new dev.santabatch.canary.CanaryStore(store.jdbc());
+        dev.santabatch.canary.CanaryStore canaryStore = new dev.santabatch.canary.CanaryStore(store.jdbc());
         return new StepBuilder(CANARIES, repo)
                 .<CanaryStep.Task, java.util.List<dev.santabatch.canary.CanaryStore.Verdict>>chunk(
                         Math.max(1, run.job().run().concurrency()))
                 .transactionManager(tm)
-                .reader(new CanaryStep.Reader(store, loop, canaries, run, panels, source, run.categoryIndex()))
+                .reader(new CanaryStep.Reader(store, loop, canaryStore, run, panels, source, run.categoryIndex(),
+                        this.canaries))
                 .processor(budget.guard(new CanaryStep.Processor(panels)))
-                .writer(budget.saving(new CanaryStep.Writer(canaries, run.runPk())))
+                .writer(budget.saving(new CanaryStep.Writer(canaryStore, run.runPk())))
                 .listener(budget)
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)

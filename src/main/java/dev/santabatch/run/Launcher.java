@@ -716,6 +716,14 @@ public final class Launcher {
     public static final String LEARNED_RULES_PROPERTY = "santa-batch.learned-rules";
 
     /**
+     * Whether rounds draw canaries (default true). Off, no canary is drawn and the panel's fit is
+     * judged on its fail share alone: for test panels scripted to see only their own markers, which
+     * no canary carries (docs/canaries.md). Operators turn canaries off in the job file instead
+     * ({@code santa.canary-share: 0}, {@code santa.min-canaries: 0}).
+     */
+    public static final String CANARIES_PROPERTY = "santa-batch.canaries";
+
+    /**
      * Prefix of the Spring properties that stand in for environment variables: a property
      * {@code santa-batch.env.NAME} given to {@link #run} is read as the environment variable
      * {@code NAME} (a model's API key). For tests and embedding; the command line uses the real

@@ -72,8 +72,9 @@ public class SantaJobConfiguration {
 
     @Bean
     LoopSteps loopSteps(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
-            Panels panels, @Value("${" + Launcher.LEARNED_RULES_PROPERTY + ":true}") boolean learnedRules) {
-        return new LoopSteps(jobRepository, tm, run, store, panels, learnedRules);
+            Panels panels, @Value("${" + Launcher.LEARNED_RULES_PROPERTY + ":true}") boolean learnedRules,
+            @Value("${" + Launcher.CANARIES_PROPERTY + ":true}") boolean canaries) {
+        return new LoopSteps(jobRepository, tm, run, store, panels, learnedRules, canaries);
     }
 
     @Bean

@@ -41,7 +41,8 @@ public final class ScriptedMain {
         Extensions ext = new Extensions(Map.of("lexical", slow, "semantic", slow), p -> request ->
                 new dev.santabatch.review.FixOutcome.Fixed(request.content().replace(ScriptedLoopFunctionalTests.MARKER, "")));
         int exit = Launcher.run(new RunRequest(Path.of(args[0]), null, Path.of(args[1]), args[2], null),
-                Map.of("spring.datasource.url", args[3]), System.out, System.err, ext);
+                Map.of("spring.datasource.url", args[3], dev.santabatch.run.Launcher.CANARIES_PROPERTY, "false"),
+                System.out, System.err, ext);
         System.exit(exit);
     }
 

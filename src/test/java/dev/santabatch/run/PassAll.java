@@ -68,7 +68,11 @@ public final class PassAll {
                 default -> throw new IllegalArgumentException("PassAll: unknown option " + args[i]);
             }
         }
-        return Launcher.run(new RunRequest(Path.of(args[1]), input, out2, runId, seed), props, out, err, extensions());
+        // a panel that passes everything catches no canary: canaries off (docs/canaries.md)
+        Map<String, Object> withoutCanaries = new java.util.HashMap<>(props);
+        withoutCanaries.putIfAbsent(Launcher.CANARIES_PROPERTY, "false");
+        return Launcher.run(new RunRequest(Path.of(args[1]), input, out2, runId, seed), withoutCanaries, out, err,
+                extensions());
     }
 
     /** Child-process entry point; the store URL comes from {@code -Dspring.datasource.url}. */
