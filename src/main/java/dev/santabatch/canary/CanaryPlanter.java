@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  *       text-valued source values that the copied item's source does not hold) is inserted after
  *       one of the copy's sentences;
  *   <li>{@code boilerplate}: the copy keeps its first sentence; the rest is another item's
- *       sentences that do not name that item (at least two of them);
+ *       sentences that do not name that item and that its own text does not hold (at least two);
  *   <li>{@code changed-number}: a number the text states that equals one of the item's numeric
  *       source values (the columns {@code numberColumns} names, or any numeric one) is changed so
  *       that it no longer does;
@@ -148,7 +148,8 @@ public final class CanaryPlanter {
         for (Item donor : drawn(donors, item, random)) {
             List<String> generic = new ArrayList<>();
             for (String s : SentenceSplitter.sentences(donor.content())) {
-                if (!names(s, donor, item)) {
+                // sentences the item's own text already has are no one's boilerplate here
+                if (!names(s, donor, item) && !item.content().contains(s.strip())) {
                     generic.add(s.strip());
                 }
             }

@@ -153,6 +153,8 @@ public final class RealisticJudges {
     private final Map<List<String>, Map<List<String>, List<String>>> itemIndex = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> asked = new ConcurrentHashMap<>();
     private final AtomicInteger unmatched = new AtomicInteger();
+    /** The rows' text column when the judges also notice text unlike the item's own (see {@link #noticingAlteredText}). */
+    private volatile String contentColumn;
 
     /**
      * @param rows the catalog's rows (column names lower-cased), the items requests are matched to
@@ -191,6 +193,62 @@ public final class RealisticJudges {
         return settings;
     }
 
+    /**
+     * Also notices, as a real model would, defects no ground-truth row lists, in a text that differs
+     * from the item's own catalog text (the catalog's {@code contentColumn}): a sentence not in the
+     * item's text that another row's text holds (one: {@code drift-sentence}; two or more:
+     * {@code boilerplate}), and a number not in the item's text that equals none of its source
+     * values ({@code wrong-number}). Each is missed with the model's miss rate, as a planted defect
+     * is. For the canary tests: canaries are such texts.
+     */
+    public RealisticJudges noticingAlteredText(String contentColumn) {
+        this.contentColumn = contentColumn.toLowerCase(Locale.ROOT);
+        return this;
+    }
+
+    /** The altered-text defects of {@code content} against the item's own text (none when not noticing). */
+    private List<PlantedDefect> altered(Item item, String content, Map<String, String> source) {
+        String column = contentColumn;
+        if (column == null || item.key().startsWith("source:") || item.key().contains("+")) {
+            return List.of();
+        }
+        String own = rows.stream().filter(r -> item.key().equals(r.get(idColumn))).map(r -> r.getOrDefault(column, ""))
+                .findFirst().orElse("");
+        if (own.equals(content)) {
+            return List.of();
+        }
+        List<PlantedDefect> out = new ArrayList<>();
+        java.util.Set<String> ownSentences = new java.util.HashSet<>(sentences(own).stream().map(String::strip).toList());
+        List<String> copied = new ArrayList<>();
+        for (String sentence : sentences(content)) {
+            String st = sentence.strip();
+            if (!ownSentences.contains(st) && st.length() > 8 && rows.stream()
+                    .anyMatch(r -> !item.key().equals(r.get(idColumn)) && r.getOrDefault(column, "").contains(st))) {
+                copied.add(st);
+            }
+        }
+        if (copied.size() == 1) {
+            out.add(new PlantedDefect(item.key(), "drift-sentence", copied.get(0), "", ""));
+        } else if (copied.size() > 1) {
+            out.add(new PlantedDefect(item.key(), "boilerplate", String.join(" ", copied), "", ""));
+        }
+        Matcher m = Pattern.compile("\\b\\d+(?:\\.\\d+)?\\b").matcher(content);
+        java.util.Set<String> ownNumbers = new java.util.HashSet<>();
+        Matcher o = Pattern.compile("\\b\\d+(?:\\.\\d+)?\\b").matcher(own);
+        while (o.find()) {
+            ownNumbers.add(o.group());
+        }
+        while (m.find()) {
+            String n = m.group();
+            if (!ownNumbers.contains(n) && source.values().stream().noneMatch(v -> v != null && v.strip().equals(n))
+                    && copied.stream().noneMatch(c -> c.contains(n))) {
+                out.add(new PlantedDefect(item.key(), "wrong-number", n, "", ""));
+                break;
+            }
+        }
+        return out.stream().filter(d -> criterionByKind.containsKey(d.kind())).toList();
+    }
+
     /** Requests whose source facts matched no catalog row (judged as items without defects): 0 unless the job and catalog disagree. */
     public int unmatchedRequests() {
         return unmatched.get();
@@ -215,7 +273,9 @@ public final class RealisticJudges {
         String key = key("review", model, item.key(), digest(content));
         int n = asked.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         Map<String, List<String>> issues = new LinkedHashMap<>();
-        for (PlantedDefect d : visible(item, content)) {
+        List<PlantedDefect> seen = new ArrayList<>(visible(item, content));
+        seen.addAll(altered(item, content, source));
+        for (PlantedDefect d : seen) {
             String c = criterionOf(d);
             if (criteria.contains(c) && draw(key, n, "notice", d) >= settings.miss(model)) {
                 String wording = wording(d, failSignals.getOrDefault(c, ""), draw(key, n, "wording", d));
