@@ -519,6 +519,75 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void canaryKeysLoadWithTheirDefaultsAndTheDefaultJobsCriteriaGetTheirCanaries() throws Exception {
+        JobDefinition defaults = JobFileLoader.load(write(BASE));
+        assertThat(defaults.santa().fit()).isEqualTo(new FitSpec(0.05, 4, 0.8, 0.05, 0.5));
+        // "tone" says nothing a canary kind tests
+        assertThat(defaults.canaries()).isEmpty();
+
+        JobDefinition job = JobFileLoader.load(write(BASE.replace("    fail-signal: Rude.\n", """
+                                fail-signal: Rude.
+                                canaries: [boilerplate, changed-number]
+                              - id: on-specification
+                                pass: About the item.
+                                fail-signal: About another product.
+                              - id: original
+                                pass: Written for it.
+                                fail-signal: Copied.
+                              - id: factual-accuracy
+                                pass: Numbers right.
+                                fail-signal: A wrong number.
+                                canaries: []
+                            """) + """
+                santa:
+                  canary-share: 0.1
+                  min-canaries: 6
+                  min-panel-sensitivity: 0.9
+                  max-false-flag-rate: 0.1
+                  max-fail-share: 0.4
+                """));
+        assertThat(job.santa().fit()).isEqualTo(new FitSpec(0.1, 6, 0.9, 0.1, 0.4));
+        assertThat(job.canaries()).containsExactly(
+                java.util.Map.entry("tone", List.of(CanaryKind.BOILERPLATE, CanaryKind.CHANGED_NUMBER)),
+                java.util.Map.entry("on-specification", List.of(CanaryKind.FOREIGN_SENTENCE)),
+                java.util.Map.entry("original", List.of(CanaryKind.BOILERPLATE)));
+        assertThat(job.santa().fit().canaries(144)).isEqualTo(15);
+        assertThat(job.santa().fit().canaries(20)).isEqualTo(6);
+    }
+
+    @Test
+    void theDefaultJobsPanelCriteriaGetCanariesAndItsRulesOnlyOnesNone() throws Exception {
+        JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
+        assertThat(job.canaries()).containsExactly(
+                java.util.Map.entry("on-specification", List.of(CanaryKind.FOREIGN_SENTENCE)),
+                java.util.Map.entry("original", List.of(CanaryKind.BOILERPLATE)));
+    }
+
+    @Test
+    void badCanaryKeysAreNamedWithFileLineAndKey() throws Exception {
+        Path rulesOnly = write(BASE + """
+                  - id: short
+                    pass: Short.
+                    fail-signal: Long.
+                    canaries: [changed-number]
+                    rules:
+                      - {id: len, type: length, min: 1, max: 10}
+                """);
+        JobFileException e = catchThrowableOfType(JobFileException.class, () -> JobFileLoader.load(rulesOnly));
+        assertThat(e.getMessage()).startsWith(rulesOnly + ":14: key 'rubric[1].canaries': criterion 'short' is checked"
+                + " by rules only; canaries test the panel");
+
+        Path unknown = write(BASE + "    canaries: [foreign-sentence, typo]\n");
+        e = catchThrowableOfType(JobFileException.class, () -> JobFileLoader.load(unknown));
+        assertThat(e.getMessage()).isEqualTo(unknown + ":11: key 'rubric[0].canaries[1]': unknown canary kind 'typo'"
+                + " (known: foreign-sentence, boilerplate, changed-number)");
+
+        Path range = write(BASE + "santa:\n  min-panel-sensitivity: 1.5\n");
+        e = catchThrowableOfType(JobFileException.class, () -> JobFileLoader.load(range));
+        assertThat(e.getMessage()).startsWith(range + ":12: key 'santa.min-panel-sensitivity'");
+    }
+
+    @Test
     void countAndDistanceUnitsLoad() throws Exception {
         // given a listing's rating, capacity and distances
         Path file = write(BASE + """
