@@ -105,8 +105,12 @@ class RunReportAgreementTests {
         assertThat(a.get("kappa_method")).isEqualTo("cohen");
         assertThat(a.get("items")).isEqualTo(4);
         assertThat((Double) a.get("raw_agreement")).isCloseTo(0.75, within(1e-12));
-        assertThat((Double) a.get("kappa")).isCloseTo(0.5, within(1e-12));
-        assertThat(a.get("low_agreement")).isEqualTo(false);
+        // two items flagged (i2 by both, i3 by C): kappa is not reported below 10; positive agreement
+        // 2a / (2a + b + c) = 2 / 3, negative 2d / (2d + b + c) = 4 / 5
+        assertThat(((Number) a.get("items_flagged")).longValue()).isEqualTo(2L);
+        assertThat(a.get("kappa")).isEqualTo("not reported");
+        assertThat((Double) a.get("positive_agreement")).isCloseTo(2.0 / 3, within(1e-12));
+        assertThat((Double) a.get("negative_agreement")).isCloseTo(0.8, within(1e-12));
     }
 
     @Test
@@ -127,7 +131,24 @@ class RunReportAgreementTests {
         assertThat(a.get("kappa_method")).isEqualTo("fleiss");
         assertThat(a.get("items")).isEqualTo(3);
         assertThat((Double) a.get("raw_agreement")).isCloseTo(7.0 / 9, within(1e-12));
-        assertThat((Double) a.get("kappa")).isCloseTo(0.55, within(1e-12));
+        // FAILs per item 0, 3, 1: positive = (0 + 6 + 0) / (0 + 6 + 2) = 3/4; PASSes 3, 0, 2: negative = (6 + 2) / (6 + 4)
+        assertThat(a.get("kappa")).isEqualTo("not reported");
+        assertThat((Double) a.get("positive_agreement")).isCloseTo(0.75, within(1e-12));
+        assertThat((Double) a.get("negative_agreement")).isCloseTo(0.8, within(1e-12));
+    }
+
+    @Test
+    void kappaIsReportedFromTenFlaggedItems() {
+        // given ten items both reviewers fail and two both pass: kappa 1; then one flagged item fewer
+        Map<String, String[]> reviews = new java.util.LinkedHashMap<>();
+        for (int i = 1; i <= 12; i++) {
+            reviews.put("i" + i, i <= 10 ? new String[] {review(F, P), review(F, N)} : new String[] {review(P, P), review(P, N)});
+        }
+        round(reviews);
+        Map<String, Object> a = agreement(2);
+        assertThat(((Number) a.get("items_flagged")).longValue()).isEqualTo(10L);
+        assertThat((Double) a.get("kappa")).isCloseTo(1.0, within(1e-12));
+        assertThat((Double) a.get("positive_agreement")).isEqualTo(1.0);
     }
 
     @Test
@@ -144,10 +165,11 @@ class RunReportAgreementTests {
         Map<String, Object> run = (Map<String, Object>) report.get("run");
         @SuppressWarnings("unchecked")
         Map<String, Object> a = (Map<String, Object>) run.get("agreement");
-        assertThat(a.get("kappa")).isEqualTo("undefined");
+        assertThat(a.get("kappa")).isEqualTo("not reported");
         assertThat((Double) a.get("raw_agreement")).isEqualTo(1.0);
         assertThat(RunReport.summary(report)).filteredOn(l -> l.startsWith("agreement:")).singleElement()
-                .satisfies(l -> assertThat(l).startsWith("agreement: kappa undefined (raw agreement 100.0 %), "));
+                .satisfies(l -> assertThat(l).startsWith("agreement: kappa not reported (only 0 item(s) flagged; kappa is"
+                        + " reported from 10), positive agreement n/a, negative 100.0 %, "));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> rounds = (List<Map<String, Object>>) report.get("rounds");
         assertThat(rounds.get(0).get("seed")).isEqualTo(7L);
