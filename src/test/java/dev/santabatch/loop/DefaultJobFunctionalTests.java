@@ -67,6 +67,12 @@ class DefaultJobFunctionalTests {
             assertThat(((Number) ((Map<String, Object>) byKind.get(k)).get("escaped")).longValue()).as(k).isZero();
         }
         assertThat(HeldOutFunctionalTests.records(run.resolve("catalog.csv")).size()).isGreaterThan(900);
+        // issue 18: the offline panel is measured by canaries every round and fits the bundled sample
+        Map<String, Object> canaries = (Map<String, Object>) report.get("canaries");
+        Map<String, Object> sensitivity = (Map<String, Object>) ((Map<String, Object>) canaries.get("panel")).get("sensitivity");
+        assertThat(((Number) sensitivity.get("of")).intValue()).isGreaterThanOrEqualTo(4);
+        assertThat(((Map<String, Object>) report.get("panel_fit")).get("fits")).isEqualTo(true);
+        assertThat(output).contains("canaries: panel caught");
 
         ByteArrayOutputStream again = new ByteArrayOutputStream();
         assertThat(Cli.run(args, store, new PrintStream(again, true, StandardCharsets.UTF_8), System.err))
