@@ -16,7 +16,7 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * The Pattern C loop's steps: sample, review, classify, batch-fix, decide, and the decider that
+ * The Pattern C loop's steps: sample, review, canaries, classify, batch-fix, decide, and the decider that
  * closes the loop. Every step may run once per round ({@code allowStartIfComplete}) and is
  * round-aware: it works on the current (undecided) round and does nothing otherwise.
  */

