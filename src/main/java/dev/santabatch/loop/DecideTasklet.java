@@ -30,7 +30,15 @@ final class DecideTasklet implements Tasklet {
     private final RunContext run;
     private final UnreachablePatterns unreachable;
 
+    private final boolean judgeFit;
+
     DecideTasklet(Store store, LoopStore loop, RunContext run) {
+        this(store, loop, run, true);
+    }
+
+    /** @param judgeFit whether the panel's fit is judged (off with canaries off by the launcher property) */
+    DecideTasklet(Store store, LoopStore loop, RunContext run, boolean judgeFit) {
+        this.judgeFit = judgeFit;
         this.store = store;
         this.loop = loop;
         this.run = run;
@@ -63,7 +71,7 @@ final class DecideTasklet implements Tasklet {
         } else {
             decision = Decision.NOT_CLEAN;
         }
-        dev.santabatch.canary.PanelFit fit = allReviewed
+        dev.santabatch.canary.PanelFit fit = allReviewed && judgeFit
                 ? PanelFitCheck.judge(loop, new dev.santabatch.canary.CanaryStore(loop.jdbc()), run.runPk(), run.job())
                 : null;
         if (fit != null && !fit.fits()) {

@@ -190,7 +190,7 @@ public final class LoopSteps {
 
     public Step decideStep() {
         return new StepBuilder(DECIDE, repo)
-                .tasklet(StopAwareTasklet.of(new DecideTasklet(store, loop, run)), tm)
+                .tasklet(StopAwareTasklet.of(new DecideTasklet(store, loop, run, canaries)), tm)
                 .allowStartIfComplete(true)
                 .build();
     }

@@ -716,10 +716,10 @@ public final class Launcher {
     public static final String LEARNED_RULES_PROPERTY = "santa-batch.learned-rules";
 
     /**
-     * Whether rounds draw canaries (default true). Off, no canary is drawn and the panel's fit is
-     * judged on its fail share alone: for test panels scripted to see only their own markers, which
-     * no canary carries (docs/canaries.md). Operators turn canaries off in the job file instead
-     * ({@code santa.canary-share: 0}, {@code santa.min-canaries: 0}).
+     * Whether rounds draw canaries and the panel's fit is judged (default true). Off, neither: for
+     * test panels scripted to see only their own markers, which no canary carries, and to fail what
+     * a test needs (docs/canaries.md). Operators turn canaries off in the job file instead
+     * ({@code santa.canary-share: 0}, {@code santa.min-canaries: 0}), the fit still judged.
      */
     public static final String CANARIES_PROPERTY = "santa-batch.canaries";
 
