@@ -77,8 +77,10 @@ public final class CallGovernor {
      */
     private record Abort(boolean configuration, Supplier<RuntimeException> exception) {}
     private final CallLedger ledger;
-    /** How many times this execution asked each question (a question's answers are kept by ordinal). */
+    /** How many times this execution asked each question in its unit (a question's answers are kept by ordinal). */
     private final Map<String, java.util.concurrent.atomic.AtomicInteger> asked = new ConcurrentHashMap<>();
+    /** The unit of work answers are kept for ({@link #keepAnswersFor}); empty: none named. */
+    private volatile String unit = "";
 
     private final Object lock = new Object();
     private final Acc run;
@@ -143,20 +145,50 @@ public final class CallGovernor {
 
     /**
      * Asks question {@code key} once more (thread-safe): the answer the run received the n-th time it
-     * asked it, n counted in this execution, when the ledger kept one (an answer received by a killed
-     * or stopped execution and not used yet: not paid again, and not counted); otherwise a governed
-     * {@link #call} of {@code attempt}, whose answer the ledger keeps in the commit that records its
-     * usage, before it is returned. A question asked again in the same execution (an invalid
-     * answer's fresh retry, a later round) is a fresh call.
+     * asked it in the current unit of work ({@link #keepAnswersFor}), n counted in this execution,
+     * when the ledger kept one (an answer a killed or stopped execution of the same unit received:
+     * not paid again, and not counted); otherwise a governed {@link #call} of {@code attempt}, whose
+     * answer the ledger keeps in the commit that records its usage, before it is returned. A question
+     * asked again in the same execution (an invalid answer's fresh retry) or in another unit (a later
+     * round, another step) is a fresh call.
      */
     ModelAnswer ask(String key, ModelTarget target, String role, Callable<ModelAnswer> attempt) throws ModelCallFailedException {
-        int ordinal = asked.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
-        Optional<ModelAnswer> kept = ledger.answer(key, ordinal);
+        String inUnit = inUnit(key);
+        int ordinal = asked.computeIfAbsent(inUnit, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        Optional<ModelAnswer> kept = ledger.answer(inUnit, ordinal);
         if (kept.isPresent()) {
             return kept.get();
         }
         return call(target, role, attempt, a -> new TokenUsage(Math.toIntExact(a.inputTokens()), Math.toIntExact(a.outputTokens())),
-                a -> new CallLedger.Kept(key, ordinal, a));
+                a -> new CallLedger.Kept(inUnit, ordinal, a));
+    }
+
+    /**
+     * Names the unit of work the questions asked from now on belong to (a step of a round, e.g.
+     * {@code "round 2 review"}): an answer is kept for, and handed back to, a re-ask of its question in
+     * the same unit only, by a resumed execution of the step that was killed or stopped. The same
+     * question asked in a later round, or by another step (a learned rule's fresh review of a passed
+     * item), is a fresh call. Call it between steps, before their questions are asked.
+     */
+    public void keepAnswersFor(String unit) {
+        this.unit = Objects.requireNonNull(unit, "unit");
+    }
+
+    /** The question's key within the current unit: a digest of both (SHA-256, hex, as long as the question's). */
+    private String inUnit(String key) {
+        String u = unit;
+        if (u.isEmpty()) {
+            return key;
+        }
+        try {
+            java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+            d.update(u.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            d.update((byte) 0);
+            d.update(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**

@@ -39,7 +39,9 @@ final class BudgetGuard implements StepExecutionListener, StepInterruptionPolicy
     @Override
     public void beforeStep(StepExecution stepExecution) {
         step = stepExecution;
-        loop.currentRound(runPk).ifPresent(r -> calls.startRound(r.round()));
+        int round = loop.currentRound(runPk).map(LoopStore.Round::round).orElse(0);
+        calls.startRound(round);
+        calls.startStep(round, stepExecution.getStepName());
     }
 
     @Override
