@@ -543,6 +543,32 @@ class CallGovernorTests {
     }
 
     @Test
+    void theFirstCallsInFlightBeforeAnyAnswerHoldTheirRequestsEstimateAgainstATokenAndACostBudget() throws Exception {
+        for (BudgetSpec budget : List.of(new BudgetSpec(null, 1L, null, null, null, null),
+                new BudgetSpec(null, null, 1e-9, null, null, null))) {
+            try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20).after(Duration.ofMillis(300)))) {
+                // given a budget of one token (one billionth of a unit of cost), and no call answered yet
+                CallGovernor governor = new CallGovernor(FAST.withInFlight(16, 16), budget, SpendSnapshot.NONE);
+                LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+
+                // when 8 calls are started at once
+                List<Throwable> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+                runConcurrently(8, () -> {
+                    try {
+                        reviewer.review(request("A kettle."));
+                    } catch (BudgetExceededException e) {
+                        refused.add(e);
+                    }
+                });
+
+                // then the first one's estimate (its prompt, 512 output tokens) uses the budget up: one is sent, not all 8
+                assertThat(server.requests()).as("%s", budget).hasSize(1);
+                assertThat(refused).hasSize(7);
+            }
+        }
+    }
+
+    @Test
     void aResumedRunsFirstCallsInFlightHoldTheEarlierExecutionsMeanUsage() throws Exception {
         try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20).after(Duration.ofMillis(300)))) {
             // given an earlier execution's calls, tokens recorded in the ledger: 1 call of 120 tokens,
