@@ -82,6 +82,29 @@ public final class FailedRunReport {
     }
 
     /**
+     * {@link #build}'s report when the store does not answer (its connection died): what needs no
+     * store (status, execution, failures, restart), and why the counts are missing.
+     *
+     * @param storeFailure why the store could not be read, one line
+     */
+    public static Map<String, Object> withoutStore(String job, String runId, long executionId, String batchStatus,
+            String why, List<String> failures, String restart, String storeFailure) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("status", RunReport.FAILED);
+        r.put("job", job);
+        r.put("run_id", runId);
+        r.put("execution", RunReport.ordered("id", executionId, "batch_status", batchStatus, "why", why));
+        r.put("failures", List.copyOf(failures));
+        r.put("restart", restart);
+        r.put("outputs", RunReport.ordered("shipped", 0, "note",
+                "a failed run ships nothing: no catalog.csv or verified.csv is written (those left by an earlier"
+                        + " export of this run are removed); restart the run"));
+        r.put("store", RunReport.ordered("readable", false, "failure", storeFailure, "note",
+                "the store did not answer when the run ended: no counts; the restart reads them from the store"));
+        return r;
+    }
+
+    /**
      * Writes {@code report.json} into {@code outDir} (created if needed) after removing the
      * outputs of an earlier export of the run.
      */

@@ -1,0 +1,75 @@
+package dev.santabatch.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.report.RunReport;
+import dev.santabatch.store.Store;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/** The last resort's parts that must work when the store does not: the report, the heartbeat. */
+class LastResortTests {
+
+    @TempDir
+    Path dir;
+
+    /** A store whose connection is gone: every statement fails. */
+    private Store deadStore() {
+        return new Store(new DriverManagerDataSource("jdbc:h2:file:" + dir.resolve("gone/santa") + ";IFEXISTS=TRUE", "sa", ""));
+    }
+
+    @Test
+    void anErrorWhenTheStoreIsDeadStillWritesItsCauseToReportJson() throws Exception {
+        // given a run whose store no longer answers
+        JobDefinition job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
+        Path out = dir.resolve("out");
+        RunContext run = new RunContext(job, "r1", 1, dir.resolve("in.csv"), out, 1L, List.of(), List.of());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        // when an error ends it
+        int exit = Launcher.lastResort(deadStore(), run, null, new OutOfMemoryError("simulated: Java heap space"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        // then report.json says failed, with the cause and why the counts are missing
+        assertThat(exit).isEqualTo(1);
+        Map<String, Object> report = RunReport.read(out.resolve("report.json"));
+        assertThat(report.get("status")).isEqualTo("failed");
+        assertThat(report.get("failures").toString()).contains("OutOfMemoryError", "simulated");
+        assertThat(report.get("restart").toString()).contains("--run-id r1");
+        assertThat(((Map<?, ?>) report.get("store")).get("readable")).isEqualTo(false);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("simulated").doesNotContain("could not write");
+    }
+
+    @Test
+    void anErrorInTheHeartbeatIsCaughtSoTheNextBeatRuns() {
+        // given a store whose first heartbeat throws an Error
+        AtomicInteger beats = new AtomicInteger();
+        Store store = new Store(new DriverManagerDataSource("jdbc:h2:mem:unused")) {
+            @Override
+            public boolean heartbeat(long runPk, String owner) {
+                if (beats.incrementAndGet() == 1) {
+                    throw new StackOverflowError("simulated");
+                }
+                return true;
+            }
+        };
+        Runnable beat = Launcher.heartbeat(store, 1, "me");
+
+        // when it beats twice, then nothing escapes the task (a scheduled task that throws is never run again)
+        assertThatCode(beat::run).doesNotThrowAnyException();
+        assertThatCode(beat::run).doesNotThrowAnyException();
+        assertThat(beats).hasValue(2);
+    }
+}
