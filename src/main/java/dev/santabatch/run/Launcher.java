@@ -550,13 +550,25 @@ public final class Launcher {
                     why, failures, restart, failureLine(storeFailed));
         }
         try {
-            dev.santabatch.report.FailedRunReport.write(run.outDir(), report);
+            writeFailedReport(run.outDir(), report);
             out.println("  report:   " + run.outDir().resolve("report.json"));
         } catch (Throwable t) {
             err.println("santa-batch: could not write " + run.outDir().resolve("report.json") + ": " + t);
         }
         err.println("santa-batch: run '" + run.runId() + "' failed: " + cause + "; restart: " + restart);
         return ExitCodes.FAILED;
+    }
+
+    /**
+     * Writes a failed run's {@code report.json} as an export is written: into a fresh folder that then
+     * takes the place of {@code outDir}, so the outputs of an earlier export go at once with their
+     * report (a reader sees either them or the failed report, never a mix), and a write that fails
+     * leaves the earlier export as it was.
+     */
+    static void writeFailedReport(Path outDir, Map<String, Object> report) throws IOException {
+        Path partial = OutputFolder.begin(outDir);
+        dev.santabatch.report.FailedRunReport.write(partial, report);
+        OutputFolder.publish(partial, outDir);
     }
 
     /**
@@ -658,8 +670,7 @@ public final class Launcher {
                         status == BatchStatus.FAILED ? "a step failed" : "stopped by a signal (SIGTERM or Ctrl-C)",
                         failures, restart);
                 dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
-                OutputFolder.recover(run.outDir()); // an export killed mid-publish: its outputs are removed below
-                dev.santabatch.report.FailedRunReport.write(run.outDir(), report);
+                writeFailedReport(run.outDir(), report);
                 out.println("  report:   " + reportFile);
             } catch (IOException | RuntimeException e) {
                 out.println("  status:   " + RunReport.FAILED.toUpperCase(java.util.Locale.ROOT));

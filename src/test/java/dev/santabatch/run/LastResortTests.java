@@ -53,6 +53,40 @@ class LastResortTests {
     }
 
     @Test
+    void aFailedRunsReportReplacesAnEarlierExportWholeAndAWriteThatFailsLeavesItAsItWas() throws Exception {
+        // given the outputs of an earlier not-clean export of the run
+        Path out = dir.resolve("out/job/r1");
+        java.nio.file.Files.createDirectories(out);
+        java.nio.file.Files.writeString(out.resolve("verified.csv"), "id\nA\n");
+        java.nio.file.Files.writeString(out.resolve("unverified.csv"), "id\nB\n");
+        java.nio.file.Files.writeString(out.resolve("report.json"), "{\"status\": \"not-clean\"}");
+
+        // when a failed run's report cannot be written (a value that cannot be serialized: as a full disk would)
+        Map<String, Object> unwritable = new java.util.LinkedHashMap<>();
+        unwritable.put("status", "failed");
+        unwritable.put("broken", new Object());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Launcher.writeFailedReport(out, unwritable))
+                .isInstanceOf(java.io.IOException.class);
+
+        // then the earlier export is as it was, its report with it: not a mix of the two
+        try (var files = java.nio.file.Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
+                    .containsExactly("report.json", "unverified.csv", "verified.csv");
+        }
+        assertThat(java.nio.file.Files.readString(out.resolve("report.json"))).contains("not-clean");
+
+        // and when it can be written, it replaces the whole folder: the report alone, nothing left beside it
+        Launcher.writeFailedReport(out, Map.of("status", "failed"));
+        try (var files = java.nio.file.Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactly("report.json");
+        }
+        assertThat(RunReport.read(out.resolve("report.json")).get("status")).isEqualTo("failed");
+        try (var siblings = java.nio.file.Files.list(out.getParent())) {
+            assertThat(siblings.map(p -> p.getFileName().toString()).toList()).containsExactly("r1");
+        }
+    }
+
+    @Test
     void anErrorInTheHeartbeatIsCaughtSoTheNextBeatRuns() {
         // given a store whose first heartbeat throws an Error
         AtomicInteger beats = new AtomicInteger();
