@@ -291,6 +291,31 @@ class LearnedRulesFunctionalTests {
     }
 
     @Test
+    void aPassedItemTheFreshReviewFailsAndTheRuleCannotFixWithinTheRulesIsEscalatedForThatReason() throws Exception {
+        Model model = new Model();
+        model.blindOnce = "Sold in pairs.";
+        // as above; and a job rule the rule's fix of those items breaks (their corrected text, only)
+        LlmJobs.Catalog catalog = catalog(model, i -> i % 20 == 0 ? " Sold in pairs." : "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            Path job = job(catalog, server.baseUrl());
+            Files.writeString(job, Files.readString(job).replace("fail-signal: A health claim.\n",
+                    "fail-signal: A health claim.\n    rules:\n      - id: no-paired-one-year\n        type: forbidden-terms\n"
+                            + "        patterns: ['1-year warranty\\. Sold in pairs']\n"));
+
+            LlmJobs.Result r = run(job);
+
+            // then the sampled item the fresh review failed is held, for what happened: not FIX_BREAKS_RULES
+            assertThat(r.exit()).as(r.all()).isIn(0, 3);
+            Map<String, Object> rule = learned().get(0);
+            assertThat(((Number) rule.get("fresh_reviews")).intValue()).as(r.all()).isPositive();
+            List<CSVRecord> freshlyFailed = LlmJobs.records(out().resolve("escalations.csv")).stream()
+                    .filter(h -> h.get("open_issues").contains("the fresh review failed it")).toList();
+            assertThat(freshlyFailed).isNotEmpty()
+                    .allSatisfy(h -> assertThat(h.get("reason")).isEqualTo("LEARNED_RULE_CANNOT_FIX"));
+        }
+    }
+
+    @Test
     void aRuleThatFlagsAPassedItemIsRejectedAndItsPatternGoesToTheMatcher() throws Exception {
         Model model = new Model();
         // the warranty is right everywhere: only the claims pattern; "miracle" is fine in a third of the items
