@@ -50,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * <p>Budgets ({@link BudgetSpec}, per run and per round) are checked against reservations: every
  * attempt reserved counts as a call from the moment it is reserved (checked and counted atomically,
  * so the call limit is exact under concurrency), and its tokens and cost are reserved at the mean
- * of the calls answered so far in this execution, then settled to what the server reports. The
+ * of the calls answered so far (before the first answer: the request's estimate, its prompt
+ * characters / 4 plus the model's maximum output tokens, at the model's prices), then settled to
+ * what the server reports. The
  * ledger holds every reservation before its request leaves, so a resumed run (which passes the
  * stored {@link SpendSnapshot} and the same ledger to the constructor) counts at least every call a
  * killed execution sent, at most the attempts in flight at the kill more.
@@ -77,8 +79,10 @@ public final class CallGovernor {
      */
     private record Abort(boolean configuration, Supplier<RuntimeException> exception) {}
     private final CallLedger ledger;
-    /** How many times this execution asked each question (a question's answers are kept by ordinal). */
+    /** How many times this execution asked each question in its unit (a question's answers are kept by ordinal). */
     private final Map<String, java.util.concurrent.atomic.AtomicInteger> asked = new ConcurrentHashMap<>();
+    /** The unit of work answers are kept for ({@link #keepAnswersFor}); empty: none named. */
+    private volatile String unit = "";
 
     private final Object lock = new Object();
     private final Acc run;
@@ -143,20 +147,67 @@ public final class CallGovernor {
 
     /**
      * Asks question {@code key} once more (thread-safe): the answer the run received the n-th time it
-     * asked it, n counted in this execution, when the ledger kept one (an answer received by a killed
-     * or stopped execution and not used yet: not paid again, and not counted); otherwise a governed
-     * {@link #call} of {@code attempt}, whose answer the ledger keeps in the commit that records its
-     * usage, before it is returned. A question asked again in the same execution (an invalid
-     * answer's fresh retry, a later round) is a fresh call.
+     * asked it in the current unit of work ({@link #keepAnswersFor}), n counted in this execution,
+     * when the ledger kept one (an answer a killed or stopped execution of the same unit received:
+     * not paid again, and not counted); otherwise a governed {@link #call} of {@code attempt}, whose
+     * answer the ledger keeps in the commit that records its usage, before it is returned. A question
+     * asked again in the same execution (an invalid answer's fresh retry) or in another unit (a later
+     * round, another step) is a fresh call.
      */
-    ModelAnswer ask(String key, ModelTarget target, String role, Callable<ModelAnswer> attempt) throws ModelCallFailedException {
-        int ordinal = asked.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
-        Optional<ModelAnswer> kept = ledger.answer(key, ordinal);
+    ModelAnswer ask(String key, ModelTarget target, String role, Estimate estimate, Callable<ModelAnswer> attempt)
+            throws ModelCallFailedException {
+        String inUnit = inUnit(key);
+        int ordinal = asked.computeIfAbsent(inUnit, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        Optional<ModelAnswer> kept = ledger.answer(inUnit, ordinal);
         if (kept.isPresent()) {
             return kept.get();
         }
         return call(target, role, attempt, a -> new TokenUsage(Math.toIntExact(a.inputTokens()), Math.toIntExact(a.outputTokens())),
-                a -> new CallLedger.Kept(key, ordinal, a));
+                a -> new CallLedger.Kept(inUnit, ordinal, a), estimate);
+    }
+
+    /**
+     * What a request may use, known before it is sent: the reservation of an attempt made before any
+     * call of the run was answered holds it (later ones hold the mean of the answered calls).
+     *
+     * @param inputTokens the prompt's characters / 4, rounded up
+     * @param outputTokens the model's configured maximum output tokens
+     */
+    record Estimate(long inputTokens, long outputTokens) {
+        static final Estimate NONE = new Estimate(0, 0);
+
+        /** The estimate of a request of {@code promptChars} characters to a model answering up to {@code maxOutputTokens}. */
+        static Estimate of(long promptChars, long maxOutputTokens) {
+            return new Estimate((promptChars + 3) / 4, maxOutputTokens);
+        }
+    }
+
+    /**
+     * Names the unit of work the questions asked from now on belong to (a step of a round, e.g.
+     * {@code "round 2 review"}): an answer is kept for, and handed back to, a re-ask of its question in
+     * the same unit only, by a resumed execution of the step that was killed or stopped. The same
+     * question asked in a later round, or by another step (a learned rule's fresh review of a passed
+     * item), is a fresh call. Call it between steps, before their questions are asked.
+     */
+    public void keepAnswersFor(String unit) {
+        this.unit = Objects.requireNonNull(unit, "unit");
+    }
+
+    /** The question's key within the current unit: a digest of both (SHA-256, hex, as long as the question's). */
+    private String inUnit(String key) {
+        String u = unit;
+        if (u.isEmpty()) {
+            return key;
+        }
+        try {
+            java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+            d.update(u.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            d.update((byte) 0);
+            d.update(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -194,12 +245,15 @@ public final class CallGovernor {
      */
     public <T> T call(ModelTarget target, String role, Callable<T> attempt, Function<? super T, @Nullable TokenUsage> usage)
             throws ModelCallFailedException {
-        return call(target, role, attempt, usage, null);
+        return call(target, role, attempt, usage, null, Estimate.NONE);
     }
 
-    /** {@link #call}, keeping the answer {@code keep} makes of the result in the ledger with its usage; none if null. */
+    /**
+     * {@link #call}, keeping the answer {@code keep} makes of the result in the ledger with its usage
+     * (none if null), reserving {@code estimate} while no call of the run has been answered.
+     */
     private <T> T call(ModelTarget target, String role, Callable<T> attempt, Function<? super T, @Nullable TokenUsage> usage,
-            @Nullable Function<? super T, CallLedger.Kept> keep) throws ModelCallFailedException {
+            @Nullable Function<? super T, CallLedger.Kept> keep, Estimate estimate) throws ModelCallFailedException {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(role, "role");
         int attemptNo = 0;
@@ -216,7 +270,8 @@ public final class CallGovernor {
                 acquire(model);
                 try {
                     refuseIfAborted(target, role);
-                    Reservation reservation = reserveCall(role, attemptNo > 1);
+                    Reservation reservation = reserveCall(role, attemptNo > 1, estimate.inputTokens() + estimate.outputTokens(),
+                            target.cost(estimate.inputTokens(), estimate.outputTokens()));
                     boolean settled = false;
                     try {
                         T result = attempt.call();
@@ -367,9 +422,11 @@ public final class CallGovernor {
     /**
      * Checks every budget against what is reserved (calls; tokens and cost of answered calls plus
      * the estimates of those in flight), counts the attempt, and records it in the ledger before
-     * returning. Nothing is counted when a budget is reached or the ledger fails.
+     * returning. Nothing is counted when a budget is reached or the ledger fails. The attempt holds
+     * the mean usage of the answered calls, or, before any is answered, the request's own estimate
+     * ({@code tokens}, {@code cost}).
      */
-    private Reservation reserveCall(String role, boolean retry) {
+    private Reservation reserveCall(String role, boolean retry, long estimatedTokens, double estimatedCost) {
         Reservation r;
         synchronized (lock) {
             Acc current = rounds.computeIfAbsent(round, k -> new Acc());
@@ -379,8 +436,8 @@ public final class CallGovernor {
             check(BudgetExceededException.Limit.MAX_CALLS_PER_ROUND, budget.maxCallsPerRound(), current.calls);
             check(BudgetExceededException.Limit.MAX_TOKENS_PER_ROUND, budget.maxTokensPerRound(), current.tokens() + current.pendingTokens);
             check(BudgetExceededException.Limit.MAX_COST_PER_ROUND, budget.maxCostPerRound(), current.cost + current.pendingCost);
-            long tokens = answeredCalls == 0 ? 0 : Math.round((double) answeredTokens / answeredCalls);
-            double cost = answeredCalls == 0 ? 0 : answeredCost / answeredCalls;
+            long tokens = answeredCalls == 0 ? estimatedTokens : Math.round((double) answeredTokens / answeredCalls);
+            double cost = answeredCalls == 0 ? estimatedCost : answeredCost / answeredCalls;
             r = new Reservation(round, role, retry, tokens, cost);
             count(r, 1);
         }

@@ -37,10 +37,12 @@ public interface CallLedger {
 
     /**
      * The answer this run received the {@code ordinal}-th time (1-based) it asked question {@code
-     * key} ({@link LlmClient}'s digest of role, model, endpoint and messages), if one was kept: a
-     * resumed run is handed the answers its killed or stopped execution had received but not yet
-     * used, instead of paying for them again (the answers are forgotten when an execution ends
-     * completed or failed, so a failed one is restarted with fresh calls). Defaults to none.
+     * key} (the governor's digest of {@link LlmClient}'s question, of role, model, endpoint and
+     * messages, and of the unit of work it was asked in: {@link CallGovernor#keepAnswersFor}), if one
+     * was kept: a resumed run is handed the answers its killed or stopped execution had received in
+     * the step it resumes, instead of paying for them again (the answers are forgotten when an
+     * execution ends completed or failed, so a failed one is restarted with fresh calls). Defaults
+     * to none.
      */
     default Optional<ModelAnswer> answer(String key, int ordinal) {
         return Optional.empty();

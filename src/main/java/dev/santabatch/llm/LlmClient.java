@@ -99,7 +99,8 @@ public final class LlmClient {
             b.responseFormat(format);
         }
         ChatRequest request = b.build();
-        return governor.ask(question(system, user, format), target, role, () -> {
+        CallGovernor.Estimate estimate = CallGovernor.Estimate.of((long) system.length() + user.length(), spec.maxOutputTokens());
+        return governor.ask(question(system, user, format), target, role, estimate, () -> {
             ChatResponse response = model.chat(request);
             String text = response.aiMessage() == null || response.aiMessage().text() == null ? "" : response.aiMessage().text();
             TokenUsage u = response.tokenUsage();

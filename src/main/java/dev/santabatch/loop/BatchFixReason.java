@@ -4,7 +4,8 @@ import dev.santabatch.llm.ErrorKind;
 import dev.santabatch.llm.MatchOutcome;
 
 /**
- * Why the model batch fix escalated an item, when its model matcher gave no usable corrected text,
+ * Why the model batch fix escalated an item, when its model matcher gave no usable corrected text
+ * or a learned rule could not fix an item a fresh review failed ({@link #LEARNED_RULE_CANNOT_FIX}),
  * or ({@link #MATCH_FIX_UNLIKE_SAMPLE}) why it did not store a matched item's correction
  * (the {@code reason} column of {@code escalations.csv}, beside {@link dev.santabatch.review.SantaReason}'s
  * names; a matched item whose correction breaks a rule is {@code FIX_BREAKS_RULES}). Both of the
@@ -19,6 +20,11 @@ enum BatchFixReason {
     MATCH_FIX_TRUNCATED,
     /** The two answers were unusable for different reasons (the issues name both). */
     MATCHER_INVALID_ANSWER,
+    /**
+     * A learned rule's fresh review failed a passed sampled item the rule flags, on the rule's
+     * criterion, and the rule's fix would not change it or would not leave it within the job's rules.
+     */
+    LEARNED_RULE_CANNOT_FIX,
     /**
      * Not an escalation: the matcher said the item shows the pattern, but its corrected text does
      * not change the pattern's evidence as the sample's fixes did ({@link SampleFixShape}); the

@@ -8,15 +8,19 @@ import org.springframework.batch.core.job.JobInterruptedException;
 import org.springframework.batch.core.listener.StepExecutionListener;
 import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.core.step.StepInterruptionPolicy;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemProcessor;
+import org.springframework.batch.infrastructure.item.ItemStreamReader;
 import org.springframework.batch.infrastructure.item.ItemWriter;
 
 /**
  * Turns a reached budget into a clean stop of a chunk step that makes model calls. The item whose
  * call hit the budget is left as it was (filtered: nothing is written for it, so it stays pending
  * or eligible); the rest of the chunk is written; the step then ends STOPPED at the chunk boundary
- * (the job stops, restartable). Spend is written with every chunk and at the step's end; the
- * governor counts the step's calls under the current round.
+ * (the job stops, restartable). A budget reached while the reader opens (the batch fix's learned
+ * rules make panel reviews there) stops the step before its first chunk, with nothing read. Spend
+ * is written with every chunk and at the step's end; the governor counts the step's calls under
+ * the current round.
  */
 final class BudgetGuard implements StepExecutionListener, StepInterruptionPolicy {
 
@@ -35,7 +39,9 @@ final class BudgetGuard implements StepExecutionListener, StepInterruptionPolicy
     @Override
     public void beforeStep(StepExecution stepExecution) {
         step = stepExecution;
-        loop.currentRound(runPk).ifPresent(r -> calls.startRound(r.round()));
+        int round = loop.currentRound(runPk).map(LoopStore.Round::round).orElse(0);
+        calls.startRound(round);
+        calls.startStep(round, stepExecution.getStepName());
     }
 
     @Override
@@ -51,6 +57,47 @@ final class BudgetGuard implements StepExecutionListener, StepInterruptionPolicy
             throw new JobInterruptedException("budget reached");
         }
         stop.checkInterrupted(stepExecution);
+    }
+
+    /**
+     * The reader, with a budget reached in its {@code open} (model calls made while the step opens)
+     * turned into a stop request: the step ends STOPPED before its first chunk and reads nothing.
+     * What the open had stored before the budget was reached is kept; a restart opens it again.
+     */
+    <T> ItemStreamReader<T> opening(ItemStreamReader<T> delegate) {
+        return new ItemStreamReader<>() {
+            private volatile boolean stopped;
+
+            @Override
+            public void open(ExecutionContext ctx) {
+                stopped = false;
+                try {
+                    delegate.open(ctx);
+                } catch (BudgetExceededException e) {
+                    stopped = true;
+                    calls.budgetReached(e);
+                    StepExecution s = step;
+                    if (s != null) {
+                        s.setTerminateOnly();
+                    }
+                }
+            }
+
+            @Override
+            public @Nullable T read() throws Exception {
+                return stopped ? null : delegate.read();
+            }
+
+            @Override
+            public void update(ExecutionContext ctx) {
+                delegate.update(ctx);
+            }
+
+            @Override
+            public void close() {
+                delegate.close();
+            }
+        };
     }
 
     /** The processor, with a reached budget turned into a filtered item and a stop request. */

@@ -176,7 +176,8 @@ final class LearnedRules {
                 if (o == null) {
                     // a FAIL on its current revision that the rule cannot fix within the rules: held
                     if (store.escalateIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,
-                            "FIX_BREAKS_RULES", label, null, List.of(p.criterion() + ": the fresh review failed it"))) {
+                            BatchFixReason.LEARNED_RULE_CANNOT_FIX.name(), label, null,
+                            List.of(p.criterion() + ": the fresh review failed it"))) {
                         loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 0, 1);
                     }
                 } else if (store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,

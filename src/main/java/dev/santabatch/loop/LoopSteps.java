@@ -172,12 +172,14 @@ public final class LoopSteps {
         return new StepBuilder(BATCH_FIX, repo)
                 .<ModelBatchFix.Task, ModelBatchFix.Outcome>chunk(inFlight)
                 .transactionManager(tm)
-                .reader(new ModelBatchFix.Reader(store, loop, spend, run, state, run.job().matcher().maxCandidateShare(),
+                // the learned rules' panel reviews are made while the reader opens
+                .reader(budget.opening(new ModelBatchFix.Reader(store, loop, spend, run, state,
+                        run.job().matcher().maxCandidateShare(),
                         new PatternNarrowing(new SentenceVectors(dataSource, Embedder::shared, RunComponents.embeddingPool()),
                                 run.job().matcher().minSimilarity()),
                         new OfflineNarrowingChecks(run.job(), dataSource, RunComponents.embeddingPool()), source,
                         learnedRules ? new LearnedRules(store, loop, new LearnedRuleStore(store.jdbc()), run, panels, source)
-                                : null))
+                                : null)))
                 .processor(budget.guard(new ModelBatchFix.Processor(panels, matcher, state, source)))
                 .writer(budget.saving(new ModelBatchFix.Writer(store, loop, spend, run)))
                 .taskExecutor(executor)

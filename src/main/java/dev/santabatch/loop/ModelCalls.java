@@ -56,6 +56,14 @@ public final class ModelCalls {
         }
     }
 
+    /**
+     * Step {@code step} of round {@code round} starts: model answers are kept for a resume of this
+     * step in this round only ({@link CallGovernor#keepAnswersFor}).
+     */
+    public void startStep(int round, String step) {
+        governor.keepAnswersFor("round " + round + " " + step);
+    }
+
     /** A budget is reached: the run stops at the next chunk boundary. The first one is kept. */
     public void budgetReached(BudgetExceededException e) {
         if (budgetStop.compareAndSet(null, e)) {

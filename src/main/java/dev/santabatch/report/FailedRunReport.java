@@ -15,17 +15,13 @@ import java.util.Map;
  * {@code report.json} of a run that ended without exporting: FAILED (a step failed: the
  * failed-review threshold, a 401 from a model, ...) or stopped by a signal. Its {@code status} is
  * {@code failed}, so a downstream job that checks it cannot publish by accident; and nothing in
- * the folder looks shippable: the CSV outputs an earlier export of the same run left there (a
- * not-clean run resumed after raising max rounds) are removed, since they describe a state the run
- * has moved past. The run is restartable; its successful end writes every output again. Its
+ * the folder looks shippable: it replaces the run's output folder whole, so the CSV outputs an
+ * earlier export of the same run left there (a not-clean run resumed after raising max rounds),
+ * which describe a state the run has moved past, are gone with it. The run is restartable; its successful end writes every output again. Its
  * {@code run.model_calls} is the spend stored with the run ({@link SpendReport#render}), every
  * execution's, failed calls included (a 401, an outage's 503s).
  */
 public final class FailedRunReport {
-
-    /** Outputs an export writes; a failed run removes any an earlier export of it left. */
-    static final List<String> EXPORTED = List.of("catalog.csv", "verified.csv", "unverified.csv", "changes.csv",
-            "escalations.csv", "rejects.csv", "audit.csv");
 
     private FailedRunReport() {}
 
@@ -82,15 +78,36 @@ public final class FailedRunReport {
     }
 
     /**
-     * Writes {@code report.json} into {@code outDir} (created if needed) after removing the
-     * outputs of an earlier export of the run.
+     * {@link #build}'s report when the store does not answer (its connection died): what needs no
+     * store (status, execution, failures, restart), and why the counts are missing.
+     *
+     * @param storeFailure why the store could not be read, one line
      */
-    public static void write(Path outDir, Map<String, Object> report) throws IOException {
-        Files.createDirectories(outDir);
-        for (String name : EXPORTED) {
-            Files.deleteIfExists(outDir.resolve(name));
-        }
-        RunReport.write(outDir.resolve("report.json"), report);
+    public static Map<String, Object> withoutStore(String job, String runId, long executionId, String batchStatus,
+            String why, List<String> failures, String restart, String storeFailure) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("status", RunReport.FAILED);
+        r.put("job", job);
+        r.put("run_id", runId);
+        r.put("execution", RunReport.ordered("id", executionId, "batch_status", batchStatus, "why", why));
+        r.put("failures", List.copyOf(failures));
+        r.put("restart", restart);
+        r.put("outputs", RunReport.ordered("shipped", 0, "note",
+                "a failed run ships nothing: no catalog.csv or verified.csv is written (those left by an earlier"
+                        + " export of this run are removed); restart the run"));
+        r.put("store", RunReport.ordered("readable", false, "failure", storeFailure, "note",
+                "the store did not answer when the run ended: no counts; the restart reads them from the store"));
+        return r;
+    }
+
+    /**
+     * Writes {@code report.json} into {@code folder} (created if needed): a fresh folder that then
+     * takes the place of the run's output folder, so that the outputs of an earlier export are
+     * replaced at once, never removed one by one beside its report.
+     */
+    public static void write(Path folder, Map<String, Object> report) throws IOException {
+        Files.createDirectories(folder);
+        RunReport.write(folder.resolve("report.json"), report);
     }
 
     /** The one-screen summary of a failed run: the status first. */

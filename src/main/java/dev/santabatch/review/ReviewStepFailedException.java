@@ -1,7 +1,11 @@
 package dev.santabatch.review;
 
-/** A review step whose failed-to-review share exceeds the threshold: the step, and the run, fail. */
-public class ReviewStepFailedException extends RuntimeException {
+/**
+ * A review step whose failed-to-review share exceeds the threshold: the step, and the run, fail. An
+ * expected failure: its message names the share, the threshold and the most common cause, so it
+ * is reported in one line, without a stack trace.
+ */
+public class ReviewStepFailedException extends ExpectedFailureException {
 
     private final long failed;
     private final long total;

@@ -19,7 +19,7 @@ import org.slf4j.Marker;
  * what to check. This filter drops exactly those events: loggers under
  * {@code org.springframework.batch} at ERROR or WARN whose exception has a
  * {@link ConfigurationException}, or another {@link dev.santabatch.review.ExpectedFailureException}
- * (a model endpoint whose circuit breaker opened), in its cause chain. Every other error, an unexpected one
+ * (a model endpoint whose circuit breaker opened, the failed-review threshold), in its cause chain. Every other error, an unexpected one
  * included, is logged as before; the {@link Launcher} logs the configuration error itself as one
  * ERROR line without a trace.
  *

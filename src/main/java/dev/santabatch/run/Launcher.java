@@ -404,13 +404,7 @@ public final class Launcher {
         });
         try {
             heartbeat.scheduleAtFixedRate(
-                    () -> {
-                        try {
-                            store.heartbeat(row.runPk(), me);
-                        } catch (RuntimeException e) {
-                            log.warn("heartbeat failed: {}", e.getMessage());
-                        }
-                    },
+                    heartbeat(store, row.runPk(), me),
                     HEARTBEAT_EVERY.toMillis(),
                     HEARTBEAT_EVERY.toMillis(),
                     TimeUnit.MILLISECONDS);
@@ -471,12 +465,18 @@ public final class Launcher {
                 try {
                     execution = operator.start(santaJob, params);
                 } catch (Error e) {
-                    return lastResort(store, context, e, out, err);
+                    return lastResort(store, context, null, e, out, err);
+                } catch (RuntimeException e) {
+                    if (ConfigurationErrorLogFilter.configurationError(e)) {
+                        throw e;
+                    }
+                    // the job ran and its end could not be recorded (the store's connection died)
+                    return lastResort(store, context, null, e, out, err);
                 }
                 try {
                     return finish(store, context, execution, out, err);
-                } catch (Error e) {
-                    return lastResort(store, context, e, out, err);
+                } catch (RuntimeException | Error e) {
+                    return lastResort(store, context, execution, e, out, err);
                 }
             }
         } catch (JobInstanceAlreadyCompleteException e) {
@@ -509,30 +509,86 @@ public final class Launcher {
     }
 
     /**
-     * An {@link Error} that escaped the job (outside any step, or while its end was recorded): its
-     * cause is logged first (one ERROR line, then the trace), then written to {@code report.json}
-     * as a failed run's if the store still answers; exit 1, restartable (a rerun recovers the
-     * execution).
+     * What escaped the job or the recording of its end (an {@link Error} anywhere, a
+     * RuntimeException from the store while the end is recorded, e.g. its connection died): its
+     * cause is logged first (one ERROR line, then the trace), then written to {@code report.json} as
+     * a failed run's, with the store's counts if the store still answers and without them if it does
+     * not; exit 1, restartable (a rerun recovers the execution). A COMPLETED execution's outputs and
+     * report, written by its export inside the job, are kept.
+     *
+     * @param execution the execution, when the job returned one; {@code null} when it did not
      */
-    static int lastResort(Store store, RunContext run, Error e, PrintStream out, PrintStream err) {
+    static int lastResort(Store store, RunContext run, @Nullable JobExecution execution, Throwable e, PrintStream out,
+            PrintStream err) {
         String cause = failureLine(e);
         try {
             log.error("run '{}' of job '{}' ended by an unexpected error: {}", run.runId(), run.job().name(), cause, e);
         } catch (Throwable logging) {
             err.println("santa-batch: run '" + run.runId() + "' ended by an unexpected error: " + cause);
         }
+        if (execution != null && execution.getStatus() == BatchStatus.COMPLETED) {
+            err.println("santa-batch: run '" + run.runId() + "' completed (its outputs are complete, in " + run.outDir()
+                    + "), then failed while its end was recorded: " + cause);
+            return ExitCodes.FAILED;
+        }
         String restart = "santa-batch run " + run.job().file() + " --run-id " + run.runId();
+        List<String> failures = new ArrayList<>();
+        if (execution != null) {
+            execution.getAllFailureExceptions().forEach(t -> failures.add(failureLine(t)));
+        }
+        failures.add(cause);
+        long executionId = execution == null ? -1 : execution.getId();
+        String status = execution == null ? "FAILED" : execution.getStatus().name();
+        String why = "an unexpected error ended the run";
+        Map<String, Object> report;
         try {
-            Map<String, Object> report = dev.santabatch.report.FailedRunReport.build(store, new LoopStore(store.jdbc()),
-                    run.job().name(), run.runId(), run.runPk(), -1, "FAILED", "an unexpected error ended the run",
-                    List.of(cause), restart);
-            dev.santabatch.report.FailedRunReport.write(run.outDir(), report);
+            report = dev.santabatch.report.FailedRunReport.build(store, new LoopStore(store.jdbc()), run.job().name(),
+                    run.runId(), run.runPk(), executionId, status, why, failures, restart);
+        } catch (Throwable storeFailed) {
+            // the store does not answer (the hypothesis for a run that ends with no trace): what needs no store
+            report = dev.santabatch.report.FailedRunReport.withoutStore(run.job().name(), run.runId(), executionId, status,
+                    why, failures, restart, failureLine(storeFailed));
+        }
+        try {
+            writeFailedReport(run.outDir(), report);
             out.println("  report:   " + run.outDir().resolve("report.json"));
         } catch (Throwable t) {
             err.println("santa-batch: could not write " + run.outDir().resolve("report.json") + ": " + t);
         }
         err.println("santa-batch: run '" + run.runId() + "' failed: " + cause + "; restart: " + restart);
         return ExitCodes.FAILED;
+    }
+
+    /**
+     * Writes a failed run's {@code report.json} as an export is written: into a fresh folder that then
+     * takes the place of {@code outDir}, so the outputs of an earlier export go at once with their
+     * report (a reader sees either them or the failed report, never a mix), and a write that fails
+     * leaves the earlier export as it was.
+     */
+    static void writeFailedReport(Path outDir, Map<String, Object> report) throws IOException {
+        Path partial = OutputFolder.begin(outDir);
+        dev.santabatch.report.FailedRunReport.write(partial, report);
+        OutputFolder.publish(partial, outDir);
+    }
+
+    /**
+     * The heartbeat task: anything it throws is logged and the next beat runs (a scheduled task that
+     * throws is cancelled silently, and the run would look dead, its lock free to take, while alive).
+     */
+    static Runnable heartbeat(Store store, long runPk, String owner) {
+        return () -> {
+            try {
+                store.heartbeat(runPk, owner);
+            } catch (RuntimeException e) {
+                log.warn("heartbeat failed: {}", e.getMessage());
+            } catch (Throwable e) {
+                try {
+                    log.error("heartbeat failed: {}", failureLine(e), e);
+                } catch (Throwable logging) {
+                    System.err.println("santa-batch: heartbeat failed: " + e);
+                }
+            }
+        };
     }
 
     private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out, PrintStream err) {
@@ -614,8 +670,7 @@ public final class Launcher {
                         status == BatchStatus.FAILED ? "a step failed" : "stopped by a signal (SIGTERM or Ctrl-C)",
                         failures, restart);
                 dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
-                OutputFolder.recover(run.outDir()); // an export killed mid-publish: its outputs are removed below
-                dev.santabatch.report.FailedRunReport.write(run.outDir(), report);
+                writeFailedReport(run.outDir(), report);
                 out.println("  report:   " + reportFile);
             } catch (IOException | RuntimeException e) {
                 out.println("  status:   " + RunReport.FAILED.toUpperCase(java.util.Locale.ROOT));

@@ -380,6 +380,35 @@ class CallGovernorTests {
         }
     }
 
+    @Test
+    void aKeptAnswerIsHandedOnlyToAResumeOfTheStepItWasAskedInAndALaterRoundOrAnotherStepAsksAfresh() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok("first"), Reply.ok("second"), Reply.ok("third"))) {
+            // given an execution that asked a question in round 1's review step and was then stopped or killed
+            RecordingLedger ledger = new RecordingLedger();
+            CallGovernor stopped = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            stopped.keepAnswersFor("round 1 review");
+            assertThat(client(stopped, server.baseUrl()).ask("system", "user", null).text()).isEqualTo("first");
+
+            // when a resumed execution asks it again in the same step of the same round
+            CallGovernor resumed = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            resumed.keepAnswersFor("round 1 review");
+            String resumedAnswer = client(resumed, server.baseUrl()).ask("system", "user", null).text();
+            // and later executions ask it for the first time in round 2's review step and in round 1's batch fix
+            CallGovernor later = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            later.keepAnswersFor("round 2 review");
+            String laterRound = client(later, server.baseUrl()).ask("system", "user", null).text();
+            CallGovernor other = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            other.keepAnswersFor("round 1 batch-fix");
+            String otherStep = client(other, server.baseUrl()).ask("system", "user", null).text();
+
+            // then only the resume is handed the kept answer; the later round's and the other step's asks are real calls
+            assertThat(resumedAnswer).isEqualTo("first");
+            assertThat(laterRound).isEqualTo("second");
+            assertThat(otherStep).isEqualTo("third");
+            assertThat(server.requests()).hasSize(3);
+        }
+    }
+
     /** A process killed at this point: an Error, so that no handler of the code under test runs. */
     static final class Killed extends Error {
         Killed() {
@@ -510,6 +539,32 @@ class CallGovernorTests {
             // checked until the third is reserved at 360), not all 8 on the strength of 120 spent
             assertThat(server.requests()).hasSize(4);
             assertThat(refused).hasSize(5);
+        }
+    }
+
+    @Test
+    void theFirstCallsInFlightBeforeAnyAnswerHoldTheirRequestsEstimateAgainstATokenAndACostBudget() throws Exception {
+        for (BudgetSpec budget : List.of(new BudgetSpec(null, 1L, null, null, null, null),
+                new BudgetSpec(null, null, 1e-9, null, null, null))) {
+            try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20).after(Duration.ofMillis(300)))) {
+                // given a budget of one token (one billionth of a unit of cost), and no call answered yet
+                CallGovernor governor = new CallGovernor(FAST.withInFlight(16, 16), budget, SpendSnapshot.NONE);
+                LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
+
+                // when 8 calls are started at once
+                List<Throwable> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+                runConcurrently(8, () -> {
+                    try {
+                        reviewer.review(request("A kettle."));
+                    } catch (BudgetExceededException e) {
+                        refused.add(e);
+                    }
+                });
+
+                // then the first one's estimate (its prompt, 512 output tokens) uses the budget up: one is sent, not all 8
+                assertThat(server.requests()).as("%s", budget).hasSize(1);
+                assertThat(refused).hasSize(7);
+            }
         }
     }
 

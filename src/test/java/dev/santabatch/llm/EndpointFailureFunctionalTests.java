@@ -88,6 +88,27 @@ class EndpointFailureFunctionalTests {
     }
 
     @Test
+    void aRunOverTheFailedReviewThresholdFailsInOneLineWithoutAStackTrace() throws Exception {
+        LlmJobs.Catalog catalog = LlmJobs.catalog(dir, 11, 150);
+        try (CatalogModelServer server = CatalogModelServer.start(CatalogModelServer.reviewerDefects(catalog.truth()))) {
+            // given reviewer B answers four items' reviews with garbage, retries included: over the 10 % threshold
+            java.util.Set<String> victims = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            server.inject(c -> c.kind() == CatalogModelServer.Kind.REVIEW && c.model().equals("model-b")
+                    && (victims.contains(c.content()) || victims.size() < 4 && victims.add(c.content())),
+                    Integer.MAX_VALUE, new Fault.MalformedJson());
+            Path job = LlmJobs.writeJob(dir, "faults", catalog, server.baseUrl(), 4, LlmFaultFunctionalTests.FAST_RETRIES);
+
+            LlmJobs.Result r = LlmJobs.run(dir, job, "r1");
+
+            // then the run fails, in one line naming the threshold, without a stack trace: an expected failure
+            assertThat(r.exit()).as(r.all()).isEqualTo(1);
+            String failure = r.out().lines().filter(l -> l.contains("failure:")).findFirst().orElseThrow();
+            assertThat(failure).contains("above the failed-review threshold of 10.0 %");
+            assertThat(console() + r.all()).doesNotContain("\tat ").doesNotContain("Encountered an error executing step");
+        }
+    }
+
+    @Test
     void a401WhoseBodyEchoesTheKeyShowsNoFragmentOfItInTheFailureLineLogOrReport() throws Exception {
         LlmJobs.Catalog catalog = LlmJobs.catalog(dir, 11, 150);
         String key = LlmJobs.KEY;

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -45,6 +46,11 @@ class LearnedRulesFunctionalTests {
         final AtomicInteger reviews = new AtomicInteger();
         final AtomicInteger fixes = new AtomicInteger();
         final AtomicInteger matches = new AtomicInteger();
+        /** Every call received, and the number of the first review of an unsampled item's rule fix (0: none). */
+        final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger firstRuleFixReview = new AtomicInteger();
+        final Set<String> wrong = ConcurrentHashMap.newKeySet();
+        private final Set<String> seen = ConcurrentHashMap.newKeySet();
 
         List<String> defects(String content) {
             List<String> out = new ArrayList<>();
@@ -74,9 +80,15 @@ class LearnedRulesFunctionalTests {
             String system = body.get("messages").get(0).get("content").asText();
             String user = body.get("messages").get(1).get("content").asText();
             String content = ScriptedCatalogModel.between(user, "<content>\n", "\n</content>");
+            int call = calls.incrementAndGet();
             try {
                 if (system.startsWith("You are an independent quality reviewer")) {
                     reviews.incrementAndGet();
+                    // an item first seen with its wrong warranty corrected: a learned rule's fix under review
+                    Matcher name = NAME.matcher(content);
+                    if (name.find() && seen.add(name.group(1)) && wrong.contains(name.group(1)) && defects(content).isEmpty()) {
+                        firstRuleFixReview.compareAndSet(0, call);
+                    }
                     int seen = reviewed.computeIfAbsent(content, k -> new AtomicInteger()).incrementAndGet();
                     // both reviewers of the first panel miss it
                     boolean blind = content.contains(blindOnce) && seen <= 2;
@@ -126,6 +138,9 @@ class LearnedRulesFunctionalTests {
             int years = 1 + i % 4;
             model.years.put(name, years);
             int stated = wrong.test(i) ? years + 2 : years;
+            if (wrong.test(i)) {
+                model.wrong.add(name);
+            }
             String text = "The " + name + " is a practical " + kinds[i % kinds.length] + " for the home. It comes with a "
                     + stated + "-year warranty." + extra.apply(i);
             csv.append(String.format("i%03d,%s,%s,%d,\"%s\"%n", i, name, kinds[i % kinds.length], years, text));
@@ -209,6 +224,39 @@ class LearnedRulesFunctionalTests {
     }
 
     @Test
+    void aBudgetReachedWhileALearnedRuleIsValidatedStopsTheRunAndARaisedBudgetResumesIt() throws Exception {
+        Model model = new Model();
+        LlmJobs.Catalog catalog = catalog(model, i -> "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            // given a budget that round 1's review step leaves room in, and the rule's review check does not
+            Path job = job(catalog, server.baseUrl());
+            Files.writeString(job, Files.readString(job) + "budget:\n  max-calls: 100\n");
+
+            // when
+            LlmJobs.Result stopped = run(job);
+
+            // then the budget was reached in the review check, and the run stopped there: not failed
+            assertThat(model.firstRuleFixReview.get()).as(stopped.all()).isBetween(1, 99);
+            assertThat(model.calls.get()).isEqualTo(100);
+            assertThat(stopped.exit()).as(stopped.all()).isEqualTo(3);
+            assertThat(RunReport.read(out().resolve("report.json")).get("status")).isEqualTo(RunReport.BUDGET_STOPPED);
+            assertThat(out().resolve("catalog.csv")).doesNotExist();
+            assertThat(out().resolve("verified.csv")).exists();
+            assertThat(out().resolve("unverified.csv")).exists();
+            assertThat(stopped.all()).contains("budget reached").doesNotContain("Encountered an error executing step");
+
+            // and a raised budget resumes it: the rule is validated and fixes the pattern
+            Files.writeString(job, Files.readString(job).replace("max-calls: 100", "max-calls: 100000"));
+            LlmJobs.Result resumed = run(job);
+            assertThat(resumed.exit()).as(resumed.all()).isZero();
+            assertThat(learned()).singleElement().satisfies(l -> assertThat(l.get("status")).isEqualTo("candidate"));
+            for (String text : LlmJobs.contents(out().resolve("catalog.csv"), "id", "description").values()) {
+                assertThat(model.defects(text)).as(text).isEmpty();
+            }
+        }
+    }
+
+    @Test
     void withNoLearnedRulesTheMatcherHandlesThePatternAsBefore() throws Exception {
         Model model = new Model();
         LlmJobs.Catalog catalog = catalog(model, i -> "");
@@ -239,6 +287,31 @@ class LearnedRulesFunctionalTests {
             for (String text : LlmJobs.contents(out().resolve("catalog.csv"), "id", "description").values()) {
                 assertThat(model.defects(text)).as(text).isEmpty();
             }
+        }
+    }
+
+    @Test
+    void aPassedItemTheFreshReviewFailsAndTheRuleCannotFixWithinTheRulesIsEscalatedForThatReason() throws Exception {
+        Model model = new Model();
+        model.blindOnce = "Sold in pairs.";
+        // as above; and a job rule the rule's fix of those items breaks (their corrected text, only)
+        LlmJobs.Catalog catalog = catalog(model, i -> i % 20 == 0 ? " Sold in pairs." : "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            Path job = job(catalog, server.baseUrl());
+            Files.writeString(job, Files.readString(job).replace("fail-signal: A health claim.\n",
+                    "fail-signal: A health claim.\n    rules:\n      - id: no-paired-one-year\n        type: forbidden-terms\n"
+                            + "        patterns: ['1-year warranty\\. Sold in pairs']\n"));
+
+            LlmJobs.Result r = run(job);
+
+            // then the sampled item the fresh review failed is held, for what happened: not FIX_BREAKS_RULES
+            assertThat(r.exit()).as(r.all()).isIn(0, 3);
+            Map<String, Object> rule = learned().get(0);
+            assertThat(((Number) rule.get("fresh_reviews")).intValue()).as(r.all()).isPositive();
+            List<CSVRecord> freshlyFailed = LlmJobs.records(out().resolve("escalations.csv")).stream()
+                    .filter(h -> h.get("open_issues").contains("the fresh review failed it")).toList();
+            assertThat(freshlyFailed).isNotEmpty()
+                    .allSatisfy(h -> assertThat(h.get("reason")).isEqualTo("LEARNED_RULE_CANNOT_FIX"));
         }
     }
 
