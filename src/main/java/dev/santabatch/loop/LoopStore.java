@@ -231,20 +231,38 @@ public final class LoopStore {
                 runPk, round);
     }
 
-    /** A sampled item left unreviewed: the round it was last left so, and why (null: never reviewed). */
-    public record UnreviewedSample(String itemId, int round, @Nullable String reason) {}
+    /**
+     * A sampled item still ACTIVE, as its latest sampling round left it.
+     *
+     * @param outcome the round's outcome: null or {@code UNREVIEWED} when it was left unreviewed (the
+     *     run stopped first, or a reviewer could not review it); {@code NICE} when it passed at
+     *     {@code rev} and was revised since
+     * @param reason why it was left unreviewed (null: never reviewed)
+     * @param rev the revision the round sampled
+     * @param currentRev its current revision
+     */
+    public record SampledActive(String itemId, int round, @Nullable String outcome, @Nullable String reason, int rev,
+            int currentRev) {
+        /** Whether the round left it unreviewed (rather than passed it and a later fix revised it). */
+        public boolean unreviewed() {
+            return outcome == null || "UNREVIEWED".equals(outcome);
+        }
+    }
 
     /**
-     * The items still ACTIVE (neither NICE nor held) that some round sampled and did not review:
-     * never covered by a clean sample. By item, the latest such round.
+     * The items still ACTIVE (neither NICE nor held) that some round sampled: never covered by a
+     * clean sample, since no sample can cover an item it drew (an item sampled and left unreviewed,
+     * or passed and revised since, e.g. by a learned rule after a fresh review failed it). By item,
+     * the latest round that sampled it.
      */
-    public java.util.Map<String, UnreviewedSample> sampledUnreviewed(long runPk) {
-        java.util.Map<String, UnreviewedSample> out = new java.util.HashMap<>();
-        jdbc.query("SELECT s.item_id, s.round_no, s.reason FROM sb_sample s JOIN sb_item i ON i.run_pk = s.run_pk"
-                        + " AND i.item_id = s.item_id WHERE s.run_pk = ? AND i.state = 'ACTIVE'"
-                        + " AND (s.outcome IS NULL OR s.outcome = 'UNREVIEWED') ORDER BY s.round_no",
+    public java.util.Map<String, SampledActive> sampledActive(long runPk) {
+        java.util.Map<String, SampledActive> out = new java.util.HashMap<>();
+        jdbc.query("SELECT s.item_id, s.round_no, s.outcome, s.reason, s.rev, i.current_rev FROM sb_sample s JOIN sb_item i"
+                        + " ON i.run_pk = s.run_pk AND i.item_id = s.item_id WHERE s.run_pk = ? AND i.state = 'ACTIVE'"
+                        + " ORDER BY s.round_no",
                 rs -> {
-                    out.put(rs.getString(1), new UnreviewedSample(rs.getString(1), rs.getInt(2), rs.getString(3)));
+                    out.put(rs.getString(1), new SampledActive(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
+                            rs.getInt(5), rs.getInt(6)));
                 },
                 runPk);
         return out;

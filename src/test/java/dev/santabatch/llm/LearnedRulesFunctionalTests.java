@@ -236,9 +236,24 @@ class LearnedRulesFunctionalTests {
             assertThat(rule.get("status")).isEqualTo("candidate");
             assertThat(((Number) rule.get("fresh_reviews")).intValue()).isPositive();
             // the sampled item the first reviews passed carries the fix now
-            for (String text : LlmJobs.contents(out().resolve("catalog.csv"), "id", "description").values()) {
+            Map<String, String> shipped = LlmJobs.contents(out().resolve("catalog.csv"), "id", "description");
+            for (String text : shipped.values()) {
                 assertThat(model.defects(text)).as(text).isEmpty();
             }
+            // but no review passed its fixed revision: a clean sample covers only items it never drew,
+            // so it is unverified, not shipped
+            List<CSVRecord> unverified = LlmJobs.records(out().resolve("unverified.csv"));
+            assertThat(unverified).as(r.all()).isNotEmpty().allSatisfy(u -> {
+                assertThat(u.get("unverified_reason"))
+                        .matches("sampled in round \\d+ and passed at revision \\d+; its current revision \\d+ was not reviewed");
+                assertThat(u.get("description")).contains("Sold in pairs.");
+                assertThat(model.defects(u.get("description"))).isEmpty();
+                assertThat(shipped).doesNotContainKey(u.get("id"));
+            });
+            assertThat(batchFixes().stream().map(c -> c.get("item_id")).toList())
+                    .containsAll(unverified.stream().map(u -> u.get("id")).toList());
+            int held = LlmJobs.records(out().resolve("escalations.csv")).size();
+            assertThat(shipped.size() + unverified.size() + held).isEqualTo(300);
         }
     }
 
