@@ -216,11 +216,13 @@ final class BatchFixStep {
             // every systematic pattern the item shows; fixed for all of their issues at once
             List<LoopStore.PatternRow> hits = new ArrayList<>();
             List<String> matched = new ArrayList<>();
+            Set<MergedIssue> covered = new HashSet<>();
             for (LoopStore.PatternRow p : patterns.systematic) {
                 boolean hit = false;
                 for (MergedIssue issue : gate.criticalIssues()) {
                     if (p.criterion().equals(issue.criterion()) && similarity.same(issue.text(), p.label())) {
                         hit = true;
+                        covered.add(issue);
                         if (!matched.contains(issue.text())) {
                             matched.add(issue.text());
                         }
@@ -230,11 +232,10 @@ final class BatchFixStep {
                     hits.add(p);
                 }
             }
-            // a FAIL no systematic pattern covers is not fixed here: it stays with the item
-            java.util.Set<String> fixedCriteria = new java.util.HashSet<>();
-            hits.forEach(p -> fixedCriteria.add(p.criterion()));
+            // a FAIL no systematic pattern covers is not fixed here (the fixer is given only the
+            // patterns' issues): it stays with the item, even on a criterion a pattern it shows has
             List<String> unresolved = gate.criticalIssues().stream()
-                    .filter(i -> !fixedCriteria.contains(i.criterion()))
+                    .filter(i -> !covered.contains(i))
                     .map(i -> String.join(",", new java.util.TreeSet<>(i.flaggedBy())) + ": " + i.text())
                     .toList();
             if (hits.isEmpty()) {
