@@ -372,7 +372,7 @@ final class LearnedRules {
                 continue;
             }
             boolean failed = gate.criticalIssues().stream().anyMatch(i -> criterion.equals(i.criterion()));
-            rules.saveReview(run.runPk(), ruleId, itemId, kind, failed);
+            rules.saveReview(run.runPk(), ruleId, itemId, kind, failed, LoopStore.attributed(reviews));
             out.put(itemId, failed);
         }
         return out;

@@ -63,6 +63,15 @@ public final class LoopStore {
             // issues the validator attributed (added after first release, so stores created before get them here)
             "ALTER TABLE sb_review ADD COLUMN IF NOT EXISTS issues_reattributed INT DEFAULT 0 NOT NULL",
             "ALTER TABLE sb_review ADD COLUMN IF NOT EXISTS issues_derived INT DEFAULT 0 NOT NULL",
+            // issues attributed in reviews not stored as sb_review rows (the offline batch fix's scan)
+            """
+            CREATE TABLE IF NOT EXISTS sb_issue_attribution (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              source VARCHAR(32) NOT NULL,
+              issues_reattributed BIGINT NOT NULL,
+              issues_derived BIGINT NOT NULL,
+              PRIMARY KEY (run_pk, round_no, source))""",
             """
             CREATE TABLE IF NOT EXISTS sb_issue (
               run_pk BIGINT NOT NULL,
@@ -382,7 +391,11 @@ public final class LoopStore {
         }
     }
 
-    /** {@link IssueAttribution} per round that stored reviews, by round number. */
+    /**
+     * {@link IssueAttribution} per round, by round number, over every review the round made: the
+     * stored reviews (sample, Santa loop), the learned rules' validation reviews, and the offline
+     * batch fix's scan ({@link #addIssueAttribution}).
+     */
     public java.util.Map<Integer, IssueAttribution> issueAttribution(long runPk) {
         java.util.Map<Integer, IssueAttribution> out = new java.util.TreeMap<>();
         jdbc.query("SELECT round_no, SUM(issues_reattributed), SUM(issues_derived) FROM sb_review WHERE run_pk = ?"
@@ -391,7 +404,41 @@ public final class LoopStore {
                     out.put(rs.getInt(1), new IssueAttribution(rs.getLong(2), rs.getLong(3)));
                 },
                 runPk);
+        jdbc.query("SELECT round_no, SUM(issues_reattributed), SUM(issues_derived) FROM sb_issue_attribution WHERE run_pk = ?"
+                        + " GROUP BY round_no",
+                rs -> {
+                    out.merge(rs.getInt(1), new IssueAttribution(rs.getLong(2), rs.getLong(3)), IssueAttribution::plus);
+                },
+                runPk);
+        new LearnedRuleStore(jdbc).issueAttribution(runPk).forEach((round, a) -> out.merge(round, a, IssueAttribution::plus));
         return out;
+    }
+
+    /** Adds issues attributed in reviews of a round that are not stored as reviews (in the caller's transaction). */
+    public void addIssueAttribution(long runPk, int round, String source, IssueAttribution a) {
+        if (a.reattributed() == 0 && a.derivedFromDetail() == 0) {
+            return;
+        }
+        int n = jdbc.update("UPDATE sb_issue_attribution SET issues_reattributed = issues_reattributed + ?,"
+                        + " issues_derived = issues_derived + ? WHERE run_pk = ? AND round_no = ? AND source = ?",
+                a.reattributed(), a.derivedFromDetail(), runPk, round, source);
+        if (n == 0) {
+            jdbc.update("INSERT INTO sb_issue_attribution (run_pk, round_no, source, issues_reattributed, issues_derived)"
+                    + " VALUES (?, ?, ?, ?, ?)", runPk, round, source, a.reattributed(), a.derivedFromDetail());
+        }
+    }
+
+    /** The issues the review validator attributed in a panel's reviews. */
+    public static IssueAttribution attributed(List<dev.santabatch.review.PanelReview> reviews) {
+        long re = 0;
+        long derived = 0;
+        for (dev.santabatch.review.PanelReview r : reviews) {
+            if (r.outcome() instanceof dev.santabatch.review.ReviewOutcome.Reviewed ok) {
+                re += ok.reattributedIssues();
+                derived += ok.derivedIssues();
+            }
+        }
+        return new IssueAttribution(re, derived);
     }
 
     public void insertReviews(long runPk, int round, List<ReviewRow> rows) {

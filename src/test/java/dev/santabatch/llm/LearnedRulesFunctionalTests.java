@@ -45,6 +45,9 @@ class LearnedRulesFunctionalTests {
         final AtomicInteger reviews = new AtomicInteger();
         final AtomicInteger fixes = new AtomicInteger();
         final AtomicInteger matches = new AtomicInteger();
+        /** Critical issues written without their criterion prefix (the seed's free-text shape), and how many. */
+        boolean unprefixed;
+        final AtomicInteger unprefixedIssues = new AtomicInteger();
 
         List<String> defects(String content) {
             List<String> out = new ArrayList<>();
@@ -87,8 +90,13 @@ class LearnedRulesFunctionalTests {
                         boolean fail = found.stream().anyMatch(i -> i.startsWith(c + ":"));
                         checks.add(Map.of("criterion", c, "result", fail ? "FAIL" : "PASS", "detail", fail ? "defect" : "ok"));
                     }
+                    List<String> issues = found;
+                    if (unprefixed) {
+                        issues = found.stream().map(i -> i.substring(i.indexOf(": ") + 2)).toList();
+                        unprefixedIssues.addAndGet(found.size());
+                    }
                     return Reply.ok(ScriptedServer.JSON.writeValueAsString(Map.of("verdict", found.isEmpty() ? "PASS" : "FAIL",
-                            "checks", checks, "critical_issues", found, "suggestions", List.of())));
+                            "checks", checks, "critical_issues", issues, "suggestions", List.of())));
                 }
                 if (system.startsWith("You are an editor")) {
                     fixes.incrementAndGet();
@@ -254,6 +262,25 @@ class LearnedRulesFunctionalTests {
                     .containsAll(unverified.stream().map(u -> u.get("id")).toList());
             int held = LlmJobs.records(out().resolve("escalations.csv")).size();
             assertThat(shipped.size() + unverified.size() + held).isEqualTo(300);
+        }
+    }
+
+    @Test
+    void theIssuesAttributedInTheRulesValidationReviewsAreCounted() throws Exception {
+        // given the fresh-review scenario, with reviewers that write their issues without a prefix
+        Model model = new Model();
+        model.blindOnce = "Sold in pairs.";
+        model.unprefixed = true;
+        LlmJobs.Catalog catalog = catalog(model, i -> i % 20 == 0 ? " Sold in pairs." : "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            LlmJobs.Result r = run(job(catalog, server.baseUrl()));
+
+            // then every unprefixed issue the server sent is counted once, the fresh reviews' too
+            assertThat(r.exit()).as(r.all()).isZero();
+            assertThat(((Number) learned().get(0).get("fresh_reviews")).intValue()).isPositive();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> run = (Map<String, Object>) RunReport.read(out().resolve("report.json")).get("run");
+            assertThat(((Number) run.get("issues_reattributed")).intValue()).isEqualTo(model.unprefixedIssues.get());
         }
     }
 

@@ -281,6 +281,42 @@ class ScriptedLoopFunctionalTests {
     }
 
     @Test
+    void everyIssueTheValidatorAttributesIsCountedIncludingTheBatchFixScans() throws Exception {
+        // given reviewers that write their issue without its criterion prefix (the seed's free-text
+        // shape): the validator gives it to the one failed check, in the sample, the Santa loop's
+        // fresh reviews and the batch fix's scan of every eligible item alike
+        Path job = markedLoopJob(400);
+        AtomicInteger unprefixed = new AtomicInteger();
+        ReviewerType free = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence") {
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                ReviewOutcome.Reviewed r = (ReviewOutcome.Reviewed) super.review(request);
+                if (r.review().verdict() != Verdict.FAIL) {
+                    return r;
+                }
+                unprefixed.incrementAndGet();
+                return new ReviewOutcome.Reviewed(new Review(Verdict.FAIL, r.review().checks(),
+                        List.of("carries the shop-now boilerplate sentence"), List.of()), r.duration());
+            }
+        };
+        Extensions ext = new Extensions(Map.of("lexical", free, "semantic", free),
+                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then every one is counted, the scan's too (most of them: it reviews every eligible item)
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> run = (Map<String, Object>) report.get("run");
+        assertThat(unprefixed.get()).isGreaterThan(100);
+        assertThat(((Number) run.get("issues_reattributed")).intValue()).isEqualTo(unprefixed.get());
+    }
+
+    @Test
     void aNotCleanRunStopsWithExit3AndResumesAfterRaisingMaxRounds() throws Exception {
         Path job = markedCatalog(1);
         AtomicInteger fixes = new AtomicInteger();
