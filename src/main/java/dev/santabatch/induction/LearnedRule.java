@@ -35,12 +35,12 @@ public record LearnedRule(String criterion, Shape shape, RuleSpec spec, List<Str
         return new RuleEngine(List.of(new Criterion(criterion, criterion, "", "", Criterion.CheckedBy.BOTH, List.of(spec))));
     }
 
-    /** Whether the rule flags the text. */
+    /** Whether the rule flags the text. Compiles the rule: a loop compiles {@link #engine()} once. */
     public boolean flags(String text, Map<String, String> facts) {
         return !engine().check(text, facts).isEmpty();
     }
 
-    /** The rule's fix of the text (unchanged when it flags nothing). */
+    /** The rule's fix of the text (unchanged when it flags nothing). Compiles the rule, as {@link #flags} does. */
     public RuleOutcome fix(String text, Map<String, String> facts) {
         return engine().apply(text, facts);
     }

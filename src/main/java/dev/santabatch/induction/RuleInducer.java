@@ -115,9 +115,10 @@ public final class RuleInducer {
             built = appendRule(id, pattern, fixes, shapes);
         }
         return built.flatMap(b -> {
-            LearnedRule probe = new LearnedRule(pattern.criterion(), b.shape(), b.spec(), List.of(), pattern.fixes().size());
+            dev.santabatch.rules.RuleEngine probe =
+                    new LearnedRule(pattern.criterion(), b.shape(), b.spec(), List.of(), pattern.fixes().size()).engine();
             List<String> support = fixes.stream()
-                    .filter(f -> probe.flags(f.before(), f.facts()) && !probe.flags(f.after(), f.facts()))
+                    .filter(f -> !probe.check(f.before(), f.facts()).isEmpty() && probe.check(f.after(), f.facts()).isEmpty())
                     .map(AcceptedFix::itemId).distinct().toList();
             return support.size() >= minItems
                     ? Optional.of(new LearnedRule(pattern.criterion(), b.shape(), b.spec(), support, pattern.fixes().size()))

@@ -71,10 +71,29 @@ public final class RuleValidator {
      */
     public static Screening screen(LearnedRule rule, PatternEvidence pattern, int minItems, int sampleSize,
             List<PassedItem> eligible) {
+        RuleEngine engine = rule.engine();
+        List<String> flagged = new ArrayList<>();
+        for (PassedItem e : eligible) {
+            if (!engine.check(e.text(), e.facts()).isEmpty()) {
+                flagged.add(e.itemId());
+            }
+        }
+        return screen(rule, engine, pattern, minItems, sampleSize, eligible.size(), flagged);
+    }
+
+    /**
+     * As {@link #screen(LearnedRule, PatternEvidence, int, int, List)}, for a caller that flagged the
+     * eligible items itself (in one pass for every rule of the round, each compiled once).
+     *
+     * @param engine the rule compiled ({@link LearnedRule#engine()})
+     * @param eligible how many eligible unsampled items the catalog has
+     * @param flagged the eligible items the rule flags, in catalog order
+     */
+    public static Screening screen(LearnedRule rule, RuleEngine engine, PatternEvidence pattern, int minItems,
+            int sampleSize, int eligible, List<String> flagged) {
         int support = rule.support();
         double loo = looRecall(rule, pattern, minItems);
         List<String> fresh = new ArrayList<>();
-        RuleEngine engine = rule.engine();
         String rejection = null;
         if (support < MIN_SUPPORT) {
             rejection = "support " + support + " < " + MIN_SUPPORT + " items";
@@ -90,20 +109,14 @@ public final class RuleValidator {
                 }
             }
         }
-        List<String> flagged = new ArrayList<>();
-        for (PassedItem e : eligible) {
-            if (!engine.check(e.text(), e.facts()).isEmpty()) {
-                flagged.add(e.itemId());
-            }
-        }
         int prevalent = pattern.fixes().stream().map(AcceptedFix::itemId).distinct().toList().size();
-        double cap = cap(prevalent, sampleSize, eligible.size());
+        double cap = cap(prevalent, sampleSize, eligible);
         if (rejection == null && flagged.size() > cap) {
             rejection = String.format(java.util.Locale.ROOT,
                     "flags %d of %d eligible items, more than the cap %.1f (sampled prevalence %d/%d)", flagged.size(),
-                    eligible.size(), cap, prevalent, sampleSize);
+                    eligible, cap, prevalent, sampleSize);
         }
-        return new Screening(rejection, support, loo, List.copyOf(fresh), List.copyOf(flagged), eligible.size(), cap);
+        return new Screening(rejection, support, loo, List.copyOf(fresh), List.copyOf(flagged), eligible, cap);
     }
 
     /**
@@ -131,8 +144,9 @@ public final class RuleValidator {
         for (String item : rule.supportItems()) {
             AcceptedFix left = pattern.fixes().stream().filter(f -> f.itemId().equals(item)).findFirst().orElseThrow();
             Optional<LearnedRule> without = RuleInducer.induce(rule.id(), pattern.without(left), loMin);
-            if (without.isPresent() && without.get().flags(left.before(), left.facts())
-                    && !without.get().fix(left.before(), left.facts()).mustEscalate()) {
+            RuleEngine engine = without.map(LearnedRule::engine).orElse(null);
+            if (engine != null && !engine.check(left.before(), left.facts()).isEmpty()
+                    && !engine.apply(left.before(), left.facts()).mustEscalate()) {
                 hits++;
             }
         }

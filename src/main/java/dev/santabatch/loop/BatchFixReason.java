@@ -29,7 +29,8 @@ enum BatchFixReason {
      * Not an escalation: the matcher said the item shows the pattern, but its corrected text does
      * not change the pattern's evidence as the sample's fixes did ({@link SampleFixShape}); the
      * correction is not stored and the item stays eligible (counted as matched, neither fixed nor
-     * escalated; the candidate's state is {@code unlike-sample}).
+     * escalated; the candidate's state is {@code unlike-sample}), flagged on its revision so that no
+     * clean sample covers it (held {@code FAIL_UNRESOLVED} unless a later round fixes it).
      */
     MATCH_FIX_UNLIKE_SAMPLE;
 

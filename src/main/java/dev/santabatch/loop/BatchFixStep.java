@@ -55,12 +55,25 @@ final class BatchFixStep {
      *     matched them), each as {@code <reviewers>: <issue>}: kept as a flag on the revision the
      *     item is left at (the read one, or the fixed one), so that it is never shipped unreviewed
      */
+    /**
+     * @param attributed the issues the review validator attributed in the scan's review of the item
+     *     (counted in {@code report.json} like every review's)
+     */
     record Outcome(Task task, List<LoopStore.PatternRow> patterns, @Nullable String fixed, @Nullable String attempt,
-            List<String> issues, @Nullable String reason, List<String> unresolved) {
+            List<String> issues, @Nullable String reason, List<String> unresolved, LoopStore.IssueAttribution attributed) {
+
+        Outcome(Task task, List<LoopStore.PatternRow> patterns, @Nullable String fixed, @Nullable String attempt,
+                List<String> issues, @Nullable String reason, List<String> unresolved) {
+            this(task, patterns, fixed, attempt, issues, reason, unresolved, LoopStore.IssueAttribution.NONE);
+        }
 
         Outcome(Task task, List<LoopStore.PatternRow> patterns, @Nullable String fixed, @Nullable String attempt,
                 List<String> issues, @Nullable String reason) {
             this(task, patterns, fixed, attempt, issues, reason, List.of());
+        }
+
+        Outcome with(LoopStore.IssueAttribution a) {
+            return new Outcome(task, patterns, fixed, attempt, issues, reason, unresolved, a);
         }
 
         /** The patterns as {@code changes.csv} and {@code escalations.csv} name them. */
@@ -194,14 +207,21 @@ final class BatchFixStep {
         @Override
         public @Nullable Outcome process(Task task) {
             try {
-                return processItem(task);
+                List<PanelReview> reviews = new ArrayList<>(2);
+                Outcome o = processItem(task, reviews);
+                LoopStore.IssueAttribution a = LoopStore.attributed(reviews);
+                if (a.equals(LoopStore.IssueAttribution.NONE)) {
+                    return o;
+                }
+                // an item the scan passed still carries what its review's validation attributed
+                return (o != null ? o : new Outcome(task, List.of(), null, null, List.of(), null, List.of())).with(a);
             } catch (dev.santabatch.llm.BudgetExceededException e) {
                 patterns.unfinished(task.item().recordIndex());
                 throw e;
             }
         }
 
-        private @Nullable Outcome processItem(Task task) {
+        private @Nullable Outcome processItem(Task task, List<PanelReview> made) {
             List<String> fields = FieldsCodec.decode(task.item().fields());
             String content = task.item().content() != null ? task.item().content() : source.content(fields);
             Map<String, String> facts = source.of(fields);
@@ -209,6 +229,7 @@ final class BatchFixStep {
             ReviewRequest request = new ReviewRequest(settings.taskSpec(), task.item().id(), facts, content,
                     settings.santaCriteria());
             List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);
+            made.addAll(reviews);
             GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
             if (gate.verdict() != GateVerdict.NAUGHTY) {
                 return null; // nice, or not reviewable now: no pattern to match
@@ -216,11 +237,13 @@ final class BatchFixStep {
             // every systematic pattern the item shows; fixed for all of their issues at once
             List<LoopStore.PatternRow> hits = new ArrayList<>();
             List<String> matched = new ArrayList<>();
+            Set<MergedIssue> covered = new HashSet<>();
             for (LoopStore.PatternRow p : patterns.systematic) {
                 boolean hit = false;
                 for (MergedIssue issue : gate.criticalIssues()) {
                     if (p.criterion().equals(issue.criterion()) && similarity.same(issue.text(), p.label())) {
                         hit = true;
+                        covered.add(issue);
                         if (!matched.contains(issue.text())) {
                             matched.add(issue.text());
                         }
@@ -230,11 +253,10 @@ final class BatchFixStep {
                     hits.add(p);
                 }
             }
-            // a FAIL no systematic pattern covers is not fixed here: it stays with the item
-            java.util.Set<String> fixedCriteria = new java.util.HashSet<>();
-            hits.forEach(p -> fixedCriteria.add(p.criterion()));
+            // a FAIL no systematic pattern covers is not fixed here (the fixer is given only the
+            // patterns' issues): it stays with the item, even on a criterion a pattern it shows has
             List<String> unresolved = gate.criticalIssues().stream()
-                    .filter(i -> !fixedCriteria.contains(i.criterion()))
+                    .filter(i -> !covered.contains(i))
                     .map(i -> String.join(",", new java.util.TreeSet<>(i.flaggedBy())) + ": " + i.text())
                     .toList();
             if (hits.isEmpty()) {
@@ -284,12 +306,16 @@ final class BatchFixStep {
 
         @Override
         public void write(Chunk<? extends Outcome> chunk) {
+            Map<Integer, LoopStore.IssueAttribution> attributed = new java.util.HashMap<>();
             for (Outcome o : chunk) {
                 String id = o.task().item().id();
                 int round = o.task().round();
                 int baseRev = o.task().item().currentRev();
+                attributed.merge(round, o.attributed(), LoopStore.IssueAttribution::plus);
                 if (o.patterns().isEmpty()) {
-                    loop.flag(run.runPk(), id, baseRev, round, o.unresolved());
+                    if (!o.unresolved().isEmpty()) {
+                        loop.flag(run.runPk(), id, baseRev, round, o.unresolved());
+                    }
                     continue;
                 }
                 // written only while the item is still as it was read: an outcome for an item
@@ -308,6 +334,8 @@ final class BatchFixStep {
                     loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, o.fixed() != null ? 1 : 0, o.fixed() != null ? 0 : 1);
                 }
             }
+            // in the chunk's transaction: a restart rescans only items whose chunk was not written
+            attributed.forEach((round, a) -> loop.addIssueAttribution(run.runPk(), round, CAUSE, a));
         }
     }
 }

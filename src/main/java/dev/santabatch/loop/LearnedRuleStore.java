@@ -63,7 +63,10 @@ public final class LearnedRuleStore {
               round_no INT NOT NULL,
               flagged INT NOT NULL,
               confirmed INT NOT NULL,
-              PRIMARY KEY (run_pk, rule_id, round_no))""");
+              PRIMARY KEY (run_pk, rule_id, round_no))""",
+            // issues the review validator attributed in a validation review (added after first release)
+            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS issues_reattributed INT DEFAULT 0 NOT NULL",
+            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS issues_derived INT DEFAULT 0 NOT NULL");
 
     /**
      * One learned rule and its evidence.
@@ -142,9 +145,31 @@ public final class LearnedRuleStore {
         return out;
     }
 
-    void saveReview(long runPk, String ruleId, String itemId, ReviewKind kind, boolean failed) {
-        jdbc.update("INSERT INTO sb_learned_review (run_pk, rule_id, item_id, kind, failed) VALUES (?, ?, ?, ?, ?)",
-                runPk, ruleId, itemId, kind.name(), failed);
+    /**
+     * @param attributed the issues the review validator attributed in the panel's reviews of the item
+     */
+    void saveReview(long runPk, String ruleId, String itemId, ReviewKind kind, boolean failed,
+            LoopStore.IssueAttribution attributed) {
+        jdbc.update("INSERT INTO sb_learned_review (run_pk, rule_id, item_id, kind, failed, issues_reattributed, issues_derived)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                runPk, ruleId, itemId, kind.name(), failed, attributed.reattributed(), attributed.derivedFromDetail());
+    }
+
+    /** The issues attributed in the validation reviews of each round's rules, by round (from the rule id). */
+    public java.util.Map<Integer, LoopStore.IssueAttribution> issueAttribution(long runPk) {
+        java.util.Map<Integer, LoopStore.IssueAttribution> out = new java.util.TreeMap<>();
+        java.util.regex.Pattern id = java.util.regex.Pattern.compile("learned-r(\\d+)-p\\d+");
+        jdbc.query("SELECT rule_id, SUM(issues_reattributed), SUM(issues_derived) FROM sb_learned_review WHERE run_pk = ?"
+                        + " GROUP BY rule_id",
+                rs -> {
+                    java.util.regex.Matcher m = id.matcher(rs.getString(1));
+                    if (m.matches()) {
+                        out.merge(Integer.parseInt(m.group(1)), new LoopStore.IssueAttribution(rs.getLong(2), rs.getLong(3)),
+                                LoopStore.IssueAttribution::plus);
+                    }
+                },
+                runPk);
+        return out;
     }
 
     /** Whether a rule was re-validated on a round's sample. */

@@ -87,25 +87,91 @@ final class LearnedRules {
         if (systematic.isEmpty()) {
             return Result.NONE;
         }
-        List<PassedItem> eligible = eligible(round);
+        // every pattern's rule first (from the sample alone), then one pass over the catalog for all
+        List<Induced> induced = new ArrayList<>();
+        for (LoopStore.PatternRow p : systematic) {
+            induce(round, p).ifPresent(induced::add);
+        }
+        if (induced.isEmpty()) {
+            return Result.NONE;
+        }
+        Map<String, RuleEngine> engines = new LinkedHashMap<>();
+        induced.forEach(i -> engines.put(i.id(), i.engine()));
+        Set<String> sampled = new HashSet<>();
+        loop.sample(run.runPk(), round).forEach(s -> sampled.add(s.itemId()));
+        Flagged flagged = flag(after -> store.eligibleAfter(run.runPk(), after, 0, PAGE), sampled, engines, this::asOf,
+                dev.santabatch.run.StopSignal::requested, "learned rules, round " + round);
         Set<Integer> ruled = new HashSet<>();
         Map<Integer, List<String>> leftovers = new LinkedHashMap<>();
-        for (LoopStore.PatternRow p : systematic) {
-            List<String> left = handle(round, p, eligible);
+        for (Induced i : induced) {
+            List<String> left = handle(round, i, flagged);
             if (left != null) {
-                ruled.add(p.patternNo());
-                leftovers.put(p.patternNo(), left);
+                ruled.add(i.pattern().patternNo());
+                leftovers.put(i.pattern().patternNo(), left);
             }
         }
         return new Result(ruled, leftovers);
     }
 
-    /** The items left to the matcher when a valid rule handles the pattern; null when no rule does. */
-    private @Nullable List<String> handle(int round, LoopStore.PatternRow p, List<PassedItem> eligible) {
+    /** Eligible items read per page of the screening pass; the stop flag is checked before each page. */
+    static final int PAGE = 1000;
+
+    /**
+     * What one pass over the eligible items outside the sample found.
+     *
+     * @param eligible how many there are
+     * @param byRule per rule id, the items the rule flags (catalog order), with their current text
+     */
+    record Flagged(int eligible, Map<String, List<PassedItem>> byRule) {}
+
+    /**
+     * The screening pass: the eligible items outside the sample, a page at a time ({@code pageAfter}
+     * gives the page after a record index), each checked by every rule's engine (compiled once per
+     * rule); only the flagged items are kept. A requested stop is seen before each page: the pass ends
+     * within one page of it ({@link dev.santabatch.offline.PreparationStoppedException}: the step
+     * ends STOPPED; nothing was written, and a restart screens again).
+     */
+    static Flagged flag(java.util.function.LongFunction<List<Store.EligibleItem>> pageAfter, Set<String> sampled,
+            Map<String, RuleEngine> engines, java.util.function.Function<Store.StoredItem, PassedItem> asOf,
+            java.util.function.BooleanSupplier stopRequested, String what) {
+        Map<String, List<PassedItem>> byRule = new LinkedHashMap<>();
+        engines.keySet().forEach(id -> byRule.put(id, new ArrayList<>()));
+        int eligible = 0;
+        long after = -1;
+        while (true) {
+            if (stopRequested.getAsBoolean()) {
+                throw new dev.santabatch.offline.PreparationStoppedException(what + ": screened " + eligible + " eligible items");
+            }
+            List<Store.EligibleItem> next = pageAfter.apply(after);
+            if (next.isEmpty()) {
+                return new Flagged(eligible, byRule);
+            }
+            after = next.get(next.size() - 1).item().recordIndex();
+            for (Store.EligibleItem e : next) {
+                if (sampled.contains(e.item().id())) {
+                    continue;
+                }
+                eligible++;
+                PassedItem item = asOf.apply(e.item());
+                engines.forEach((id, engine) -> {
+                    if (!engine.check(item.text(), item.facts()).isEmpty()) {
+                        byRule.get(id).add(item);
+                    }
+                });
+            }
+        }
+    }
+
+    /** A pattern's rule, induced from the sample's fixes; not yet screened on the catalog. */
+    private record Induced(String id, LoopStore.PatternRow pattern, Optional<LearnedRuleStore.Row> stored,
+            PatternEvidence evidence, LearnedRule rule, RuleEngine engine) {}
+
+    /** The pattern's rule, when one is learned and not already rejected or retired. */
+    private Optional<Induced> induce(int round, LoopStore.PatternRow p) {
         String id = ruleId(round, p.patternNo());
         Optional<LearnedRuleStore.Row> stored = rules.rule(run.runPk(), id);
         if (stored.isPresent() && !LearnedRuleStore.CANDIDATE.equals(stored.get().status())) {
-            return null;
+            return Optional.empty();
         }
         PatternEvidence evidence = evidence(round, p);
         int minItems = run.job().santa().systematicMinItems();
@@ -113,14 +179,28 @@ final class LearnedRules {
         if (induced.isEmpty()) {
             log.info("batch-fix: round {}: pattern {}: no rule learned from {} accepted fix(es)", round, p.patternNo(),
                     evidence.fixes().size());
-            return null;
+            return Optional.empty();
         }
-        LearnedRule rule = induced.get();
+        return Optional.of(new Induced(id, p, stored, evidence, induced.get(), induced.get().engine()));
+    }
+
+    /** The items left to the matcher when a valid rule handles the pattern; null when no rule does. */
+    private @Nullable List<String> handle(int round, Induced induced, Flagged flagged) {
+        String id = induced.id();
+        LoopStore.PatternRow p = induced.pattern();
+        Optional<LearnedRuleStore.Row> stored = induced.stored();
+        PatternEvidence evidence = induced.evidence();
+        int minItems = run.job().santa().systematicMinItems();
+        LearnedRule rule = induced.rule();
+        RuleEngine engine = induced.engine();
         int sampleSize = loop.sample(run.runPk(), round).size();
-        RuleValidator.Screening s = RuleValidator.screen(rule, evidence, minItems, sampleSize, eligible);
+        Map<String, PassedItem> byId = new LinkedHashMap<>();
+        flagged.byRule().get(id).forEach(e -> byId.put(e.itemId(), e));
+        RuleValidator.Screening s = RuleValidator.screen(rule, engine, evidence, minItems, sampleSize, flagged.eligible(),
+                List.copyOf(byId.keySet()));
         Draft d = new Draft(id, round, p, rule, s);
         if (stored.isPresent() && stored.get().applied()) {
-            return leftovers(id, rule, s, eligible);
+            return leftovers(id, engine, s, byId);
         }
         if (!s.passed()) {
             return reject(d, s.rejection());
@@ -140,9 +220,6 @@ final class LearnedRules {
             return reject(d, freshRejection.get());
         }
         // the review check: both reviewers review items it fixed before it fixes the rest
-        RuleEngine engine = rule.engine();
-        Map<String, PassedItem> byId = new LinkedHashMap<>();
-        eligible.forEach(e -> byId.put(e.itemId(), e));
         List<String> fixable = s.flagged().stream().filter(i -> fixed(engine, byId.get(i)) != null).toList();
         List<String> sample = fixable.subList(0, Math.min(RuleValidator.REVIEW_CHECK_SIZE, fixable.size()));
         Map<String, Boolean> check = reviews(id, LearnedRuleStore.ReviewKind.CHECK, sample, p.criterion(),
@@ -212,10 +289,7 @@ final class LearnedRules {
      * The items a rule applied before a restart left to the matcher: those it still flags (its fix of
      * every other one was written) whose fix it cannot make or the review check failed.
      */
-    private List<String> leftovers(String id, LearnedRule rule, RuleValidator.Screening s, List<PassedItem> eligible) {
-        RuleEngine engine = rule.engine();
-        Map<String, PassedItem> byId = new LinkedHashMap<>();
-        eligible.forEach(e -> byId.put(e.itemId(), e));
+    private List<String> leftovers(String id, RuleEngine engine, RuleValidator.Screening s, Map<String, PassedItem> byId) {
         Map<String, Boolean> check = rules.reviews(run.runPk(), id, LearnedRuleStore.ReviewKind.CHECK);
         return s.flagged().stream()
                 .filter(i -> fixed(engine, byId.get(i)) == null || Boolean.TRUE.equals(check.get(i))).toList();
@@ -286,6 +360,11 @@ final class LearnedRules {
             if (item.isEmpty()) {
                 continue;
             }
+            if (dev.santabatch.run.StopSignal.requested()) {
+                // each review made is stored: a restart goes on with the next
+                throw new dev.santabatch.offline.PreparationStoppedException("learned rule " + ruleId + ": " + out.size()
+                        + " of " + items.size() + " " + kind.name().toLowerCase(java.util.Locale.ROOT) + " reviews");
+            }
             ReviewRequest request = new ReviewRequest(settings.taskSpec(), itemId, item.get().facts(), item.get().text(),
                     settings.santaCriteria());
             List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);
@@ -294,7 +373,7 @@ final class LearnedRules {
                 continue;
             }
             boolean failed = gate.criticalIssues().stream().anyMatch(i -> criterion.equals(i.criterion()));
-            rules.saveReview(run.runPk(), ruleId, itemId, kind, failed);
+            rules.saveReview(run.runPk(), ruleId, itemId, kind, failed, LoopStore.attributed(reviews));
             out.put(itemId, failed);
         }
         return out;
@@ -389,26 +468,6 @@ final class LearnedRules {
         return store.jdbc().query("SELECT content FROM sb_revision WHERE run_pk = ? AND item_id = ? AND round_no = ?"
                         + " AND cause = 'santa-fix' ORDER BY rev DESC LIMIT 1",
                 (rs, n) -> rs.getString(1), run.runPk(), itemId, round).stream().findFirst();
-    }
-
-    /** The eligible items outside the round's sample, with their current text. */
-    private List<PassedItem> eligible(int round) {
-        Set<String> sampled = new HashSet<>();
-        loop.sample(run.runPk(), round).forEach(s -> sampled.add(s.itemId()));
-        List<PassedItem> out = new ArrayList<>();
-        long after = -1;
-        while (true) {
-            List<Store.EligibleItem> next = store.eligibleAfter(run.runPk(), after, 0, 1000);
-            if (next.isEmpty()) {
-                return out;
-            }
-            after = next.get(next.size() - 1).item().recordIndex();
-            for (Store.EligibleItem e : next) {
-                if (!sampled.contains(e.item().id())) {
-                    out.add(asOf(e.item()));
-                }
-            }
-        }
     }
 
     private PassedItem asOf(Store.StoredItem item) {

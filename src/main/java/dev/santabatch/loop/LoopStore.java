@@ -63,6 +63,15 @@ public final class LoopStore {
             // issues the validator attributed (added after first release, so stores created before get them here)
             "ALTER TABLE sb_review ADD COLUMN IF NOT EXISTS issues_reattributed INT DEFAULT 0 NOT NULL",
             "ALTER TABLE sb_review ADD COLUMN IF NOT EXISTS issues_derived INT DEFAULT 0 NOT NULL",
+            // issues attributed in reviews not stored as sb_review rows (the offline batch fix's scan)
+            """
+            CREATE TABLE IF NOT EXISTS sb_issue_attribution (
+              run_pk BIGINT NOT NULL,
+              round_no INT NOT NULL,
+              source VARCHAR(32) NOT NULL,
+              issues_reattributed BIGINT NOT NULL,
+              issues_derived BIGINT NOT NULL,
+              PRIMARY KEY (run_pk, round_no, source))""",
             """
             CREATE TABLE IF NOT EXISTS sb_issue (
               run_pk BIGINT NOT NULL,
@@ -231,20 +240,38 @@ public final class LoopStore {
                 runPk, round);
     }
 
-    /** A sampled item left unreviewed: the round it was last left so, and why (null: never reviewed). */
-    public record UnreviewedSample(String itemId, int round, @Nullable String reason) {}
+    /**
+     * A sampled item still ACTIVE, as its latest sampling round left it.
+     *
+     * @param outcome the round's outcome: null or {@code UNREVIEWED} when it was left unreviewed (the
+     *     run stopped first, or a reviewer could not review it); {@code NICE} when it passed at
+     *     {@code rev} and was revised since
+     * @param reason why it was left unreviewed (null: never reviewed)
+     * @param rev the revision the round sampled
+     * @param currentRev its current revision
+     */
+    public record SampledActive(String itemId, int round, @Nullable String outcome, @Nullable String reason, int rev,
+            int currentRev) {
+        /** Whether the round left it unreviewed (rather than passed it and a later fix revised it). */
+        public boolean unreviewed() {
+            return outcome == null || "UNREVIEWED".equals(outcome);
+        }
+    }
 
     /**
-     * The items still ACTIVE (neither NICE nor held) that some round sampled and did not review:
-     * never covered by a clean sample. By item, the latest such round.
+     * The items still ACTIVE (neither NICE nor held) that some round sampled: never covered by a
+     * clean sample, since no sample can cover an item it drew (an item sampled and left unreviewed,
+     * or passed and revised since, e.g. by a learned rule after a fresh review failed it). By item,
+     * the latest round that sampled it.
      */
-    public java.util.Map<String, UnreviewedSample> sampledUnreviewed(long runPk) {
-        java.util.Map<String, UnreviewedSample> out = new java.util.HashMap<>();
-        jdbc.query("SELECT s.item_id, s.round_no, s.reason FROM sb_sample s JOIN sb_item i ON i.run_pk = s.run_pk"
-                        + " AND i.item_id = s.item_id WHERE s.run_pk = ? AND i.state = 'ACTIVE'"
-                        + " AND (s.outcome IS NULL OR s.outcome = 'UNREVIEWED') ORDER BY s.round_no",
+    public java.util.Map<String, SampledActive> sampledActive(long runPk) {
+        java.util.Map<String, SampledActive> out = new java.util.HashMap<>();
+        jdbc.query("SELECT s.item_id, s.round_no, s.outcome, s.reason, s.rev, i.current_rev FROM sb_sample s JOIN sb_item i"
+                        + " ON i.run_pk = s.run_pk AND i.item_id = s.item_id WHERE s.run_pk = ? AND i.state = 'ACTIVE'"
+                        + " ORDER BY s.round_no",
                 rs -> {
-                    out.put(rs.getString(1), new UnreviewedSample(rs.getString(1), rs.getInt(2), rs.getString(3)));
+                    out.put(rs.getString(1), new SampledActive(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
+                            rs.getInt(5), rs.getInt(6)));
                 },
                 runPk);
         return out;
@@ -364,7 +391,11 @@ public final class LoopStore {
         }
     }
 
-    /** {@link IssueAttribution} per round that stored reviews, by round number. */
+    /**
+     * {@link IssueAttribution} per round, by round number, over every review the round made: the
+     * stored reviews (sample, Santa loop), the learned rules' validation reviews, and the offline
+     * batch fix's scan ({@link #addIssueAttribution}).
+     */
     public java.util.Map<Integer, IssueAttribution> issueAttribution(long runPk) {
         java.util.Map<Integer, IssueAttribution> out = new java.util.TreeMap<>();
         jdbc.query("SELECT round_no, SUM(issues_reattributed), SUM(issues_derived) FROM sb_review WHERE run_pk = ?"
@@ -373,7 +404,41 @@ public final class LoopStore {
                     out.put(rs.getInt(1), new IssueAttribution(rs.getLong(2), rs.getLong(3)));
                 },
                 runPk);
+        jdbc.query("SELECT round_no, SUM(issues_reattributed), SUM(issues_derived) FROM sb_issue_attribution WHERE run_pk = ?"
+                        + " GROUP BY round_no",
+                rs -> {
+                    out.merge(rs.getInt(1), new IssueAttribution(rs.getLong(2), rs.getLong(3)), IssueAttribution::plus);
+                },
+                runPk);
+        new LearnedRuleStore(jdbc).issueAttribution(runPk).forEach((round, a) -> out.merge(round, a, IssueAttribution::plus));
         return out;
+    }
+
+    /** Adds issues attributed in reviews of a round that are not stored as reviews (in the caller's transaction). */
+    public void addIssueAttribution(long runPk, int round, String source, IssueAttribution a) {
+        if (a.reattributed() == 0 && a.derivedFromDetail() == 0) {
+            return;
+        }
+        int n = jdbc.update("UPDATE sb_issue_attribution SET issues_reattributed = issues_reattributed + ?,"
+                        + " issues_derived = issues_derived + ? WHERE run_pk = ? AND round_no = ? AND source = ?",
+                a.reattributed(), a.derivedFromDetail(), runPk, round, source);
+        if (n == 0) {
+            jdbc.update("INSERT INTO sb_issue_attribution (run_pk, round_no, source, issues_reattributed, issues_derived)"
+                    + " VALUES (?, ?, ?, ?, ?)", runPk, round, source, a.reattributed(), a.derivedFromDetail());
+        }
+    }
+
+    /** The issues the review validator attributed in a panel's reviews. */
+    public static IssueAttribution attributed(List<dev.santabatch.review.PanelReview> reviews) {
+        long re = 0;
+        long derived = 0;
+        for (dev.santabatch.review.PanelReview r : reviews) {
+            if (r.outcome() instanceof dev.santabatch.review.ReviewOutcome.Reviewed ok) {
+                re += ok.reattributedIssues();
+                derived += ok.derivedIssues();
+            }
+        }
+        return new IssueAttribution(re, derived);
     }
 
     public void insertReviews(long runPk, int round, List<ReviewRow> rows) {

@@ -40,7 +40,8 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * ({@link SampleFixShape}) is dropped, not stored (the item stays eligible, its candidate state
  * {@code unlike-sample}). Matched text that passes the rules is stored as a {@code batch-fix} revision; a match the
  * rules reject, or two answers that say the item shows the pattern but give no usable corrected
- * text, escalate the item with the pattern; a transport failure, or two answers that never say
+ * text, escalate the item with the pattern; a correction unlike the sample's leaves the item eligible
+ * and flagged (never shipped under a clean sample); a transport failure, or two answers that never say
  * whether it shows the pattern (malformed JSON, cut before {@code shows_pattern}), leave the item
  * as it was (eligible, not escalated; the errors are counted by kind).
  */
@@ -59,10 +60,20 @@ final class ModelBatchFix {
      *     {@code null}: the matcher decided
      * @param reason why the item is escalated ({@link BatchFixReason} or {@code FIX_BREAKS_RULES});
      *     {@code null} when it is not
+     * @param unresolved the patterns the matcher said the item shows whose correction was unlike the
+     *     sample's (not stored), each as {@code matcher: <pattern> (<why>)}: kept as a flag on the
+     *     revision the item is left at (the read one, or the fixed one), so that it is never shipped
+     *     under a clean sample (as {@link BatchFixStep} keeps a FAIL no pattern covers)
      */
     record Outcome(Task task, List<LoopStore.PatternRow> matched, List<LoopStore.PatternRow> failed,
             @Nullable String fixed, @Nullable String attempt, List<String> issues, Map<Integer, Integer> calls,
-            MatchOutcome.@Nullable Kind undecided, @Nullable String reason) {
+            MatchOutcome.@Nullable Kind undecided, @Nullable String reason, List<String> unresolved) {
+
+        Outcome(Task task, List<LoopStore.PatternRow> matched, List<LoopStore.PatternRow> failed,
+                @Nullable String fixed, @Nullable String attempt, List<String> issues, Map<Integer, Integer> calls,
+                MatchOutcome.@Nullable Kind undecided, @Nullable String reason) {
+            this(task, matched, failed, fixed, attempt, issues, calls, undecided, reason, List.of());
+        }
 
         /** The patterns as {@code changes.csv} and {@code escalations.csv} name them. */
         String label(List<LoopStore.PatternRow> ps) {
@@ -269,6 +280,7 @@ final class ModelBatchFix {
             List<LoopStore.PatternRow> failed = new ArrayList<>();
             List<String> issues = new ArrayList<>();
             List<LoopStore.PatternRow> unlikeSample = new ArrayList<>();
+            List<String> unresolved = new ArrayList<>();
             Map<Integer, Integer> calls = new HashMap<>();
             String reason = null; // the first unusable correction's
             for (int pNo : task.candidate().patterns()) {
@@ -286,6 +298,8 @@ final class ModelBatchFix {
                             .unlike(text, m.corrected());
                     if (unlike.isPresent()) { // not a fix of the pattern: the correction is dropped
                         unlikeSample.add(p);
+                        unresolved.add("matcher: " + LoopStore.PatternRow.describe(task.round(), List.of(p)) + " (shows the pattern; its correction " + unlike.get()
+                                + ", not stored)");
                         log.info("batch-fix: {}: the correction for pattern {} {}; not stored", task.item().id(),
                                 p.patternNo(), unlike.get());
                         continue;
@@ -312,11 +326,11 @@ final class ModelBatchFix {
             }
             if (matched.isEmpty()) {
                 return new Outcome(task, unlikeSample, List.of(), null, null, List.of(), calls, null,
-                        unlikeSample.isEmpty() ? null : BatchFixReason.MATCH_FIX_UNLIKE_SAMPLE.name());
+                        unlikeSample.isEmpty() ? null : BatchFixReason.MATCH_FIX_UNLIKE_SAMPLE.name(), unresolved);
             }
             List<String> broken = panels.revisionCheck().violations(text, facts);
             if (broken.isEmpty()) {
-                return new Outcome(task, matched, List.of(), text, null, issues, calls, null, null);
+                return new Outcome(task, matched, List.of(), text, null, issues, calls, null, null, unresolved);
             }
             List<String> all = new ArrayList<>(issues);
             all.addAll(broken);
@@ -354,14 +368,20 @@ final class ModelBatchFix {
                     log.warn("batch-fix: {} not matched (no usable answer on whether it shows the pattern; it stays"
                             + " eligible): {}", id, o.issues());
                 } else if (BatchFixReason.MATCH_FIX_UNLIKE_SAMPLE.name().equals(o.reason())) {
-                    // matched, but the correction does not fix the pattern as the sample did: stays eligible
+                    // matched, but the correction does not fix the pattern as the sample did: stays
+                    // eligible (a later round may fix it), flagged so that no clean sample covers it
                     o.matched().forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 0, 0));
+                    loop.flag(runPk, id, o.task().item().currentRev(), round, o.unresolved());
                     state = "unlike-sample";
                 } else if (o.fixed() != null) {
                     // as in BatchFixStep: written only while the item is still as it was read
                     if (store.addRevisionIfAt(runPk, id, o.task().item().currentRev(), round, BatchFixStep.CAUSE,
                             o.label(o.matched()), o.fixed())) {
                         o.matched().forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 1, 0));
+                        if (!o.unresolved().isEmpty()) {
+                            // another pattern it shows was not fixed: the fixed revision carries it
+                            loop.flag(runPk, id, o.task().item().currentRev() + 1, round, o.unresolved());
+                        }
                     }
                     state = "fixed";
                 } else if (!o.failed().isEmpty() || !o.matched().isEmpty()) {

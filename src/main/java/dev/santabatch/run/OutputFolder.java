@@ -33,6 +33,9 @@ final class OutputFolder {
     static void publish(Path partial, Path target) throws IOException {
         Path replaced = sibling(target, ".replaced");
         deleteTree(replaced);
+        // the only window without the folder: nothing runs between these two renames (a directory
+        // cannot be renamed over a non-empty one); a kill in it leaves the earlier folder aside,
+        // which recover() puts back (OutputFolderTests)
         if (Files.exists(target)) {
             Files.move(target, replaced, StandardCopyOption.ATOMIC_MOVE);
         }

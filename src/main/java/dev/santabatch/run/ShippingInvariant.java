@@ -16,10 +16,10 @@ import java.util.Objects;
  *       review, nor covered by a clean sample);
  *   <li>shipped ({@code catalog.csv} when the run ends {@code clean} or {@code fully-reviewed},
  *       {@code verified.csv} otherwise): an item NICE on its current revision; and, in a clean run
- *       only, an item never left unreviewed in a sample, which the clean sample covers;
- *   <li>unverified ({@code unverified.csv}, with why): the rest, i.e. an item sampled and left
- *       unreviewed (never covered by a clean sample), and, in a run that did not end clean, every
- *       item not verified NICE.
+ *       only, an item never sampled, which the clean sample covers;
+ *   <li>unverified ({@code unverified.csv}, with why): the rest, i.e. an item sampled and not NICE
+ *       on its current revision (left unreviewed, or passed and revised since: no sample covers an
+ *       item it drew), and, in a run that did not end clean, every item not verified NICE.
  * </ul>
  *
  * Every accepted item has exactly one place. Derived from the store on every export, so a run
@@ -52,26 +52,26 @@ final class ShippingInvariant {
     private final boolean coveredByCleanSample;
     private final String status;
     private final Map<String, LoopStore.FailedReview> failed;
-    private final Map<String, LoopStore.UnreviewedSample> unreviewed;
+    private final Map<String, LoopStore.SampledActive> sampled;
 
     /**
      * @param status the run's status ({@link RunReport#CLEAN}, {@link RunReport#FULLY_REVIEWED},
      *     {@link RunReport#NOT_CLEAN}, {@link RunReport#BUDGET_STOPPED})
      */
     ShippingInvariant(LoopStore loop, long runPk, String status) {
-        this(loop.failsOnCurrentRevision(runPk), loop.sampledUnreviewed(runPk), status);
+        this(loop.failsOnCurrentRevision(runPk), loop.sampledActive(runPk), status);
     }
 
     /**
      * @param failed by item, the unresolved FAIL on its current revision
-     * @param unreviewed by item, the latest round that sampled it and did not review it
+     * @param sampled by item, the latest round that sampled an item still ACTIVE
      */
-    ShippingInvariant(Map<String, LoopStore.FailedReview> failed, Map<String, LoopStore.UnreviewedSample> unreviewed,
+    ShippingInvariant(Map<String, LoopStore.FailedReview> failed, Map<String, LoopStore.SampledActive> sampled,
             String status) {
         this.status = Objects.requireNonNull(status, "status");
         this.coveredByCleanSample = ships(status);
         this.failed = Map.copyOf(failed);
-        this.unreviewed = Map.copyOf(unreviewed);
+        this.sampled = Map.copyOf(sampled);
     }
 
     /** Whether a run of this status writes {@code catalog.csv} (else {@code verified.csv}). */
@@ -100,10 +100,13 @@ final class ShippingInvariant {
         if (fail != null) {
             return new Placement(Place.HELD, "", fail);
         }
-        LoopStore.UnreviewedSample left = unreviewed.get(item.id());
-        if (left != null) {
-            return new Placement(Place.UNVERIFIED, "sampled in round " + left.round() + " and not reviewed"
-                    + (left.reason() == null ? " (the run stopped before its review)" : " (" + left.reason() + ")"), null);
+        LoopStore.SampledActive s = sampled.get(item.id());
+        if (s != null) {
+            return new Placement(Place.UNVERIFIED, s.unreviewed()
+                    ? "sampled in round " + s.round() + " and not reviewed"
+                            + (s.reason() == null ? " (the run stopped before its review)" : " (" + s.reason() + ")")
+                    : "sampled in round " + s.round() + " and passed at revision " + s.rev() + "; its current revision "
+                            + s.currentRev() + " was not reviewed", null);
         }
         if (coveredByCleanSample) {
             return new Placement(Place.SHIPPED, "", null);

@@ -51,6 +51,9 @@ class LearnedRulesFunctionalTests {
         final AtomicInteger firstRuleFixReview = new AtomicInteger();
         final Set<String> wrong = ConcurrentHashMap.newKeySet();
         private final Set<String> seen = ConcurrentHashMap.newKeySet();
+        /** Critical issues written without their criterion prefix (the seed's free-text shape), and how many. */
+        boolean unprefixed;
+        final AtomicInteger unprefixedIssues = new AtomicInteger();
 
         List<String> defects(String content) {
             List<String> out = new ArrayList<>();
@@ -99,8 +102,13 @@ class LearnedRulesFunctionalTests {
                         boolean fail = found.stream().anyMatch(i -> i.startsWith(c + ":"));
                         checks.add(Map.of("criterion", c, "result", fail ? "FAIL" : "PASS", "detail", fail ? "defect" : "ok"));
                     }
+                    List<String> issues = found;
+                    if (unprefixed) {
+                        issues = found.stream().map(i -> i.substring(i.indexOf(": ") + 2)).toList();
+                        unprefixedIssues.addAndGet(found.size());
+                    }
                     return Reply.ok(ScriptedServer.JSON.writeValueAsString(Map.of("verdict", found.isEmpty() ? "PASS" : "FAIL",
-                            "checks", checks, "critical_issues", found, "suggestions", List.of())));
+                            "checks", checks, "critical_issues", issues, "suggestions", List.of())));
                 }
                 if (system.startsWith("You are an editor")) {
                     fixes.incrementAndGet();
@@ -284,9 +292,43 @@ class LearnedRulesFunctionalTests {
             assertThat(rule.get("status")).isEqualTo("candidate");
             assertThat(((Number) rule.get("fresh_reviews")).intValue()).isPositive();
             // the sampled item the first reviews passed carries the fix now
-            for (String text : LlmJobs.contents(out().resolve("catalog.csv"), "id", "description").values()) {
+            Map<String, String> shipped = LlmJobs.contents(out().resolve("catalog.csv"), "id", "description");
+            for (String text : shipped.values()) {
                 assertThat(model.defects(text)).as(text).isEmpty();
             }
+            // but no review passed its fixed revision: a clean sample covers only items it never drew,
+            // so it is unverified, not shipped
+            List<CSVRecord> unverified = LlmJobs.records(out().resolve("unverified.csv"));
+            assertThat(unverified).as(r.all()).isNotEmpty().allSatisfy(u -> {
+                assertThat(u.get("unverified_reason"))
+                        .matches("sampled in round \\d+ and passed at revision \\d+; its current revision \\d+ was not reviewed");
+                assertThat(u.get("description")).contains("Sold in pairs.");
+                assertThat(model.defects(u.get("description"))).isEmpty();
+                assertThat(shipped).doesNotContainKey(u.get("id"));
+            });
+            assertThat(batchFixes().stream().map(c -> c.get("item_id")).toList())
+                    .containsAll(unverified.stream().map(u -> u.get("id")).toList());
+            int held = LlmJobs.records(out().resolve("escalations.csv")).size();
+            assertThat(shipped.size() + unverified.size() + held).isEqualTo(300);
+        }
+    }
+
+    @Test
+    void theIssuesAttributedInTheRulesValidationReviewsAreCounted() throws Exception {
+        // given the fresh-review scenario, with reviewers that write their issues without a prefix
+        Model model = new Model();
+        model.blindOnce = "Sold in pairs.";
+        model.unprefixed = true;
+        LlmJobs.Catalog catalog = catalog(model, i -> i % 20 == 0 ? " Sold in pairs." : "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            LlmJobs.Result r = run(job(catalog, server.baseUrl()));
+
+            // then every unprefixed issue the server sent is counted once, the fresh reviews' too
+            assertThat(r.exit()).as(r.all()).isZero();
+            assertThat(((Number) learned().get(0).get("fresh_reviews")).intValue()).isPositive();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> run = (Map<String, Object>) RunReport.read(out().resolve("report.json")).get("run");
+            assertThat(((Number) run.get("issues_reattributed")).intValue()).isEqualTo(model.unprefixedIssues.get());
         }
     }
 

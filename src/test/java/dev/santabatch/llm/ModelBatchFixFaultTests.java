@@ -361,6 +361,18 @@ class ModelBatchFixFaultTests {
             assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sb_match_candidate c JOIN sb_item i ON i.run_pk = c.run_pk"
                     + " AND i.item_id = c.item_id WHERE c.run_pk = ? AND i.state = 'ACTIVE'", Long.class, runPk(jdbc, "r1")))
                     .isEqualTo(cal.candidates());
+            // but the matcher said each shows the pattern: flagged, so that no clean sample covers it;
+            // held FAIL_UNRESOLVED with the matcher's word and why its correction was not stored
+            List<String> candidates = jdbc.queryForList("SELECT item_id FROM sb_match_candidate WHERE run_pk = ?",
+                    String.class, runPk(jdbc, "r1"));
+            List<org.apache.commons.csv.CSVRecord> held = LlmJobs.records(out(dir, "r1").resolve("escalations.csv")).stream()
+                    .filter(h -> candidates.contains(h.get("item_id"))).toList();
+            assertThat(held).hasSize((int) cal.candidates()).allSatisfy(h -> {
+                assertThat(h.get("reason")).isEqualTo("FAIL_UNRESOLVED");
+                assertThat(h.get("open_issues")).startsWith("matcher: r1-p").contains("(shows the pattern; its correction keeps");
+            });
+            assertThat(LlmJobs.records(out(dir, "r1").resolve("unverified.csv")))
+                    .noneMatch(u -> candidates.contains(u.get("id")));
         }
     }
 

@@ -218,6 +218,105 @@ class ScriptedLoopFunctionalTests {
     }
 
     @Test
+    void aSecondFailOnAPatternsCriterionThatNoPatternCoversIsNeverShipped() throws Exception {
+        // given the marked catalog (a systematic pattern on on-specification) where B also fails four
+        // marked items on on-specification for another reason: the batch fix fixes their pattern's
+        // issue (the marker) and nothing else, so the other issue must stay with the fixed revision
+        List<String> odd = List.of("T0005", "T0100", "T0200", "T0305");
+        Path job = markedLoopJob(400, odd);
+        Files.writeString(job, Files.readString(job) + "santa:\n  systematic-min-items: 10\n");
+        String second = "on-specification: praises the harbour view of the villa next door";
+        ReviewerType b = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence") {
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                if (!request.content().contains(ODDITY.strip())) {
+                    return super.review(request);
+                }
+                boolean marked = request.content().contains(MARKER.strip());
+                List<Check> checks = new ArrayList<>();
+                for (var c : request.rubric()) {
+                    boolean fail = c.id().equals("on-specification");
+                    checks.add(new Check(c.id(), fail ? CheckResult.FAIL : CheckResult.PASS, fail ? "off" : "ok"));
+                }
+                List<String> issues = marked ? List.of("on-specification: carries the shop-now boilerplate sentence", second)
+                        : List.of(second);
+                return new ReviewOutcome.Reviewed(new Review(Verdict.FAIL, checks, issues, List.of()), Duration.ofMillis(1));
+            }
+        };
+        ReviewerType c = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
+        Extensions ext = new Extensions(Map.of("lexical", b, "semantic", c),
+                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then no item B failed ships: the unsampled ones are batch-fixed for the marker and held
+        // FAIL_UNRESOLVED with the issue the batch fix did not fix
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isZero();
+        Path run = dir.resolve("out/loop/r1");
+        List<String> sampled = new ArrayList<>();
+        String url = (String) dev.santabatch.run.TestJobsAccess.h2(dir).get("spring.datasource.url");
+        try (java.sql.Connection conn = java.sql.DriverManager.getConnection(url, "sa", "");
+                java.sql.ResultSet rs = conn.createStatement().executeQuery("SELECT DISTINCT item_id FROM sb_sample")) {
+            while (rs.next()) {
+                sampled.add(rs.getString(1));
+            }
+        }
+        List<String> neverSampled = odd.stream().filter(id -> !sampled.contains(id)).toList();
+        assertThat(neverSampled).as("the test needs an odd item no sample drew").isNotEmpty();
+        assertThat(records(run.resolve("catalog.csv"))).noneSatisfy(r -> assertThat(r.get("description")).contains(ODDITY.strip()));
+        List<CSVRecord> batch = records(run.resolve("changes.csv")).stream().filter(r -> r.get("cause").equals("batch-fix")).toList();
+        List<CSVRecord> held = records(run.resolve("escalations.csv"));
+        for (String id : neverSampled) {
+            assertThat(batch).filteredOn(r -> r.get("item_id").equals(id)).singleElement()
+                    .satisfies(r -> assertThat(r.get("after")).doesNotContain(MARKER.strip()).contains(ODDITY.strip()));
+            assertThat(held).filteredOn(h -> h.get("item_id").equals(id)).singleElement().satisfies(h -> {
+                assertThat(h.get("reason")).isEqualTo("FAIL_UNRESOLVED");
+                assertThat(h.get("open_issues")).isEqualTo("B: " + second);
+            });
+        }
+    }
+
+    @Test
+    void everyIssueTheValidatorAttributesIsCountedIncludingTheBatchFixScans() throws Exception {
+        // given reviewers that write their issue without its criterion prefix (the seed's free-text
+        // shape): the validator gives it to the one failed check, in the sample, the Santa loop's
+        // fresh reviews and the batch fix's scan of every eligible item alike
+        Path job = markedLoopJob(400);
+        AtomicInteger unprefixed = new AtomicInteger();
+        ReviewerType free = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence") {
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                ReviewOutcome.Reviewed r = (ReviewOutcome.Reviewed) super.review(request);
+                if (r.review().verdict() != Verdict.FAIL) {
+                    return r;
+                }
+                unprefixed.incrementAndGet();
+                return new ReviewOutcome.Reviewed(new Review(Verdict.FAIL, r.review().checks(),
+                        List.of("carries the shop-now boilerplate sentence"), List.of()), r.duration());
+            }
+        };
+        Extensions ext = new Extensions(Map.of("lexical", free, "semantic", free),
+                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+                dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+
+        // then every one is counted, the scan's too (most of them: it reviews every eligible item)
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/loop/r1/report.json"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> run = (Map<String, Object>) report.get("run");
+        assertThat(unprefixed.get()).isGreaterThan(100);
+        assertThat(((Number) run.get("issues_reattributed")).intValue()).isEqualTo(unprefixed.get());
+    }
+
+    @Test
     void aNotCleanRunStopsWithExit3AndResumesAfterRaisingMaxRounds() throws Exception {
         Path job = markedCatalog(1);
         AtomicInteger fixes = new AtomicInteger();

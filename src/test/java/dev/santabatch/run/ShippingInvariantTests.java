@@ -14,36 +14,44 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The shipping invariant's table: where an item goes, by its state, its history and the run's status. */
 class ShippingInvariantTests {
 
-    @ParameterizedTest(name = "{0}, FAIL on current revision {1}, sampled and unreviewed {2}, run {3} -> {4}")
+    @ParameterizedTest(name = "{0}, FAIL on current revision {1}, sampled {2}, run {3} -> {4}")
     @CsvSource(delimiter = '|', value = {
-        // state   | FAIL  | unreviewed | status         | place
-        "NICE      | false | false      | clean          | SHIPPED",
-        "NICE      | false | false      | not-clean      | SHIPPED",
-        "NICE      | false | false      | budget-stopped | SHIPPED",
-        "ESCALATED | false | false      | clean          | HELD",
-        "ESCALATED | true  | true       | not-clean      | HELD",
+        // state   | FAIL  | sampled    | status         | place
+        "NICE      | false | never      | clean          | SHIPPED",
+        "NICE      | false | never      | not-clean      | SHIPPED",
+        "NICE      | false | never      | budget-stopped | SHIPPED",
+        "ESCALATED | false | never      | clean          | HELD",
+        "ESCALATED | true  | unreviewed | not-clean      | HELD",
         // never sampled: covered by a clean sample only
-        "ACTIVE    | false | false      | clean          | SHIPPED",
-        "ACTIVE    | false | false      | fully-reviewed | SHIPPED",
-        "ACTIVE    | false | false      | not-clean      | UNVERIFIED",
-        "ACTIVE    | false | false      | budget-stopped | UNVERIFIED",
+        "ACTIVE    | false | never      | clean          | SHIPPED",
+        "ACTIVE    | false | never      | fully-reviewed | SHIPPED",
+        "ACTIVE    | false | never      | not-clean      | UNVERIFIED",
+        "ACTIVE    | false | never      | budget-stopped | UNVERIFIED",
         // sampled and left unreviewed: never covered, not even by a clean sample
-        "ACTIVE    | false | true       | clean          | UNVERIFIED",
-        "ACTIVE    | false | true       | not-clean      | UNVERIFIED",
+        "ACTIVE    | false | unreviewed | clean          | UNVERIFIED",
+        "ACTIVE    | false | unreviewed | not-clean      | UNVERIFIED",
+        // sampled, passed, and revised since (a learned rule's fix after a fresh review failed it):
+        // its current revision was never reviewed, and no sample covers an item it drew
+        "ACTIVE    | false | revised    | clean          | UNVERIFIED",
+        "ACTIVE    | false | revised    | fully-reviewed | UNVERIFIED",
+        "ACTIVE    | false | revised    | not-clean      | UNVERIFIED",
         // a FAIL on the current revision is never shipped nor covered: held
-        "ACTIVE    | true  | false      | clean          | HELD",
-        "ACTIVE    | true  | true       | clean          | HELD",
-        "ACTIVE    | true  | false      | budget-stopped | HELD",
+        "ACTIVE    | true  | never      | clean          | HELD",
+        "ACTIVE    | true  | unreviewed | clean          | HELD",
+        "ACTIVE    | true  | revised    | clean          | HELD",
+        "ACTIVE    | true  | never      | budget-stopped | HELD",
     })
-    void placesEveryItemOnce(String state, boolean fail, boolean unreviewed, String status, Place expected) {
+    void placesEveryItemOnce(String state, boolean fail, String sampled, String status, Place expected) {
         // given
         Map<String, LoopStore.FailedReview> failed = fail
                 ? Map.of("i1", new LoopStore.FailedReview("i1", 2, List.of("C: accuracy: says 3, source 5")))
                 : Map.of();
-        Map<String, LoopStore.UnreviewedSample> left = unreviewed
-                ? Map.of("i1", new LoopStore.UnreviewedSample("i1", 1, "REVIEWER_FAILED"))
-                : Map.of();
-        ShippingInvariant invariant = new ShippingInvariant(failed, left, status);
+        Map<String, LoopStore.SampledActive> drawn = switch (sampled) {
+            case "unreviewed" -> Map.of("i1", new LoopStore.SampledActive("i1", 1, "UNREVIEWED", "REVIEWER_FAILED", 0, 0));
+            case "revised" -> Map.of("i1", new LoopStore.SampledActive("i1", 1, "NICE", null, 0, 1));
+            default -> Map.of();
+        };
+        ShippingInvariant invariant = new ShippingInvariant(failed, drawn, status);
 
         // when
         ShippingInvariant.Placement p = invariant.place(new Store.StoredItem("i1", 1, 2, "", state, 0, null));
@@ -52,8 +60,11 @@ class ShippingInvariantTests {
         assertThat(p.place()).isEqualTo(expected);
         assertThat(p.why().isBlank()).isEqualTo(expected != Place.UNVERIFIED);
         assertThat(p.failed() != null).isEqualTo(expected == Place.HELD && state.equals("ACTIVE"));
-        if (unreviewed && expected == Place.UNVERIFIED) {
+        if (sampled.equals("unreviewed") && expected == Place.UNVERIFIED) {
             assertThat(p.why()).isEqualTo("sampled in round 1 and not reviewed (REVIEWER_FAILED)");
+        }
+        if (sampled.equals("revised") && expected == Place.UNVERIFIED) {
+            assertThat(p.why()).isEqualTo("sampled in round 1 and passed at revision 0; its current revision 1 was not reviewed");
         }
     }
 
