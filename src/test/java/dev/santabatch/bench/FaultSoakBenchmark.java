@@ -793,6 +793,7 @@ public final class FaultSoakBenchmark {
                     : f.startsWith("MalformedJson") ? "garbage"
                     : f.startsWith("MissingCriterion") ? "missing-criterion"
                     : f.startsWith("PassWithCritical") ? "pass-with-critical"
+                    : f.startsWith("PassWithUnprefixedIssue") ? "pass-with-unprefixed-issue"
                     : f.startsWith("FailWithoutFailedCheck") ? "fail-without-failed-check"
                     : f.startsWith(CatalogModelServer.UNREAD_PREFIX) ? "unread (client gone)"
                     : f;
