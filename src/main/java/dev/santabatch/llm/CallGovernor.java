@@ -77,8 +77,10 @@ public final class CallGovernor {
      */
     private record Abort(boolean configuration, Supplier<RuntimeException> exception) {}
     private final CallLedger ledger;
-    /** How many times this execution asked each question (a question's answers are kept by ordinal). */
+    /** How many times this execution asked each question in the current round (a question's answers are kept by ordinal). */
     private final Map<String, java.util.concurrent.atomic.AtomicInteger> asked = new ConcurrentHashMap<>();
+    /** The round {@link #asked} counts in; -1 before the first {@link #startRound}. */
+    private int askedRound = -1;
 
     private final Object lock = new Object();
     private final Acc run;
@@ -143,11 +145,11 @@ public final class CallGovernor {
 
     /**
      * Asks question {@code key} once more (thread-safe): the answer the run received the n-th time it
-     * asked it, n counted in this execution, when the ledger kept one (an answer received by a killed
-     * or stopped execution and not used yet: not paid again, and not counted); otherwise a governed
-     * {@link #call} of {@code attempt}, whose answer the ledger keeps in the commit that records its
-     * usage, before it is returned. A question asked again in the same execution (an invalid
-     * answer's fresh retry, a later round) is a fresh call.
+     * asked it, n counted in this execution's current round, when the ledger kept one (an answer
+     * received by a killed or stopped execution of this round and not used yet: not paid again, and
+     * not counted); otherwise a governed {@link #call} of {@code attempt}, whose answer the ledger
+     * keeps in the commit that records its usage, before it is returned. A question asked again in
+     * the same execution (an invalid answer's fresh retry) or in a later round is a fresh call.
      */
     ModelAnswer ask(String key, ModelTarget target, String role, Callable<ModelAnswer> attempt) throws ModelCallFailedException {
         int ordinal = asked.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
@@ -161,12 +163,27 @@ public final class CallGovernor {
 
     /**
      * Starts counting round {@code n}: per-round budgets apply to its spend. Starting the current
-     * round again (a resumed run) keeps its spend.
+     * round again (a resumed run) keeps its spend. Questions are counted afresh per round: when the
+     * round is new to this execution, its ordinals start again at 1, and when no attempt of the run
+     * was reserved in it yet (the round starts for the first time, so every earlier round's work is
+     * stored) the ledger forgets the answers it kept, so that a later round asking a question again
+     * (a fresh review of an unchanged text, a fix of the same issues) is never handed an answer an
+     * earlier round has used. A resumed execution of round {@code n} keeps them: they are the answers
+     * its killed execution received for work it had not stored. Called between steps, with no
+     * question being asked.
      */
     public void startRound(int n) {
         synchronized (lock) {
             round = n;
             rounds.computeIfAbsent(n, k -> new Acc());
+            if (n == askedRound) {
+                return;
+            }
+            askedRound = n;
+            asked.clear();
+        }
+        if (!ledger.recorded().containsKey(n)) {
+            ledger.forgetAnswers();
         }
     }
 

@@ -37,18 +37,26 @@ public interface CallLedger {
 
     /**
      * The answer this run received the {@code ordinal}-th time (1-based) it asked question {@code
-     * key} ({@link LlmClient}'s digest of role, model, endpoint and messages), if one was kept: a
-     * resumed run is handed the answers its killed or stopped execution had received but not yet
-     * used, instead of paying for them again (the answers are forgotten when an execution ends
-     * completed or failed, so a failed one is restarted with fresh calls). Defaults to none.
+     * key} ({@link LlmClient}'s digest of role, model, endpoint and messages) in the current round,
+     * if one was kept: a resumed run is handed the answers its killed or stopped execution had
+     * received but not yet used, instead of paying for them again. The answers are forgotten when a
+     * round starts for the first time ({@link #forgetAnswers}: the earlier rounds' work is stored, and
+     * a later round asking a question again asks afresh) and when an execution ends completed or
+     * failed (a failed one is restarted with fresh calls). Defaults to none.
      */
     default Optional<ModelAnswer> answer(String key, int ordinal) {
         return Optional.empty();
     }
 
     /**
+     * Forgets every answer kept for the run; returns once it is committed. Called when a round starts
+     * for the first time. Defaults to nothing (a ledger that keeps no answers).
+     */
+    default void forgetAnswers() {}
+
+    /**
      * An answer to keep with its usage: the {@code ordinal}-th time (1-based) the run asked question
-     * {@code key}.
+     * {@code key} in the current round.
      */
     record Kept(String key, int ordinal, ModelAnswer answer) {
         public Kept {
