@@ -90,6 +90,9 @@ public final class FaultSoakBenchmark {
     static final List<String> COMPARED_FILES = List.of("catalog.csv", "verified.csv", "unverified.csv", "escalations.csv",
             "changes.csv", "rejects.csv");
     static final Duration EXECUTION_LIMIT = Duration.ofMinutes(40);
+    /** Wall clock and {@link System#nanoTime()} at one moment: a call's arrival on the store's clock. */
+    static final long WALL_MILLIS = System.currentTimeMillis();
+    static final long NANO_ORIGIN = System.nanoTime();
 
     /**
      * A domain of the soak: its catalog, the head of its job (name, input, task specification,
@@ -149,7 +152,17 @@ public final class FaultSoakBenchmark {
     record Run(String name, Path dir, long maxCalls, List<Execution> executions, List<Call> calls, List<Answer> answers,
             Map<Integer, Long> sentNanos, String baseUrl, double wallSeconds,
             Map<String, List<String>> idsByFile, Map<String, String> shippedText, Map<String, Object> report,
-            Set<String> storeFailedCurrent, Set<String> shippedWithDefect) {
+            Set<String> storeFailedCurrent, Set<String> shippedWithDefect, java.util.NavigableMap<Long, Integer> roundStarts) {
+
+        /**
+         * The round a call was made in: the last round the store had started ({@code sb_round.created_at})
+         * when the server received it; 0 before the first.
+         */
+        int roundOf(Call c) {
+            long wall = WALL_MILLIS + (c.arrivalNanos() - NANO_ORIGIN) / 1_000_000;
+            var e = roundStarts.floorEntry(wall);
+            return e == null ? 0 : e.getValue();
+        }
 
         List<Execution> kills() {
             return executions.stream().filter(Execution::killed).toList();
@@ -357,7 +370,7 @@ public final class FaultSoakBenchmark {
                 server.sentNanos(c.seq()).ifPresent(t -> sent.put(c.seq(), t));
             }
             return new Run(name, dir, maxCalls, executions, server.calls(), server.answers(), sent, server.baseUrl(), wall, idsByFile, shipped, report,
-                    storeFailedCurrent(dir), withDefect);
+                    storeFailedCurrent(dir), withDefect, roundStarts(dir));
         }
     }
 
@@ -516,7 +529,7 @@ public final class FaultSoakBenchmark {
         int writtenEarly = 0;
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = j + "\n" + question(c);
+            String key = j + "\n" + question(r, c);
             ordinal.put(c.seq(), answeredIn.getOrDefault(key, 0) + 1);
             Answer a = bySeq.get(c.seq());
             if (a != null && a.status() == 200 && !a.fault().startsWith("Hang")) {
@@ -540,7 +553,7 @@ public final class FaultSoakBenchmark {
         int neverWritten = 0;
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = question(c);
+            String key = question(r, c);
             Integer i = lastAnswered.get(key);
             if (i != null && i < j && charged.add(i + "\n" + key)) {
                 Call first = lastAnsweredCall.get(key);
@@ -717,7 +730,7 @@ public final class FaultSoakBenchmark {
         calls.sort(java.util.Comparator.comparingInt(Call::seq));
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = question(c);
+            String key = question(r, c);
             Integer i = lastAnswered.get(key);
             if (i != null && i < j && charged.add(i + "\n" + key)) {
                 perExecution[i]++;
@@ -740,13 +753,29 @@ public final class FaultSoakBenchmark {
     }
 
     /**
-     * The question a call asks: its model and messages. A retry asks the same question; so does a
-     * request an execution sends again because the answer was lost with a killed process. Finer than
-     * the server's {@link CatalogModelServer#attemptKey attempt key}: a matcher call about the same
-     * text for another pattern is another question.
+     * The question a call asks, in its round: its model and messages. A retry asks the same question;
+     * so does a request an execution sends again because the answer was lost with a killed process.
+     * A later round asking it again (a fresh review of an unchanged text) asks another: that call is
+     * no kill's cost, and the client counts and keeps answers per round. Finer than the server's
+     * {@link CatalogModelServer#attemptKey attempt key}: a matcher call about the same text for
+     * another pattern is another question.
      */
-    static String question(Call c) {
-        return c.model() + "\n" + c.system() + "\n" + c.user();
+    static String question(Run r, Call c) {
+        return r.roundOf(c) + "\n" + c.model() + "\n" + c.system() + "\n" + c.user();
+    }
+
+    /** When each round of the series' run started ({@code sb_round.created_at}, epoch millis), to its number. */
+    static java.util.NavigableMap<Long, Integer> roundStarts(Path dir) {
+        java.util.NavigableMap<Long, Integer> out = new java.util.TreeMap<>();
+        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                ResultSet rs = c.createStatement().executeQuery("SELECT round_no, created_at FROM sb_round ORDER BY round_no")) {
+            while (rs.next()) {
+                out.put(rs.getTimestamp(2).getTime(), rs.getInt(1));
+            }
+        } catch (Exception e) {
+            System.out.println("    (rounds unreadable: " + e.getMessage() + ")");
+        }
+        return out;
     }
 
     static int executionOf(List<Execution> ex, int seq) {
@@ -769,7 +798,7 @@ public final class FaultSoakBenchmark {
                 if (c.seq() <= e.firstSeq() || c.seq() > e.lastSeq()) {
                     continue;
                 }
-                String key = question(c);
+                String key = question(r, c);
                 if (answered.contains(key)) {
                     n++;
                 }
