@@ -320,9 +320,13 @@ public final class FaultSoakBenchmark {
                             .filter(a -> a.seq() > firstSeq
                                     && (a.status() != 200 || a.fault().toLowerCase(java.util.Locale.ROOT).contains("hang")))
                             .count();
-                    long reserved = reservedCalls(dir) - reservedBefore;
-                    clientInFlight = (int) Math.max(0, reserved - errors - (keptAnswers(dir) - keptBefore));
-                    unsent = Math.max(0, reserved - (server.received() - firstSeq));
+                    long reservedAfter = reservedCalls(dir);
+                    long keptAfter = keptAnswers(dir);
+                    long reserved = reservedAfter - reservedBefore;
+                    // -1: a count the store would not give (the kill's bound is then unmeasured, never guessed)
+                    clientInFlight = Math.min(Math.min(reservedBefore, reservedAfter), Math.min(keptBefore, keptAfter)) < 0 ? -1
+                            : (int) Math.max(0, reserved - errors - (keptAfter - keptBefore));
+                    unsent = clientInFlight < 0 ? 0 : Math.max(0, reserved - (server.received() - firstSeq));
                 }
                 executions.add(new Execution(no, trigger, exit, wall, firstSeq, server.received(), inFlight, awaiting, received, stored,
                         step, clientInFlight, endNanos, keptQuestions(dir)));
@@ -445,16 +449,40 @@ public final class FaultSoakBenchmark {
         return BenchDomain.records(csv).stream().map(r -> r.get("id")).toList();
     }
 
-    /** Answers the run's call ledger keeps ({@code sb_answer}); 0 before the table exists. */
+    /** Answers the run's call ledger keeps ({@code sb_answer}); 0 before the table exists, -1 when the store cannot be read. */
     static long keptAnswers(Path dir) {
+        return count(dir, "SELECT COUNT(*) FROM sb_answer");
+    }
+
+    /**
+     * A count from the run's store: 0 before the store or the table exists; -1 when it cannot be read
+     * (tried 5 times, 0.2 s apart: right after a kill, the dead process's {@code AUTO_SERVER} lock
+     * can refuse a connection for a moment). A failed read is never taken for 0.
+     */
+    static long count(Path dir, String sql) {
         if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
             return 0;
         }
-        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
-                ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sb_answer")) {
-            return rs.next() ? rs.getLong(1) : 0;
-        } catch (Exception e) {
-            return 0;
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                    ResultSet rs = c.createStatement().executeQuery(sql)) {
+                return rs.next() ? rs.getLong(1) : 0;
+            } catch (java.sql.SQLException e) {
+                if (e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_1
+                        || e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_DATABASE_EMPTY_1) {
+                    return 0;
+                }
+                if (attempt == 5) {
+                    System.out.println("    (store unreadable: " + e.getMessage().lines().findFirst().orElse("") + ")");
+                    return -1;
+                }
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
         }
     }
 
@@ -612,17 +640,9 @@ public final class FaultSoakBenchmark {
         return minus.isEmpty() && plus.isEmpty() ? "same lines, other order" : String.join(" | ", minus) + " || " + String.join(" | ", plus);
     }
 
-    /** The attempts the run's call ledger has reserved ({@code sb_call_ledger}); 0 before the table exists. */
+    /** The attempts the run's call ledger has reserved ({@code sb_call_ledger}); 0 before the table exists, -1 when unreadable. */
     static long reservedCalls(Path dir) {
-        if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
-            return 0;
-        }
-        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
-                ResultSet rs = c.createStatement().executeQuery("SELECT COALESCE(SUM(calls), 0) FROM sb_call_ledger")) {
-            return rs.next() ? rs.getLong(1) : 0;
-        } catch (Exception e) {
-            return 0;
-        }
+        return count(dir, "SELECT COALESCE(SUM(calls), 0) FROM sb_call_ledger");
     }
 
     /** The run's stored spend (the calls of {@code sb_spend}'s snapshot), -1 when there is none or it cannot be read. */
@@ -954,7 +974,9 @@ public final class FaultSoakBenchmark {
             List<Execution> ks = r.kills();
             for (int i = 0; i < extra.size(); i++) {
                 allExtra.add(extra.get(i));
-                if (extra.get(i) > ks.get(i).clientInFlightAtKill()) {
+                if (ks.get(i).clientInFlightAtKill() < 0) {
+                    overKill.add(r.name() + " kill " + (i + 1) + ": " + extra.get(i) + " extra, in flight unmeasured (store unreadable)");
+                } else if (extra.get(i) > ks.get(i).clientInFlightAtKill()) {
                     overKill.add(r.name() + " kill " + (i + 1) + ": " + extra.get(i) + " > " + ks.get(i).clientInFlightAtKill());
                 }
             }
