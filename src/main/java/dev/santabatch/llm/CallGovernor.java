@@ -212,12 +212,20 @@ public final class CallGovernor {
 
     /**
      * Starts counting round {@code n}: per-round budgets apply to its spend. Starting the current
-     * round again (a resumed run) keeps its spend.
+     * round again (a resumed run) keeps its spend. Answers are kept for the round
+     * ({@link #keepAnswersFor}, which a step refines); when no attempt of the run was reserved in it
+     * yet, every earlier round's work is stored and the ledger forgets the answers it kept.
      */
     public void startRound(int n) {
+        boolean firstTime;
         synchronized (lock) {
             round = n;
             rounds.computeIfAbsent(n, k -> new Acc());
+            firstTime = !ledger.recorded().containsKey(n);
+        }
+        keepAnswersFor("round " + n);
+        if (firstTime) {
+            ledger.forgetAnswers();
         }
     }
 

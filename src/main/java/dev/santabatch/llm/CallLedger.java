@@ -49,6 +49,13 @@ public interface CallLedger {
     }
 
     /**
+     * Forgets every answer kept for the run; returns once it is committed. Called when a round starts
+     * for the first time: every earlier round's work is stored, so no resume needs their answers.
+     * Defaults to nothing (a ledger that keeps no answers).
+     */
+    default void forgetAnswers() {}
+
+    /**
      * An answer to keep with its usage: the {@code ordinal}-th time (1-based) the run asked question
      * {@code key}.
      */

@@ -96,6 +96,11 @@ final class CallLedgerStore implements CallLedger {
     }
 
     @Override
+    public void forgetAnswers() {
+        own.executeWithoutResult(status -> jdbc.update("DELETE FROM sb_answer WHERE run_pk = ?", runPk));
+    }
+
+    @Override
     public Optional<ModelAnswer> answer(String key, int ordinal) {
         return jdbc.query("SELECT answer, truncated, input_tokens, output_tokens FROM sb_answer"
                         + " WHERE run_pk = ? AND question = ? AND ordinal = ?",

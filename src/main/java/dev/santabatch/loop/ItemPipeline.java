@@ -10,6 +10,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.springframework.batch.core.job.JobInterruptedException;
+import org.springframework.batch.core.listener.StepExecutionListener;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.StepInterruptionPolicy;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemStreamReader;
 
@@ -32,10 +36,18 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
  * those items again (the review step keeps the answers such an item had already received as they
  * arrive, {@link ReviewStep.ReceivedAnswers}, so a restart does not pay for them again).
  *
+ * <p>A stop is honoured while {@link #read()} waits: the step checks its interruption policy only
+ * between chunks, and a chunk whose last item is held (a hung model call) would otherwise end, and
+ * the stop take effect, only when that item returns. When no finished item is waiting to be handed
+ * out and the step's interruption policy says stop (a stop request, a reached budget), the pipeline
+ * closes (results still in flight are dropped, as above), marks the step execution terminate-only
+ * and returns {@code null} without the threshold check: the step writes the chunk read so far and
+ * ends STOPPED. The pipeline learns its step execution as a {@link StepExecutionListener}.
+ *
  * @param <T> an item to process
  * @param <R> its result
  */
-final class ItemPipeline<T, R> implements ItemStreamReader<ItemPipeline.Attempt<T, R>> {
+final class ItemPipeline<T, R> implements ItemStreamReader<ItemPipeline.Attempt<T, R>>, StepExecutionListener {
 
     /** The items to process: a reader of one step execution, and its end-of-step check. */
     interface Source<T> extends ItemStreamReader<T> {
@@ -61,8 +73,10 @@ final class ItemPipeline<T, R> implements ItemStreamReader<ItemPipeline.Attempt<
     private final Function<T, String> id;
     private final Function<R, String> outcome;
     private final int width;
+    private final StepInterruptionPolicy interruption;
     private final ExecutorService pool;
     private volatile State<T, R> state = new State<>();
+    private volatile @Nullable StepExecution step;
 
     /** The work of one step execution; workers keep a reference to theirs. */
     private static final class State<T, R> {
@@ -81,19 +95,27 @@ final class ItemPipeline<T, R> implements ItemStreamReader<ItemPipeline.Attempt<
      * @param id an item's id
      * @param outcome a result's outcome, for the threshold check
      * @param width items in process at once
+     * @param interruption the step's interruption policy, consulted while {@link #read()} waits
      */
-    ItemPipeline(Source<T> source, Function<T, R> work, Function<T, String> id, Function<R, String> outcome, int width) {
+    ItemPipeline(Source<T> source, Function<T, R> work, Function<T, String> id, Function<R, String> outcome, int width,
+            StepInterruptionPolicy interruption) {
         this.source = source;
         this.work = work;
         this.id = id;
         this.outcome = outcome;
         this.width = Math.max(1, width);
+        this.interruption = interruption;
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "santa-item-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
+    }
+
+    @Override
+    public void beforeStep(StepExecution stepExecution) {
+        step = stepExecution;
     }
 
     @Override
@@ -135,6 +157,12 @@ final class ItemPipeline<T, R> implements ItemStreamReader<ItemPipeline.Attempt<
                 fill(s);
                 return a;
             }
+            if (stopRequested()) {
+                // honoured while waiting (a held item may never return): the chunk read so far is
+                // written and the step ends STOPPED; the items still in process are redone on a restart
+                closeState();
+                return null;
+            }
             boolean halted;
             synchronized (s) {
                 if (s.inProgress > 0 || !s.done.isEmpty()) {
@@ -165,6 +193,21 @@ final class ItemPipeline<T, R> implements ItemStreamReader<ItemPipeline.Attempt<
                 source.checkThreshold(Map.copyOf(s.unwritten));
                 return null;
             }
+        }
+    }
+
+    /** The step's interruption policy says stop: the step execution is then terminate-only. */
+    private boolean stopRequested() {
+        StepExecution s = step;
+        if (s == null) {
+            return false;
+        }
+        try {
+            interruption.checkInterrupted(s);
+            return s.isTerminateOnly();
+        } catch (JobInterruptedException e) {
+            s.setTerminateOnly();
+            return true;
         }
     }
 

@@ -11,6 +11,7 @@ import dev.santabatch.store.Store;
 import org.springframework.batch.core.job.flow.JobExecutionDecider;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.listener.StepExecutionListener;
 import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -94,7 +95,7 @@ public final class LoopSteps {
         panels.listen(received);
         ItemPipeline<ReviewStep.Task, ReviewStep.Done> pipeline = ReviewStep.pipeline(
                 new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex(), causes),
-                new ReviewStep.Processor(panels, source, causes, received), concurrency);
+                new ReviewStep.Processor(panels, source, causes, received), concurrency, budget);
         return new StepBuilder(REVIEW, repo)
                 .<ItemPipeline.Attempt<ReviewStep.Task, ReviewStep.Done>, ReviewStep.Done>chunk(Math.max(1, concurrency))
                 .transactionManager(tm)
@@ -102,6 +103,7 @@ public final class LoopSteps {
                 .processor(budget.guard(new ReviewStep.Unwrap()))
                 .writer(budget.saving(new ReviewStep.Writer(store, loop, run, pipeline)))
                 .listener(budget)
+                .listener((StepExecutionListener) pipeline)
                 .listener(progress(REVIEW))
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)

@@ -18,6 +18,7 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.step.StepInterruptionPolicy;
 import org.springframework.batch.infrastructure.item.Chunk;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemProcessor;
@@ -53,8 +54,9 @@ final class ReviewStep {
     record Done(Task task, SantaResult result) {}
 
     /** The pipeline of the review step: pending sampled items in, processed items out. */
-    static ItemPipeline<Task, Done> pipeline(Reader reader, Processor processor, int width) {
-        return new ItemPipeline<>(reader, processor::process, t -> t.item().id(), d -> d.result().outcome().name(), width);
+    static ItemPipeline<Task, Done> pipeline(Reader reader, Processor processor, int width, StepInterruptionPolicy interruption) {
+        return new ItemPipeline<>(reader, processor::process, t -> t.item().id(), d -> d.result().outcome().name(), width,
+                interruption);
     }
 
     private ReviewStep() {}

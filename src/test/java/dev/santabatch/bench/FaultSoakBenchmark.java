@@ -4,10 +4,12 @@ import dev.santabatch.llm.CatalogModelServer;
 import dev.santabatch.llm.CatalogModelServer.Answer;
 import dev.santabatch.llm.CatalogModelServer.Call;
 import dev.santabatch.llm.CatalogModelServer.FaultRates;
+import dev.santabatch.llm.DefectText;
+import dev.santabatch.llm.RealisticJudges;
 import dev.santabatch.report.RunReport;
+import dev.santabatch.sampledata.PlantedDefect;
 import dev.santabatch.sampledata.SampleCatalogGenerator;
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,16 +28,24 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 
 /**
  * The fault-soak benchmark (issue 15): a model-backed job (reviewers B and C on two models, a model
- * fixer, a model matcher, a call budget, short backoffs, a 1 s timeout) over the product
- * generator's {@code fresh} pool, against a {@link CatalogModelServer} that draws a fault for every
- * call deterministically from (item, revision, role, attempt): 429 with {@code Retry-After} 10 %,
- * 5xx 6 %, an answer held past the timeout 2 %, garbage 4 %, a missing criterion 4 %, a
- * contradiction 4 %. Every run is the real command line in a child JVM.
+ * fixer, a model matcher, a call budget, short backoffs, a 1 s timeout) over a generated catalog,
+ * against a {@link CatalogModelServer} that draws a fault for every call deterministically from
+ * (item, revision, role, attempt): 429 with {@code Retry-After} 10 %, 5xx 6 %, an answer held past
+ * the timeout 2 %, garbage 4 %, a missing criterion 4 %, a contradiction 4 %. Every run is the real
+ * command line in a child JVM.
+ *
+ * <p>Domains ({@link #DOMAINS}), each with the same faults, job settings and checks:
+ * {@code products}, the product generator's {@code FRESH} pool, the job's rubric that of
+ * {@code jobs/product-descriptions.yml} (its rules included), the server answering like a model that
+ * knows the defects the reviewers judge ({@link CatalogModelServer#reviewerDefects}); and
+ * {@code listings}, the listing generator's {@code HELD_OUT} pool (nothing was tuned on it), the
+ * name, input, task and rubric of {@code bench/listings-llm.yml} ({@link BenchDomain#jobHead}), the
+ * server in judge mode with judges that make no mistakes ({@link RealisticJudges.Settings#exact}):
+ * every planted defect is the reviewers' to find.
  *
  * <p>One uninterrupted reference run; then series of runs, each killed with {@code kill -9}
  * ({@link Process#destroyForcibly()}) at seeded random moments (after a drawn number of calls at the
@@ -62,9 +72,10 @@ import org.apache.commons.csv.CSVRecord;
  *   <li>PASS/FAIL against the issue's required figures.
  * </ul>
  *
- * <p>Arguments: {@code [rows] [kills] [seed] [max-calls]}, default {@code 1000 20 1} and max-calls
- * {@code 0} = 12 x rows. Run from the project folder (it reads {@code jobs/product-descriptions.yml}
- * for the rubric).
+ * <p>Arguments: {@code [rows] [kills] [seed] [max-calls] [domain...]}, default {@code 1000 20 1},
+ * max-calls {@code 0} = 12 x rows, domain {@code products}; each domain is soaked in turn, with
+ * its own summary. Run from the project folder (it reads {@code jobs/product-descriptions.yml} for
+ * the products' rubric).
  */
 public final class FaultSoakBenchmark {
 
@@ -79,6 +90,41 @@ public final class FaultSoakBenchmark {
     static final List<String> COMPARED_FILES = List.of("catalog.csv", "verified.csv", "unverified.csv", "escalations.csv",
             "changes.csv", "rejects.csv");
     static final Duration EXECUTION_LIMIT = Duration.ofMinutes(40);
+    /** Wall clock and {@link System#nanoTime()} at one moment: a call's arrival on the store's clock. */
+    static final long WALL_MILLIS = System.currentTimeMillis();
+    static final long NANO_ORIGIN = System.nanoTime();
+
+    /**
+     * A domain of the soak: its catalog, the head of its job (name, input, task specification,
+     * rubric; {@link #job} adds the rest, the same for every domain) and the scripted model that knows
+     * its defects (one fresh server per series; the faults are drawn on top).
+     */
+    record SoakDomain(BenchDomain catalog, JobHead head, Model model) {}
+
+    @FunctionalInterface
+    interface JobHead {
+        String write(Catalog catalog) throws IOException;
+    }
+
+    @FunctionalInterface
+    interface Model {
+        CatalogModelServer start(Catalog catalog) throws IOException;
+    }
+
+    /** A generated catalog of a domain: its file, truth file and planted defects. */
+    record Catalog(SoakDomain domain, long seed, Path csv, Path truth, List<PlantedDefect> defects) {
+
+        String contentColumn() {
+            return domain.catalog().contentColumn();
+        }
+    }
+
+    static final Map<String, SoakDomain> DOMAINS = Map.of(
+            "products", new SoakDomain(BenchDomain.products(SampleCatalogGenerator.Vocabulary.FRESH), FaultSoakBenchmark::productHead,
+                    c -> CatalogModelServer.start(CatalogModelServer.reviewerDefects(c.truth()))),
+            "listings", new SoakDomain(BenchDomain.listings(), c -> c.domain().catalog().jobHead(JOB, c.csv()),
+                    c -> CatalogModelServer.start(RealisticJudges.forCatalog(c.csv(), "id", c.defects(),
+                            c.domain().catalog().criterionByKind(), RealisticJudges.Settings.exact(c.seed())))));
 
     /**
      * One execution of a run: killed (exit -9) or ended with its exit code.
@@ -106,7 +152,17 @@ public final class FaultSoakBenchmark {
     record Run(String name, Path dir, long maxCalls, List<Execution> executions, List<Call> calls, List<Answer> answers,
             Map<Integer, Long> sentNanos, String baseUrl, double wallSeconds,
             Map<String, List<String>> idsByFile, Map<String, String> shippedText, Map<String, Object> report,
-            Set<String> storeFailedCurrent, Set<String> shippedWithDefect) {
+            Set<String> storeFailedCurrent, Set<String> shippedWithDefect, java.util.NavigableMap<Long, Integer> roundStarts) {
+
+        /**
+         * The round a call was made in: the last round the store had started ({@code sb_round.created_at})
+         * when the server received it; 0 before the first.
+         */
+        int roundOf(Call c) {
+            long wall = WALL_MILLIS + (c.arrivalNanos() - NANO_ORIGIN) / 1_000_000;
+            var e = roundStarts.floorEntry(wall);
+            return e == null ? 0 : e.getValue();
+        }
 
         List<Execution> kills() {
             return executions.stream().filter(Execution::killed).toList();
@@ -123,27 +179,41 @@ public final class FaultSoakBenchmark {
         long seed = args.length > 2 ? Long.parseLong(args[2]) : 1L;
         long maxCallsArg = args.length > 3 ? Long.parseLong(args[3]) : 0L;
         long maxCalls = maxCallsArg > 0 ? maxCallsArg : 12L * rows;
-        long started = System.nanoTime();
-
+        List<String> names = args.length > 4 ? List.of(args).subList(4, args.length) : List.of("products");
+        List<SoakDomain> domains = names.stream().map(n -> DOMAINS.get(n)).toList();
+        if (domains.contains(null)) {
+            throw new IllegalArgumentException("unknown domain in " + names + " (" + new TreeSet<>(DOMAINS.keySet()) + ")");
+        }
         Path dir = Files.createTempDirectory("santa-soak");
+        for (SoakDomain domain : domains) {
+            soak(domain, rows, kills, seed, maxCalls, dir.resolve(domain.catalog().name()));
+        }
+    }
+
+    static void soak(SoakDomain domain, int rows, int kills, long seed, long maxCalls, Path dir) throws Exception {
+        long started = System.nanoTime();
+        KEPT_YET_ASKED.clear();
+        notKeptRepeats = 0;
+        REPEAT_KINDS.clear();
+        REPEATS_SEEN.clear();
+        Files.createDirectories(dir);
         Path csv = dir.resolve("catalog-in.csv");
         Path truth = dir.resolve("catalog-in.truth.csv");
-        SampleCatalogGenerator.write(seed, rows, SampleCatalogGenerator.Vocabulary.FRESH, csv, truth);
+        Catalog catalog = new Catalog(domain, seed, csv, truth, domain.catalog().write(seed, rows, csv, truth));
         List<String> inputIds = ids(csv);
-        List<CatalogModelServer.Defect> defects = CatalogModelServer.reviewerDefects(truth);
         FaultRates rates = new FaultRates(seed, 0.10, 0.06, 0.02, 0.04, 0.04, 0.04, 1, Duration.ofMillis(1500));
-        System.out.printf("fault soak: %d rows (fresh pool, seed %d), %d kills, max-calls %d, in-flight limit %d, %d cores,"
-                        + " folder %s%n", rows, seed, kills, maxCalls, MAX_IN_FLIGHT, Runtime.getRuntime().availableProcessors(),
-                dir);
+        System.out.printf("fault soak, %s: %d rows (%s pool, seed %d), %d kills, max-calls %d, in-flight limit %d, %d cores,"
+                        + " folder %s%n", domain.catalog().name(), rows, domain.catalog().pool(), seed, kills, maxCalls, MAX_IN_FLIGHT,
+                Runtime.getRuntime().availableProcessors(), dir);
         System.out.printf("faults per call by (item, revision, role, attempt): 429 %.0f %%, 5xx %.0f %%, hang %.0f %%, garbage %.0f %%,"
                         + " missing criterion %.0f %%, contradiction %.0f %%%n", rates.rate429() * 100, rates.rate5xx() * 100,
                 rates.hang() * 100, rates.garbage() * 100, rates.missingCriterion() * 100, rates.contradiction() * 100);
 
-        Run reference = run(dir.resolve("reference"), "reference", csv, truth, defects, rates, maxCalls, 0, null, 0, 0);
+        Run reference = run(dir.resolve("reference"), "reference", catalog, rates, maxCalls, 0, null, 0, 0);
         print(reference, null, inputIds, maxCalls);
         if (reference.report().isEmpty()) {
             System.out.println("the reference run wrote no report.json: see " + reference.dir().resolve("child.log"));
-            System.exit(1);
+            return;
         }
 
         Random rnd = new Random(seed * 31 + 7);
@@ -164,25 +234,26 @@ public final class FaultSoakBenchmark {
             String name = (tightRun ? "budget-" : "killed-") + series;
             long budget = tightRun ? tight : maxCalls;
             int callScale = (int) Math.min(reference.calls().size(), budget);
-            Run r = run(dir.resolve(name), name, csv, truth, defects, rates, budget, want, rnd, callScale, reference.wallSeconds());
+            Run r = run(dir.resolve(name), name, catalog, rates, budget, want, rnd, callScale, reference.wallSeconds());
             killed.add(r);
             left -= r.kills().size();
             print(r, reference, inputIds, budget);
         }
 
-        summary(reference, killed, inputIds, maxCalls, kills, (System.nanoTime() - started) / 1e9);
+        summary(domain, reference, killed, inputIds, maxCalls, kills, (System.nanoTime() - started) / 1e9);
     }
 
     // ------------------------------------------------------------------ running
 
-    static Run run(Path dir, String name, Path csv, Path truth, List<CatalogModelServer.Defect> defects, FaultRates rates,
-            long maxCalls, int kills, Random rnd, int refCalls, double refWall) throws Exception {
+    static Run run(Path dir, String name, Catalog catalog, FaultRates rates, long maxCalls, int kills, Random rnd, int refCalls,
+            double refWall) throws Exception {
         Files.createDirectories(dir);
         List<Execution> executions = new ArrayList<>();
         long t0 = System.nanoTime();
-        try (CatalogModelServer server = CatalogModelServer.start(defects).drawFaults(rates)) {
+        Map<String, List<PlantedDefect>> defectsByItem = catalog.defects().stream().collect(Collectors.groupingBy(PlantedDefect::itemId));
+        try (CatalogModelServer server = catalog.domain().model().start(catalog).drawFaults(rates)) {
             Path job = dir.resolve(JOB + ".yml");
-            Files.writeString(job, job(csv, truth, server.baseUrl(), maxCalls));
+            Files.writeString(job, job(catalog, server.baseUrl(), maxCalls));
             int killsLeft = kills;
             int failures = 0;
             for (int no = 1; ; no++) {
@@ -198,7 +269,7 @@ public final class FaultSoakBenchmark {
                         trigger = "after " + callTrigger + " calls";
                     }
                 }
-                int firstSeq = maxSeq(server);
+                int firstSeq = server.received();
                 long keptBefore = keptAnswers(dir);
                 long reservedBefore = reservedCalls(dir);
                 long e0 = System.nanoTime();
@@ -214,12 +285,12 @@ public final class FaultSoakBenchmark {
                         break;
                     }
                     double elapsed = (System.nanoTime() - e0) / 1e9;
-                    boolean hit = server.calls().size() - firstSeq >= callTrigger || elapsed >= timeTrigger;
+                    boolean hit = server.received() - firstSeq >= callTrigger || elapsed >= timeTrigger;
                     if (hit || elapsed > EXECUTION_LIMIT.toSeconds()) {
                         endNanos = System.nanoTime();
                         inFlight = server.inFlight();
                         awaiting = server.awaitingAnswer();
-                        received = server.calls().size();
+                        received = server.received();
                         p.destroyForcibly();
                         p.waitFor(60, TimeUnit.SECONDS);
                         exit = hit ? -9 : -1;
@@ -233,11 +304,12 @@ public final class FaultSoakBenchmark {
                     endNanos = System.nanoTime();
                 }
                 double wall = (System.nanoTime() - e0) / 1e9;
+                // the process is gone: let the server's handlers record what it received (a starved handler
+                // may be handed a request late), then count
+                server.settle(Duration.ofMillis(200), Duration.ofSeconds(20));
                 if (exit != -9) {
-                    received = server.calls().size();
+                    received = server.received();
                 }
-                // a killed process's answers in flight are gone; give the server's handlers a moment to record theirs
-                Thread.sleep(exit == -9 ? 200 : 0);
                 long stored = storedSpendCalls(dir);
                 String step = exit == -9 ? runningStep(dir) : "";
                 int clientInFlight = 0;
@@ -248,14 +320,18 @@ public final class FaultSoakBenchmark {
                             .filter(a -> a.seq() > firstSeq
                                     && (a.status() != 200 || a.fault().toLowerCase(java.util.Locale.ROOT).contains("hang")))
                             .count();
-                    long reserved = reservedCalls(dir) - reservedBefore;
-                    clientInFlight = (int) Math.max(0, reserved - errors - (keptAnswers(dir) - keptBefore));
-                    unsent = Math.max(0, reserved - (maxSeq(server) - firstSeq));
+                    long reservedAfter = reservedCalls(dir);
+                    long keptAfter = keptAnswers(dir);
+                    long reserved = reservedAfter - reservedBefore;
+                    // -1: a count the store would not give (the kill's bound is then unmeasured, never guessed)
+                    clientInFlight = Math.min(Math.min(reservedBefore, reservedAfter), Math.min(keptBefore, keptAfter)) < 0 ? -1
+                            : (int) Math.max(0, reserved - errors - (keptAfter - keptBefore));
+                    unsent = clientInFlight < 0 ? 0 : Math.max(0, reserved - (server.received() - firstSeq));
                 }
-                executions.add(new Execution(no, trigger, exit, wall, firstSeq, maxSeq(server), inFlight, awaiting, received, stored,
+                executions.add(new Execution(no, trigger, exit, wall, firstSeq, server.received(), inFlight, awaiting, received, stored,
                         step, clientInFlight, endNanos, keptQuestions(dir)));
                 System.out.printf("  %s execution %d: %s, %.1f s, server calls %d..%d%s%n", name, no,
-                        exit == -9 ? "killed " + trigger + " in " + step : "exit " + exit, wall, firstSeq + 1, maxSeq(server),
+                        exit == -9 ? "killed " + trigger + " in " + step : "exit " + exit, wall, firstSeq + 1, server.received(),
                         exit == -9 ? ", in flight at the kill " + inFlight + " (awaiting " + awaiting + "; at the client "
                                 + clientInFlight + (unsent == 0 ? "" : ", " + unsent + " of them reserved and never sent") + "), stored spend "
                                 + (stored < 0 ? "n/a" : stored) + " of " + received + " received" : "");
@@ -276,15 +352,15 @@ public final class FaultSoakBenchmark {
             for (String f : ITEM_FILES) {
                 Path file = out.resolve(f);
                 if (Files.exists(file)) {
-                    List<CSVRecord> records = records(file);
-                    String idColumn = records.isEmpty() || records.get(0).isMapped("id") ? "id" : "item_id";
+                    List<CSVRecord> records = BenchDomain.records(file);
+                    String idColumn = BenchDomain.idColumn(records);
                     List<String> ids = new ArrayList<>();
                     for (CSVRecord r : records) {
                         ids.add(r.get(idColumn));
                         if (SHIPPED_FILES.contains(f)) {
-                            String text = r.get("description");
+                            String text = r.get(catalog.contentColumn());
                             shipped.put(r.get(idColumn), text);
-                            if (!server.defectsIn(text).isEmpty()) {
+                            if (defectsByItem.getOrDefault(r.get(idColumn), List.of()).stream().anyMatch(d -> DefectText.carries(text, d))) {
                                 withDefect.add(r.get(idColumn));
                             }
                         }
@@ -298,12 +374,8 @@ public final class FaultSoakBenchmark {
                 server.sentNanos(c.seq()).ifPresent(t -> sent.put(c.seq(), t));
             }
             return new Run(name, dir, maxCalls, executions, server.calls(), server.answers(), sent, server.baseUrl(), wall, idsByFile, shipped, report,
-                    storeFailedCurrent(dir), withDefect);
+                    storeFailedCurrent(dir), withDefect, roundStarts(dir));
         }
-    }
-
-    static int maxSeq(CatalogModelServer server) {
-        return server.calls().stream().mapToInt(Call::seq).max().orElse(0);
     }
 
     static Process child(Path dir, Path job) throws IOException {
@@ -325,9 +397,26 @@ public final class FaultSoakBenchmark {
                 .collect(Collectors.joining(java.io.File.pathSeparator));
     }
 
-    static String job(Path csv, Path truth, String baseUrl, long maxCalls) throws IOException {
+    /**
+     * The products' job head: the soak's own input and task specification, the rubric of
+     * {@code jobs/product-descriptions.yml} (rules included).
+     */
+    static String productHead(Catalog c) throws IOException {
         String rubric = Files.readString(Path.of("jobs/product-descriptions.yml"));
         rubric = rubric.substring(rubric.indexOf("\nrubric:\n") + 1, rubric.indexOf("\nsampling:\n") + 1);
+        return "name: " + JOB + "\n"
+                + "input:\n  path: " + c.csv().toAbsolutePath() + "\n  id-column: id\n  content-column: description\n"
+                + "  category-column: category\n"
+                + "  source-columns: [name, brand, category, price, warranty_years, battery_hours]\n"
+                + "  ground-truth: " + c.truth().toAbsolutePath() + "\n"
+                + "task-spec: |\n"
+                + "  Write a product description of 2 to 5 sentences for an online shop. Describe only the product\n"
+                + "  named in the source facts. Each description must be written for its own product.\n"
+                + rubric;
+    }
+
+    /** The domain's job head, then the soak's settings, the same for every domain. */
+    static String job(Catalog c, String baseUrl, long maxCalls) throws IOException {
         String model = """
                     model:
                       base-url: %s
@@ -337,15 +426,7 @@ public final class FaultSoakBenchmark {
                       price-input-per-million: 1.0
                       price-output-per-million: 2.0
                 """.formatted(baseUrl, KEY_ENV);
-        return "name: " + JOB + "\n"
-                + "input:\n  path: " + csv.toAbsolutePath() + "\n  id-column: id\n  content-column: description\n"
-                + "  category-column: category\n"
-                + "  source-columns: [name, brand, category, price, warranty_years, battery_hours]\n"
-                + "  ground-truth: " + truth.toAbsolutePath() + "\n"
-                + "task-spec: |\n"
-                + "  Write a product description of 2 to 5 sentences for an online shop. Describe only the product\n"
-                + "  named in the source facts. Each description must be written for its own product.\n"
-                + rubric
+        return c.domain().head().write(c)
                 + "sampling:\n  seed: 7\n"
                 + "reviewers:\n  - id: B\n    type: llm\n" + model.formatted("model-b")
                 + "  - id: C\n    type: llm\n" + model.formatted("model-c")
@@ -364,27 +445,44 @@ public final class FaultSoakBenchmark {
         return "jdbc:h2:file:" + dir.toAbsolutePath().resolve("db/santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
     }
 
-    static List<CSVRecord> records(Path csv) throws IOException {
-        try (Reader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8);
-                var p = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
-            return p.getRecords();
-        }
-    }
-
     static List<String> ids(Path csv) throws IOException {
-        return records(csv).stream().map(r -> r.get("id")).toList();
+        return BenchDomain.records(csv).stream().map(r -> r.get("id")).toList();
     }
 
-    /** Answers the run's call ledger keeps ({@code sb_answer}); 0 before the table exists. */
+    /** Answers the run's call ledger keeps ({@code sb_answer}); 0 before the table exists, -1 when the store cannot be read. */
     static long keptAnswers(Path dir) {
+        return count(dir, "SELECT COUNT(*) FROM sb_answer");
+    }
+
+    /**
+     * A count from the run's store: 0 before the store or the table exists; -1 when it cannot be read
+     * (tried 5 times, 0.2 s apart: right after a kill, the dead process's {@code AUTO_SERVER} lock
+     * can refuse a connection for a moment). A failed read is never taken for 0.
+     */
+    static long count(Path dir, String sql) {
         if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
             return 0;
         }
-        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
-                ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM sb_answer")) {
-            return rs.next() ? rs.getLong(1) : 0;
-        } catch (Exception e) {
-            return 0;
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                    ResultSet rs = c.createStatement().executeQuery(sql)) {
+                return rs.next() ? rs.getLong(1) : 0;
+            } catch (java.sql.SQLException e) {
+                if (e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_1
+                        || e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_DATABASE_EMPTY_1) {
+                    return 0;
+                }
+                if (attempt == 5) {
+                    System.out.println("    (store unreadable: " + e.getMessage().lines().findFirst().orElse("") + ")");
+                    return -1;
+                }
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
         }
     }
 
@@ -459,7 +557,7 @@ public final class FaultSoakBenchmark {
         int writtenEarly = 0;
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = j + "\n" + question(c);
+            String key = j + "\n" + question(r, c);
             ordinal.put(c.seq(), answeredIn.getOrDefault(key, 0) + 1);
             Answer a = bySeq.get(c.seq());
             if (a != null && a.status() == 200 && !a.fault().startsWith("Hang")) {
@@ -483,7 +581,7 @@ public final class FaultSoakBenchmark {
         int neverWritten = 0;
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = question(c);
+            String key = question(r, c);
             Integer i = lastAnswered.get(key);
             if (i != null && i < j && charged.add(i + "\n" + key)) {
                 Call first = lastAnsweredCall.get(key);
@@ -542,17 +640,9 @@ public final class FaultSoakBenchmark {
         return minus.isEmpty() && plus.isEmpty() ? "same lines, other order" : String.join(" | ", minus) + " || " + String.join(" | ", plus);
     }
 
-    /** The attempts the run's call ledger has reserved ({@code sb_call_ledger}); 0 before the table exists. */
+    /** The attempts the run's call ledger has reserved ({@code sb_call_ledger}); 0 before the table exists, -1 when unreadable. */
     static long reservedCalls(Path dir) {
-        if (!Files.exists(dir.resolve("db/santa.mv.db"))) {
-            return 0;
-        }
-        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
-                ResultSet rs = c.createStatement().executeQuery("SELECT COALESCE(SUM(calls), 0) FROM sb_call_ledger")) {
-            return rs.next() ? rs.getLong(1) : 0;
-        } catch (Exception e) {
-            return 0;
-        }
+        return count(dir, "SELECT COALESCE(SUM(calls), 0) FROM sb_call_ledger");
     }
 
     /** The run's stored spend (the calls of {@code sb_spend}'s snapshot), -1 when there is none or it cannot be read. */
@@ -660,7 +750,7 @@ public final class FaultSoakBenchmark {
         calls.sort(java.util.Comparator.comparingInt(Call::seq));
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = question(c);
+            String key = question(r, c);
             Integer i = lastAnswered.get(key);
             if (i != null && i < j && charged.add(i + "\n" + key)) {
                 perExecution[i]++;
@@ -683,13 +773,29 @@ public final class FaultSoakBenchmark {
     }
 
     /**
-     * The question a call asks: its model and messages. A retry asks the same question; so does a
-     * request an execution sends again because the answer was lost with a killed process. Finer than
-     * the server's {@link CatalogModelServer#attemptKey attempt key}: a matcher call about the same
-     * text for another pattern is another question.
+     * The question a call asks, in its round: its model and messages. A retry asks the same question;
+     * so does a request an execution sends again because the answer was lost with a killed process.
+     * A later round asking it again (a fresh review of an unchanged text) asks another: that call is
+     * no kill's cost, and the client counts and keeps answers per round. Finer than the server's
+     * {@link CatalogModelServer#attemptKey attempt key}: a matcher call about the same text for
+     * another pattern is another question.
      */
-    static String question(Call c) {
-        return c.model() + "\n" + c.system() + "\n" + c.user();
+    static String question(Run r, Call c) {
+        return r.roundOf(c) + "\n" + c.model() + "\n" + c.system() + "\n" + c.user();
+    }
+
+    /** When each round of the series' run started ({@code sb_round.created_at}, epoch millis), to its number. */
+    static java.util.NavigableMap<Long, Integer> roundStarts(Path dir) {
+        java.util.NavigableMap<Long, Integer> out = new java.util.TreeMap<>();
+        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                ResultSet rs = c.createStatement().executeQuery("SELECT round_no, created_at FROM sb_round ORDER BY round_no")) {
+            while (rs.next()) {
+                out.put(rs.getTimestamp(2).getTime(), rs.getInt(1));
+            }
+        } catch (Exception e) {
+            System.out.println("    (rounds unreadable: " + e.getMessage() + ")");
+        }
+        return out;
     }
 
     static int executionOf(List<Execution> ex, int seq) {
@@ -712,7 +818,7 @@ public final class FaultSoakBenchmark {
                 if (c.seq() <= e.firstSeq() || c.seq() > e.lastSeq()) {
                     continue;
                 }
-                String key = question(c);
+                String key = question(r, c);
                 if (answered.contains(key)) {
                     n++;
                 }
@@ -736,7 +842,9 @@ public final class FaultSoakBenchmark {
                     : f.startsWith("MalformedJson") ? "garbage"
                     : f.startsWith("MissingCriterion") ? "missing-criterion"
                     : f.startsWith("PassWithCritical") ? "pass-with-critical"
+                    : f.startsWith("PassWithUnprefixedIssue") ? "pass-with-unprefixed-issue"
                     : f.startsWith("FailWithoutFailedCheck") ? "fail-without-failed-check"
+                    : f.startsWith(CatalogModelServer.UNREAD_PREFIX) ? "unread (client gone)"
                     : f;
             out.merge(label, 1L, Long::sum);
         }
@@ -826,7 +934,8 @@ public final class FaultSoakBenchmark {
         return ids.size() <= 5 ? ids.toString() : ids.subList(0, 5) + "...";
     }
 
-    static void summary(Run reference, List<Run> killed, List<String> inputIds, long maxCalls, int killsWanted, double wall)
+    static void summary(SoakDomain domain, Run reference, List<Run> killed, List<String> inputIds, long maxCalls, int killsWanted,
+            double wall)
             throws IOException {
         List<Run> all = new ArrayList<>();
         all.add(reference);
@@ -865,14 +974,16 @@ public final class FaultSoakBenchmark {
             List<Execution> ks = r.kills();
             for (int i = 0; i < extra.size(); i++) {
                 allExtra.add(extra.get(i));
-                if (extra.get(i) > ks.get(i).clientInFlightAtKill()) {
+                if (ks.get(i).clientInFlightAtKill() < 0) {
+                    overKill.add(r.name() + " kill " + (i + 1) + ": " + extra.get(i) + " extra, in flight unmeasured (store unreadable)");
+                } else if (extra.get(i) > ks.get(i).clientInFlightAtKill()) {
                     overKill.add(r.name() + " kill " + (i + 1) + ": " + extra.get(i) + " > " + ks.get(i).clientInFlightAtKill());
                 }
             }
         }
         System.out.println();
-        System.out.printf("fault soak summary: %d runs (1 reference + %d killed), %d of %d kills, wall %.1f s (reference %.1f s)%n",
-                all.size(), killed.size(), totalKills, killsWanted, wall, reference.wallSeconds());
+        System.out.printf("fault soak summary, %s (%s pool): %d runs (1 reference + %d killed), %d of %d kills, wall %.1f s"
+                        + " (reference %.1f s)%n", domain.catalog().name(), domain.catalog().pool(), all.size(), killed.size(), totalKills, killsWanted, wall, reference.wallSeconds());
         System.out.printf("  reference: %d calls, status %s; killed runs: calls %s, wall %s s%n", reference.calls().size(),
                 reference.report().get("status"), killed.stream().map(r -> Integer.toString(r.calls().size())).toList(),
                 killed.stream().map(r -> String.format("%.0f", r.wallSeconds())).toList());

@@ -7,15 +7,11 @@ import dev.santabatch.llm.DefectText;
 import dev.santabatch.llm.RealisticJudges;
 import dev.santabatch.report.RunReport;
 import dev.santabatch.run.Launcher;
-import dev.santabatch.sampledata.ListingCatalogGenerator;
 import dev.santabatch.sampledata.PlantedDefect;
-import dev.santabatch.sampledata.RecipeCatalogGenerator;
 import dev.santabatch.sampledata.SampleCatalogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +25,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 
 /**
@@ -69,29 +64,11 @@ public final class PatternCBenchmark {
     static final double SAMPLED_RATE = 0.10;
     static final int SAMPLED_ROUNDS = 4;
 
-    /** A catalog domain: how to generate it, its ground truth as planted defects, its job template. */
-    record Domain(String name, String template, String contentColumn, Generator generator,
-            DefectReader defects, Map<String, String> criterionByKind) {}
-
-    @FunctionalInterface
-    interface Generator {
-        void write(long seed, int rows, Path csv, Path truth) throws IOException;
-    }
-
-    @FunctionalInterface
-    interface DefectReader {
-        List<PlantedDefect> read(Path truth, Path csv) throws IOException;
-    }
-
-    static final Map<String, Domain> DOMAINS = Map.of(
-            "products", new Domain("products", "bench/products-llm.yml", "description",
-                    (seed, rows, csv, truth) -> SampleCatalogGenerator.write(seed, rows, SampleCatalogGenerator.Vocabulary.SAMPLE, csv, truth),
-                    SampleCatalogGenerator::plantedDefects, SampleCatalogGenerator.benchmarkCriteria()),
-            "listings", new Domain("listings", "bench/listings-llm.yml", "listing",
-                    (seed, rows, csv, truth) -> ListingCatalogGenerator.write(seed, rows, ListingCatalogGenerator.Pool.HELD_OUT, csv, truth),
-                    (truth, csv) -> ListingCatalogGenerator.plantedDefects(truth), ListingCatalogGenerator.benchmarkCriteria()),
-            "recipes", new Domain("recipes", "bench/recipes-llm.yml", "card", RecipeCatalogGenerator::write,
-                    (truth, csv) -> RecipeCatalogGenerator.plantedDefects(truth), RecipeCatalogGenerator.benchmarkCriteria()));
+    /** Products from the product generator's {@code SAMPLE} pool (the pool its thresholds were derived on), listings, recipes. */
+    static final Map<String, BenchDomain> DOMAINS = Map.of(
+            "products", BenchDomain.products(SampleCatalogGenerator.Vocabulary.SAMPLE),
+            "listings", BenchDomain.listings(),
+            "recipes", BenchDomain.recipes());
 
     /** One run and what it shipped and held. */
     record Run(String mode, int exit, String status, int rounds, Map<Kind, Long> calls, Map<String, Long> callsByModel, int unmatched,
@@ -139,10 +116,7 @@ public final class PatternCBenchmark {
         System.out.printf("Pattern C benchmark: %d rows, %d seeds, domains %s, %d cores, folder %s%n", rows, seeds, names,
                 Runtime.getRuntime().availableProcessors(), dir);
         for (String name : names) {
-            Domain domain = DOMAINS.get(name);
-            if (domain == null) {
-                throw new IllegalArgumentException("unknown domain " + name + " (" + DOMAINS.keySet() + ")");
-            }
+            BenchDomain domain = BenchDomain.named(DOMAINS, name);
             List<Pair> pairs = new ArrayList<>();
             for (long seed = 1; seed <= seeds; seed++) {
                 Pair p = pair(domain, seed, rows, dir.resolve(name + "-" + seed));
@@ -153,25 +127,24 @@ public final class PatternCBenchmark {
         }
     }
 
-    static Pair pair(Domain domain, long seed, int rows, Path dir) throws Exception {
+    static Pair pair(BenchDomain domain, long seed, int rows, Path dir) throws Exception {
         Files.createDirectories(dir);
         Path csv = dir.resolve("catalog-in.csv");
         Path truth = dir.resolve("catalog-in.truth.csv");
-        domain.generator().write(seed, rows, csv, truth);
-        List<PlantedDefect> defects = domain.defects().read(truth, csv);
+        List<PlantedDefect> defects = domain.write(seed, rows, csv, truth);
         Run sampled = run(domain, "sampled", csv, defects, seed, SAMPLED_RATE, SAMPLED_ROUNDS, dir.resolve("sampled"));
         Run full = run(domain, "full", csv, defects, seed, 1.0, 1, dir.resolve("full"));
         return new Pair(seed, rows, sampled, full);
     }
 
-    static Run run(Domain domain, String mode, Path csv, List<PlantedDefect> defects, long seed, double rate, int maxRounds, Path dir)
+    static Run run(BenchDomain domain, String mode, Path csv, List<PlantedDefect> defects, long seed, double rate, int maxRounds, Path dir)
             throws Exception {
         Files.createDirectories(dir);
         RealisticJudges judges = RealisticJudges.forCatalog(csv, "id", defects, domain.criterionByKind(),
                 RealisticJudges.Settings.defaults(seed));
         try (CatalogModelServer server = CatalogModelServer.start(judges)) {
             Path job = dir.resolve("job.yml");
-            Files.writeString(job, template(domain.template()).replace("@CSV@", csv.toAbsolutePath().toString())
+            Files.writeString(job, domain.templateText().replace("@CSV@", csv.toAbsolutePath().toString())
                     .replace("@BASE_URL@", server.baseUrl()).replace("@RATE@", Double.toString(rate))
                     .replace("@MAX_ROUNDS@", Integer.toString(maxRounds)));
             String url = "jdbc:h2:file:" + dir.resolve("db/santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
@@ -197,7 +170,7 @@ public final class PatternCBenchmark {
     }
 
     @SuppressWarnings("unchecked")
-    static Run outcome(String mode, int exit, Map<Kind, Long> calls, Map<String, Long> byModel, int unmatched, Path out, Domain domain,
+    static Run outcome(String mode, int exit, Map<Kind, Long> calls, Map<String, Long> byModel, int unmatched, Path out, BenchDomain domain,
             List<PlantedDefect> defects)
             throws IOException {
         Map<String, List<PlantedDefect>> byItem = defects.stream().collect(Collectors.groupingBy(PlantedDefect::itemId));
@@ -205,7 +178,7 @@ public final class PatternCBenchmark {
         int shipped = 0;
         int defective = 0;
         if (Files.exists(shippedFile)) {
-            for (CSVRecord r : records(shippedFile)) {
+            for (CSVRecord r : BenchDomain.records(shippedFile)) {
                 shipped++;
                 String text = r.get(domain.contentColumn());
                 if (byItem.getOrDefault(r.get("id"), List.of()).stream().anyMatch(d -> DefectText.carries(text, d))) {
@@ -217,8 +190,8 @@ public final class PatternCBenchmark {
         for (String f : List.of("escalations.csv", "unverified.csv")) {
             Path file = out.resolve(f);
             if (Files.exists(file)) {
-                List<CSVRecord> rs = records(file);
-                String idColumn = rs.isEmpty() || rs.get(0).isMapped("id") ? "id" : "item_id";
+                List<CSVRecord> rs = BenchDomain.records(file);
+                String idColumn = BenchDomain.idColumn(rs);
                 rs.forEach(r -> held.add(r.get(idColumn)));
             }
         }
@@ -277,13 +250,13 @@ public final class PatternCBenchmark {
      * while the report has none.
      */
     @SuppressWarnings("unchecked")
-    static List<String> rulePrecision(Map<String, Object> report, Path changes, Map<String, List<PlantedDefect>> byItem, Domain domain)
+    static List<String> rulePrecision(Map<String, Object> report, Path changes, Map<String, List<PlantedDefect>> byItem, BenchDomain domain)
             throws IOException {
         Object listed = report.get("learned_rules");
         if (!(listed instanceof List<?> learned) || learned.isEmpty()) {
             return List.of();
         }
-        List<CSVRecord> rows = Files.exists(changes) ? records(changes) : List.of();
+        List<CSVRecord> rows = Files.exists(changes) ? BenchDomain.records(changes) : List.of();
         boolean named = !rows.isEmpty() && rows.get(0).isMapped("rule");
         List<String> out = new ArrayList<>();
         for (Object o : learned) {
@@ -312,7 +285,7 @@ public final class PatternCBenchmark {
 
     // ------------------------------------------------------------------ printing
 
-    static void print(Domain domain, Pair p) {
+    static void print(BenchDomain domain, Pair p) {
         System.out.printf("%n%s seed %d (%d rows):%n", domain.name(), p.seed(), p.rows());
         for (Run r : List.of(p.sampled(), p.full())) {
             System.out.printf(Locale.ROOT, "  %-7s status %s, exit %d, rounds %d, calls %d (review %d, fix %d, match %d);"
@@ -329,7 +302,7 @@ public final class PatternCBenchmark {
         p.sampled().rules().forEach(s -> System.out.println("    sampled " + s));
     }
 
-    static void summary(Domain domain, List<Pair> pairs) {
+    static void summary(BenchDomain domain, List<Pair> pairs) {
         System.out.printf("%n%s over %d seeds: median [range]%n", domain.name(), pairs.size());
         stat("sampled exit", pairs, p -> (double) p.sampled().exit());
         stat("sampled rounds", pairs, p -> (double) p.sampled().rounds());
@@ -350,23 +323,5 @@ public final class PatternCBenchmark {
         double[] v = pairs.stream().map(f).mapToDouble(Double::doubleValue).sorted().toArray();
         double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
         System.out.printf(Locale.ROOT, "  %-30s %10.3f [%.3f .. %.3f]%n", what, median, v[0], v[v.length - 1]);
-    }
-
-    // ------------------------------------------------------------------ files
-
-    static String template(String resource) throws IOException {
-        try (InputStream in = PatternCBenchmark.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IOException("no job template " + resource + " on the test class path");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
-
-    static List<CSVRecord> records(Path csv) throws IOException {
-        try (Reader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8);
-                var p = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
-            return p.getRecords();
-        }
     }
 }

@@ -353,6 +353,42 @@ class CallGovernorTests {
         public java.util.Optional<ModelAnswer> answer(String key, int ordinal) {
             return java.util.Optional.ofNullable(answers.get(key + "#" + ordinal));
         }
+
+        @Override
+        public void forgetAnswers() {
+            answers.clear();
+        }
+    }
+
+    @Test
+    void aRoundStartedAfterAKillAsksAfreshWhatAnEarlierRoundWasAnsweredAndAResumedRoundIsHandedItsKeptAnswer() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok("round 1"), Reply.ok("round 2"), Reply.ok("round 2, again"))) {
+            // given an execution that asked a question in round 1 (its answer kept), stored that round's
+            // work and was killed before its next call
+            RecordingLedger ledger = new RecordingLedger();
+            CallGovernor first = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            first.startRound(1);
+            assertThat(client(first, server.baseUrl()).ask("system", "user", null).text()).isEqualTo("round 1");
+
+            // when the resumed execution starts round 2 and asks the same question (a fresh review of an
+            // unchanged text), and is killed in turn
+            CallGovernor second = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            second.startRound(2);
+            String inRound2 = client(second, server.baseUrl()).ask("system", "user", null).text();
+
+            // then round 2 asked afresh: round 1's answer, already used, is not handed out again
+            assertThat(inRound2).isEqualTo("round 2");
+            assertThat(server.requests()).hasSize(2);
+
+            // and an execution resuming round 2 is handed round 2's kept answer, then asks afresh
+            CallGovernor third = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            third.startRound(2);
+            LlmClient resumed = client(third, server.baseUrl());
+            assertThat(resumed.ask("system", "user", null).text()).isEqualTo("round 2");
+            assertThat(server.requests()).hasSize(2);
+            assertThat(resumed.ask("system", "user", null).text()).isEqualTo("round 2, again");
+            assertThat(server.requests()).hasSize(3);
+        }
     }
 
     @Test

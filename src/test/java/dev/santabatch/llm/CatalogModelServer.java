@@ -55,7 +55,8 @@ import org.apache.commons.csv.CSVRecord;
  *       criterion, with the corrected text.
  * </ul>
  *
- * Every request is recorded with its arrival time and the fault it got. Faults are injected per
+ * Every request is counted when its handler is handed it and recorded with its arrival time and the fault it got
+ * (a request whose body cannot be read, its client gone, is recorded too; see {@link #calls()}). Faults are injected per
  * call by rules ({@link #inject}): HTTP statuses with headers (429 with {@code Retry-After}, 500,
  * 401), a response held past the client's timeout, malformed JSON, a review missing a criterion, a
  * PASS with critical issues; {@link #outage(boolean)} makes the whole endpoint answer 503.
@@ -244,6 +245,9 @@ public final class CatalogModelServer implements AutoCloseable {
                     "generic boilerplate text that is copied from other listings",
                     "this passage is boilerplate reused in other listings"));
 
+    /** The start of the fault of a call received whose body could not be read (its client gave up). */
+    public static final String UNREAD_PREFIX = "Unread[";
+
     private static final Pattern CONTENT = Pattern.compile("<content>\\n(.*?)\\n</content>", Pattern.DOTALL);
     private static final Pattern SOURCE = Pattern.compile("<source>\\n(.*?)</source>", Pattern.DOTALL);
     private static final Pattern JUDGE = Pattern.compile("judge every one of (.*?), with exactly one check");
@@ -353,10 +357,44 @@ public final class CatalogModelServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Every request the server received, in the order they were recorded: a request counts from the
+     * moment its handler is handed it (its {@link Call#seq}), and is recorded once its body is read,
+     * or, when the body cannot be read (the client gave up), as an {@link Kind#OTHER} call whose
+     * fault starts with {@link #UNREAD_PREFIX}. A request being read is in {@link #received()} and
+     * not yet here; {@link #settle} waits for it.
+     */
     public List<Call> calls() {
         synchronized (calls) {
             return List.copyOf(calls);
         }
+    }
+
+    /** The requests received so far, recorded or still being read (the highest {@link Call#seq}). */
+    public int received() {
+        return seq.get();
+    }
+
+    /**
+     * Waits until every request received is recorded in {@link #calls()} and none has arrived for
+     * {@code quiet} (a starved handler may be handed a request its client sent long ago), for at
+     * most {@code limit}; true when it settled.
+     */
+    public boolean settle(Duration quiet, Duration limit) throws InterruptedException {
+        long end = System.nanoTime() + limit.toNanos();
+        int last = received();
+        long since = System.nanoTime();
+        while (System.nanoTime() < end) {
+            int now = received();
+            if (now != last) {
+                last = now;
+                since = System.nanoTime();
+            } else if (calls.size() >= now && System.nanoTime() - since >= quiet.toNanos()) {
+                return true;
+            }
+            Thread.sleep(10);
+        }
+        return false;
     }
 
     public List<Call> calls(Kind kind) {
@@ -401,7 +439,7 @@ public final class CatalogModelServer implements AutoCloseable {
         return t == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(t);
     }
 
-    /** Every answer given or begun, in the order they were decided (one per recorded call). */
+    /** Every answer given or begun, in the order they were decided (one per recorded call whose body was read). */
     public List<Answer> answers() {
         synchronized (answers) {
             return List.copyOf(answers);
@@ -459,11 +497,15 @@ public final class CatalogModelServer implements AutoCloseable {
     // ------------------------------------------------------------------ serving
 
     private void handle(HttpExchange exchange) throws IOException {
+        // counted when accepted: the server handed this request to its handler, so it received it,
+        // even when its client gives up (a timeout while the server is starved) before the body is read
+        int no = seq.incrementAndGet();
+        long arrival = System.nanoTime();
         int now = inFlight.incrementAndGet();
         maxInFlight.accumulateAndGet(now, Math::max);
         boolean[] awaitingFlag = {true};
         maxAwaiting.accumulateAndGet(awaiting.incrementAndGet(), Math::max);
-        long arrival = System.nanoTime();
+        boolean recorded = false;
         try {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             JsonNode json = JSON.readTree(body);
@@ -484,7 +526,7 @@ public final class CatalogModelServer implements AutoCloseable {
             Map<String, String> source = source(group(SOURCE, user).orElse(""));
             List<String> criteria = criteria(json, user);
             String model = json.path("model").asText();
-            Call probe = new Call(seq.incrementAndGet(), kind, arrival, Map.copyOf(exchange.getRequestHeaders()), body, json,
+            Call probe = new Call(no, kind, arrival, Map.copyOf(exchange.getRequestHeaders()), body, json,
                     system, user, content, source, criteria, model, "");
             int attempt = attempts.computeIfAbsent(attemptKey(probe), k -> new AtomicInteger()).incrementAndGet();
             Fault fault = outage.get() ? new Fault.Status(503, Map.of(), "{\"error\":{\"message\":\"down\"}}") : fault(probe);
@@ -495,6 +537,7 @@ public final class CatalogModelServer implements AutoCloseable {
             Call call = new Call(probe.seq(), kind, arrival, probe.headers(), body, json, system, user, content, source, criteria,
                     model, fault == null ? "" : fault.toString());
             calls.add(call);
+            recorded = true;
             if (!delay.isZero()) {
                 sleep(delay);
             }
@@ -521,7 +564,12 @@ public final class CatalogModelServer implements AutoCloseable {
             send(exchange, 200, Map.of("Content-Type", "application/json"), completion);
             sentNanos.put(call.seq(), System.nanoTime());
         } catch (IOException | RuntimeException e) {
-            // the client gave up (timeout) or sent something unreadable: nothing to answer
+            // the client gave up (timeout) or sent something unreadable: nothing to answer, but a
+            // request received and never read is still a call the server received
+            if (!recorded) {
+                calls.add(new Call(no, Kind.OTHER, arrival, Map.copyOf(exchange.getRequestHeaders()), "", JSON.createObjectNode(), "",
+                        "", "", Map.of(), List.of(), "", UNREAD_PREFIX + e.getClass().getSimpleName() + "]"));
+            }
         } finally {
             answerStarts(awaitingFlag);
             lastAnswerNanos.accumulateAndGet(System.nanoTime(), Math::max);

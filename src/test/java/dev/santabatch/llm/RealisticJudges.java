@@ -76,6 +76,11 @@ public final class RealisticJudges {
             return new Settings(seed, Map.of(REVIEWER_B, 0.25, REVIEWER_C, 0.30), 0.25, 0.02, 0.10, 0.02);
         }
 
+        /** Judges that make no mistakes: every visible defect noticed and fixed, no false fail or match (the fault soak's). */
+        public static Settings exact(long seed) {
+            return new Settings(seed, Map.of(), 0, 0, 0, 0);
+        }
+
         double miss(String model) {
             return missByModel.getOrDefault(model, defaultMiss);
         }

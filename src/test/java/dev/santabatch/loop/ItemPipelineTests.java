@@ -13,11 +13,18 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.JobInstance;
+import org.springframework.batch.core.job.JobInterruptedException;
+import org.springframework.batch.core.job.parameters.JobParameters;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.StepInterruptionPolicy;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 
 /**
@@ -55,9 +62,18 @@ class ItemPipelineTests {
     }
 
     static ItemPipeline<String, String> pipeline(ListSource source, Function<String, String> work, int width) {
-        ItemPipeline<String, String> p = new ItemPipeline<>(source, work, s -> s, r -> r, width);
+        return pipeline(source, work, width, step -> {});
+    }
+
+    static ItemPipeline<String, String> pipeline(ListSource source, Function<String, String> work, int width,
+            StepInterruptionPolicy interruption) {
+        ItemPipeline<String, String> p = new ItemPipeline<>(source, work, s -> s, r -> r, width, interruption);
         p.open(new ExecutionContext());
         return p;
+    }
+
+    static StepExecution step() {
+        return new StepExecution(1L, "review", new JobExecution(1L, new JobInstance(1L, "santa"), new JobParameters()));
     }
 
     @Test
@@ -172,6 +188,70 @@ class ItemPipelineTests {
             assertThat(r.result()).isNull();
             assertThat(r.failure()).isInstanceOf(ItemPipeline.NotProcessedException.class);
         });
+    }
+
+    @Test
+    void aStopWhileTheLastItemsWaitOnOneHeldItemIsHonouredWithoutWaitingForIt() throws Exception {
+        // given item 1 is held until the test ends, items 2 and 3 are done and handed out
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean stop = new AtomicBoolean();
+        ListSource source = new ListSource(3);
+        ItemPipeline<String, String> p = pipeline(source, item -> {
+            if (item.equals("1")) {
+                await(release);
+            }
+            return "NICE";
+        }, 3, s -> {
+            if (stop.get()) {
+                throw new JobInterruptedException("stop requested");
+            }
+        });
+        StepExecution step = step();
+        p.beforeStep(step);
+        try {
+            List<String> out = new ArrayList<>(List.of(p.read().item(), p.read().item()));
+            assertThat(out).containsExactlyInAnyOrder("2", "3");
+
+            // when a stop is requested while the read waits on item 1
+            stop.set(true);
+            ItemPipeline.Attempt<String, String> next = p.read();
+
+            // then the read ends the step's input at once (a hang here is the failure the timeout reports),
+            // the step execution stops, and the threshold check, an end-of-step check, is not made
+            assertThat(next).isNull();
+            assertThat(step.isTerminateOnly()).isTrue();
+            assertThat(source.checks).isEmpty();
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void withoutAStopTheReadWaitsForTheHeldItem() throws Exception {
+        // given item 1 finishes only once released; the interruption policy never says stop
+        CountDownLatch release = new CountDownLatch(1);
+        ListSource source = new ListSource(2);
+        ItemPipeline<String, String> p = pipeline(source, item -> {
+            if (item.equals("1")) {
+                await(release);
+            }
+            return "NICE";
+        }, 2);
+        StepExecution step = step();
+        p.beforeStep(step);
+        assertThat(p.read().item()).isEqualTo("2");
+
+        // when it is released from another thread while the read waits
+        Thread releaser = new Thread(release::countDown);
+        releaser.start();
+        ItemPipeline.Attempt<String, String> last = p.read();
+        releaser.join();
+
+        // then item 1 is handed out, and the input ends with the threshold check
+        assertThat(last.item()).isEqualTo("1");
+        assertThat(p.read()).isNull();
+        assertThat(step.isTerminateOnly()).isFalse();
+        assertThat(source.checks).hasSize(1);
     }
 
     @Test

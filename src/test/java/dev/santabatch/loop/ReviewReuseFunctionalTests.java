@@ -249,6 +249,21 @@ class ReviewReuseFunctionalTests {
 
     @Test
     void aStopMidReviewKeepsTheAnswersAlreadyReceivedForItemsInFlight() throws Exception {
+        stopMidReview(false);
+    }
+
+    /**
+     * The stop arrives once every chunk that can end without the held item X has been written (the
+     * review step's chunks are {@code run.concurrency} = 4 items, so 56 of the other 59): the last
+     * chunk waits on X, which returns only when released after the run has ended. The pipeline
+     * honours the stop while it waits.
+     */
+    @Test
+    void aStopWhileTheLastChunkWaitsOnOneHeldItemIsHonouredWithoutWaitingForIt() throws Exception {
+        stopMidReview(true);
+    }
+
+    void stopMidReview(boolean whenOnlyTheLastChunkIsLeft) throws Exception {
         // given 60 items (all sampled); reviewer C holds its first call (item X) until released,
         // while reviewer B has answered X: X is in flight
         List<List<String>> rows = markedRows(60);
@@ -284,6 +299,16 @@ class ReviewReuseFunctionalTests {
                 found = x == null ? 0 : queryOrZero(kept.formatted(x));
             }
             assertThat(found).as("B's answer for %s, in flight (C held), is in the store", held.get()).isEqualTo(1);
+            if (whenOnlyTheLastChunkIsLeft) {
+                int chunk = 4; // run.concurrency's default
+                long written = 0;
+                long chunksWithoutX = (59 / chunk) * chunk;
+                for (int i = 0; i < 1200 && written < chunksWithoutX && !first.isDone(); i++) {
+                    Thread.sleep(100);
+                    written = queryOrZero("SELECT COUNT(*) FROM sb_sample WHERE outcome IS NOT NULL");
+                }
+                assertThat(written).as("every chunk that can end without %s is written", held.get()).isEqualTo(chunksWithoutX);
+            }
             StopSignal.request("test SIGTERM");
             assertThat(first.get(120, java.util.concurrent.TimeUnit.SECONDS)).as("stopped, restartable").isEqualTo(1);
         } finally {
