@@ -503,6 +503,40 @@ public final class FaultSoakBenchmark {
         return out;
     }
 
+    /** The model steps of a round; the governor keeps an answer for its round and step ("round 2 review"). */
+    static final List<String> MODEL_STEPS = List.of("review", "canaries", "batch-fix");
+
+    /**
+     * The ordinals the ledger kept for call {@code c}'s question in any unit of work of its round (the round
+     * alone, or the round and one of its {@link #MODEL_STEPS}), keyed as {@code CallGovernor} keys them: a
+     * digest of the unit and the question's digest.
+     */
+    static Set<Integer> kept(Execution e, Run r, Call c) {
+        String q = digest(r, c);
+        int round = r.roundOf(c);
+        Set<Integer> out = new TreeSet<>();
+        List<String> units = new ArrayList<>();
+        units.add("round " + round);
+        MODEL_STEPS.forEach(step -> units.add("round " + round + " " + step));
+        for (String unit : units) {
+            out.addAll(e.keptAfter().getOrDefault(inUnit(unit, q), Set.of()));
+        }
+        return out;
+    }
+
+    /** {@code CallGovernor}'s key of a question within a unit of work: SHA-256 of the unit, a 0 byte and the question's digest. */
+    static String inUnit(String unit, String question) {
+        try {
+            java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+            d.update(unit.getBytes(StandardCharsets.UTF_8));
+            d.update((byte) 0);
+            d.update(question.getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d.digest());
+        } catch (java.security.NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
     /** The digest the client's {@code LlmClient} keeps a call's answer under (role, endpoint, model, format, messages). */
     static String digest(Run r, Call c) {
         String role = switch (c.kind()) {
@@ -565,7 +599,7 @@ public final class FaultSoakBenchmark {
                 Long sent = r.sentNanos().get(c.seq());
                 if (ex.get(j).killed() && sent != null && sent < ex.get(j).endNanos() - 200_000_000L) {
                     writtenEarly++;
-                    if (ex.get(j).keptAfter().getOrDefault(digest(r, c), Set.of()).contains(ordinal.get(c.seq()))) {
+                    if (kept(ex.get(j), r, c).contains(ordinal.get(c.seq()))) {
                         keptEarly++;
                     }
                 }
@@ -586,7 +620,7 @@ public final class FaultSoakBenchmark {
             if (i != null && i < j && charged.add(i + "\n" + key)) {
                 Call first = lastAnsweredCall.get(key);
                 Execution earlier = ex.get(i);
-                Set<Integer> kept = earlier.keptAfter().getOrDefault(digest(r, first), Set.of());
+                Set<Integer> kept = kept(earlier, r, first);
                 Long sent = r.sentNanos().get(first.seq());
                 if (!kept.contains(ordinal.get(first.seq()))) {
                     notKept++;
@@ -608,7 +642,7 @@ public final class FaultSoakBenchmark {
                     for (Call o : calls) {
                         String od = digest(r, o);
                         if (executionOf(ex, o.seq()) == i && o.kind() == c.kind() && o.model().equals(c.model())
-                                && o.source().equals(c.source()) && !od.equals(digest(r, c)) && earlier.keptAfter().containsKey(od)) {
+                                && o.source().equals(c.source()) && !od.equals(digest(r, c)) && !kept(earlier, r, o).isEmpty()) {
                             System.out.printf("      kept for the same item and role under another question (seq %d): %s%n", o.seq(),
                                     lineDiff(o.system() + "\n" + o.user(), c.system() + "\n" + c.user()));
                         }
