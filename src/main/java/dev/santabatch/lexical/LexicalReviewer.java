@@ -268,7 +268,8 @@ public final class LexicalReviewer implements Reviewer {
     // ---------------------------------------------------------------------------------- original
 
     private List<String> original(ReviewRequest request) {
-        List<NearDuplicate> dups = index.nearDuplicates(request.itemId(), request.content());
+        List<NearDuplicate> dups = index.nearDuplicates(request.itemId(), request.source(), request.content(),
+                thresholds.nearDuplicateJaccard());
         if (dups.isEmpty()) {
             return List.of();
         }

@@ -123,7 +123,7 @@ public final class LexicalBenchmark {
     private static void exactRecall(LexicalIndex index, List<SnapshotItem> items, Map<String, List<NearDuplicate>> found) {
         long t0 = System.nanoTime();
         double threshold = index.thresholds().nearDuplicateJaccard();
-        long[][] sh = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
+        long[][] sh = items.stream().map(it -> index.informative(it)).toArray(long[][]::new);
         int n = items.size();
         AtomicLong exact = new AtomicLong();
         AtomicLong hit = new AtomicLong();

@@ -71,7 +71,7 @@ class LexicalCatalogTests {
         double threshold = index.thresholds().nearDuplicateJaccard();
         List<SnapshotItem> items = new ArrayList<>();
         snapshot.forEach(items::add);
-        long[][] shingles = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
+        long[][] shingles = items.stream().map(it -> index.informative(it)).toArray(long[][]::new);
         Set<String> exact = new HashSet<>();
         for (int a = 0; a < items.size(); a++) {
             for (int b = a + 1; b < items.size(); b++) {
@@ -120,7 +120,7 @@ class LexicalCatalogTests {
         double threshold = index.thresholds().nearDuplicateJaccard();
         List<SnapshotItem> items = new ArrayList<>();
         snapshot.forEach(items::add);
-        long[][] shingles = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
+        long[][] shingles = items.stream().map(it -> index.informative(it)).toArray(long[][]::new);
         Map<String, Set<String>> exact = new HashMap<>();
         for (int a = 0; a < items.size(); a++) {
             for (int b = a + 1; b < items.size(); b++) {
