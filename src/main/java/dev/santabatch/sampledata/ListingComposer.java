@@ -445,7 +445,7 @@ final class ListingComposer {
         s.add(fill(pick(pool.logistics()), v));
         s.add(fill(pick(pool.values()), v));
         s.add(r.nextBoolean() ? 1 : 3, passage);
-        houseStyle(s, l.inPark(pool) ? 1 : 0);
+        houseStyle(s, (l.inPark(pool) ? 1 : 0) + slots.size() - 1); // the passage is one element of several sentences
         if (l.inPark(pool)) {
             s.add(ListingVocabulary.NOTICE);
         }

@@ -379,7 +379,7 @@ final class ListingVocabulary {
                     List.of("a good {w} hours", "{n} hrs", "{min} mins")),
             List.of("A digital pass is issued after payment and works offline.",
                     "Every fare shown already includes taxes and service charges.",
-                    "Need help? Our travel desk replies to messages quickly.",
+                    "Our travel desk answers every message quickly.",
                     "Vouchers can be passed on to friends as a present.",
                     "Reviews on this page come only from verified guests."));
 }

@@ -131,7 +131,8 @@ public final class LexicalBenchmark {
             java.util.Set<String> named = new java.util.HashSet<>();
             found.get(items.get(i).id()).forEach(d -> named.add(d.itemId()));
             for (int j = 0; j < n; j++) {
-                if (j != i && sh[i].length > 0 && sh[j].length > 0 && Tokens.jaccard(sh[i], sh[j]) >= threshold) {
+                if (j != i && sh[i].length > 0 && sh[j].length > 0 && Tokens.jaccard(sh[i], sh[j]) >= threshold
+                        && Tokens.shared(sh[i], sh[j]) >= index.thresholds().nearDuplicateMinShared()) {
                     exact.incrementAndGet();
                     if (named.contains(items.get(j).id())) {
                         hit.incrementAndGet();
