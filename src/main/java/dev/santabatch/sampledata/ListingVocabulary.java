@@ -79,7 +79,10 @@ final class ListingVocabulary {
      */
     record Styles(List<String> rating, List<String> km, List<String> miles, List<String> group, List<String> duration) {}
 
-    /** Everything that differs between the tuning and the held-out catalogs. */
+    /**
+     * Everything that differs between the tuning and the held-out catalogs. {@code houseStyle}: the shop's own
+     * fact-free lines (no number, no city, no practical statement), which many clean listings share legitimately.
+     */
     record Pool(String tag, List<Category> categories, List<City> cities, String parkRegion, List<String> intros,
                 List<String> introsWithDistance, List<String> wheres, List<String> logistics, List<String> values,
                 List<String> colors, List<Practical> practicals, List<Forbidden> forbidden, List<String> offTopic,
