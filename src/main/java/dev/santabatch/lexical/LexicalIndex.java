@@ -303,9 +303,9 @@ public final class LexicalIndex implements OfflineMethod {
         });
     }
 
-    /** The text's shingles with the item's own facts masked ({@link Tokens#masked}). */
+    /** The text's fact-free shingles: its own facts masked ({@link Tokens#masked}), shingles holding one left out. */
     static long[] shingles(String content, Map<String, String> source) {
-        return Tokens.shingleHashes(Tokens.masked(content, source));
+        return Tokens.factFreeShingleHashes(Tokens.masked(content, source));
     }
 
     static long[] informative(String content, Map<String, String> source, long[] stop) {

@@ -105,6 +105,26 @@ final class Tokens {
         return out;
     }
 
+    /**
+     * Sorted distinct hashes of the 3-shingles of {@link #masked} words that hold no masked fact: what a text
+     * says beyond its own facts. A shingle with one of the item's own facts in it is template wording about
+     * this item (shared templates are not boilerplate), so it never counts towards a near-duplicate.
+     */
+    static long[] factFreeShingleHashes(List<String> masked) {
+        long[] out = new long[Math.max(0, masked.size() - 2)];
+        int n = 0;
+        for (int i = 0; i + 2 < masked.size(); i++) {
+            String a = masked.get(i);
+            String b = masked.get(i + 1);
+            String c = masked.get(i + 2);
+            if (a.startsWith("#") || b.startsWith("#") || c.startsWith("#")) {
+                continue;
+            }
+            out[n++] = fnv(a + ' ' + b + ' ' + c);
+        }
+        return Arrays.stream(out, 0, n).sorted().distinct().toArray();
+    }
+
     /** Sorted distinct 64-bit hashes of the words' 3-shingles (under 3 words: the words joined). */
     static long[] shingleHashes(List<String> w) {
         if (w.isEmpty()) {
