@@ -224,7 +224,7 @@ public final class LexicalIndex implements OfflineMethod {
                 if (seen[0]++ % CHUNK == 0) {
                     snapshot.checkStop("lexical index: counting shingles, " + seen[0] + " of " + snapshot.size() + " items");
                 }
-                cm.addAll(Tokens.shingleHashes(item.content()));
+                cm.addAll(shingles(item.content(), item.source()));
             });
             Set<Long> stop = new HashSet<>();
             seen[0] = 0;
@@ -232,7 +232,7 @@ public final class LexicalIndex implements OfflineMethod {
                 if (seen[0]++ % CHUNK == 0) {
                     snapshot.checkStop("lexical index: stop-shingle list, " + seen[0] + " of " + snapshot.size() + " items");
                 }
-                for (long h : Tokens.shingleHashes(item.content())) {
+                for (long h : shingles(item.content(), item.source())) {
                     if (cm.estimate(h) > stopDf) {
                         stop.add(h);
                     }
@@ -276,7 +276,7 @@ public final class LexicalIndex implements OfflineMethod {
                 // the text is not shingled and hashed again (the stop list is frozen, so they are the same)
                 sizes.addAll(stored.isEmpty() ? new long[0] : MinHasher.buckets(MinHasher.decode(stored)));
             } else {
-                long[] sh = informative(item.content(), stop);
+                long[] sh = informative(item.content(), item.source(), stop);
                 int[] sig = sh.length == 0 ? null : MinHasher.signature(sh);
                 long[] buckets = sig == null ? new long[0] : MinHasher.buckets(sig);
                 sizes.addAll(buckets);
@@ -303,8 +303,13 @@ public final class LexicalIndex implements OfflineMethod {
         });
     }
 
-    static long[] informative(String content, long[] stop) {
-        long[] all = Tokens.shingleHashes(content);
+    /** The text's fact-free shingles: its own facts masked ({@link Tokens#masked}), shingles holding one left out. */
+    static long[] shingles(String content, Map<String, String> source) {
+        return Tokens.factFreeShingleHashes(Tokens.masked(content, source));
+    }
+
+    static long[] informative(String content, Map<String, String> source, long[] stop) {
+        long[] all = shingles(content, source);
         return Arrays.stream(all).filter(h -> Arrays.binarySearch(stop, h) < 0).toArray();
     }
 
@@ -362,10 +367,20 @@ public final class LexicalIndex implements OfflineMethod {
         return nearDuplicates(itemId, content, thresholds.nearDuplicateJaccard());
     }
 
+    /** As {@link #nearDuplicates(String, Map, String, double)}, with the source of the snapshot's item {@code itemId}. */
     public List<NearDuplicate> nearDuplicates(String itemId, String content, double threshold) {
+        Map<String, String> source = state().snapshot.get(itemId).map(SnapshotItem::source).orElse(Map.of());
+        return nearDuplicates(itemId, source, content, threshold);
+    }
+
+    /**
+     * Other snapshot items whose text, with its own facts masked, has an informative-shingle Jaccard of at
+     * least the threshold with {@code content} (masked with {@code source}), highest first.
+     */
+    public List<NearDuplicate> nearDuplicates(String itemId, Map<String, String> source, String content, double threshold) {
         State s = state();
         queries.incrementAndGet();
-        long[] sh = informative(content, s.stop);
+        long[] sh = informative(content, source, s.stop);
         if (sh.length == 0) {
             return List.of();
         }
@@ -401,8 +416,9 @@ public final class LexicalIndex implements OfflineMethod {
                 continue;
             }
             verified.incrementAndGet();
-            double j = Tokens.jaccard(sh, informative(other.content(), s.stop));
-            if (j >= threshold) {
+            long[] theirs = informative(other.content(), other.source(), s.stop);
+            double j = Tokens.jaccard(sh, theirs);
+            if (j >= threshold && Tokens.shared(sh, theirs) >= thresholds.nearDuplicateMinShared()) {
                 out.add(new NearDuplicate(other.id(), j));
             }
         }
@@ -442,15 +458,15 @@ public final class LexicalIndex implements OfflineMethod {
         return state().dense.length;
     }
 
-    /** The informative shingle hashes of a text under this run's stop list (for exact-search measurements). */
-    long[] informative(String content) {
-        return informative(content, state().stop);
+    /** The informative shingle hashes of an item's text under this run's stop list (for exact-search measurements). */
+    long[] informative(SnapshotItem item) {
+        return informative(item.content(), item.source(), state().stop);
     }
 
-    /** Exact informative-shingle Jaccard of two texts under this run's stop list (for tests and measurements). */
-    public double jaccard(String a, String b) {
+    /** Exact informative-shingle Jaccard of two items' texts under this run's stop list (for tests and measurements). */
+    public double jaccard(SnapshotItem a, SnapshotItem b) {
         long[] stop = state().stop;
-        return Tokens.jaccard(informative(a, stop), informative(b, stop));
+        return Tokens.jaccard(informative(a.content(), a.source(), stop), informative(b.content(), b.source(), stop));
     }
 
     /** A phrase of another item's source found in a sentence. */
@@ -465,7 +481,8 @@ public final class LexicalIndex implements OfflineMethod {
         List<List<String>> own = new ArrayList<>();
         Set<String> ownKeys = new HashSet<>();
         for (Map.Entry<String, String> e : ownSource.entrySet()) {
-            if (e.getValue() != null && isPhraseField(e.getKey())) {
+            // every own value counts as own, of any column: a sentence stating its own city is about itself
+            if (e.getValue() != null) {
                 List<String> toks = Tokens.words(e.getValue());
                 if (!toks.isEmpty()) {
                     own.add(toks);
@@ -554,6 +571,20 @@ public final class LexicalIndex implements OfflineMethod {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a source value names something a sentence can be about: every value of a name-like column
+     * ({@link #DEFAULT_PHRASE_FIELDS}), and a value of any other text-valued column that is written as a proper
+     * name (a word with a letter that is not a function word starts with a capital: a city, a region, "Saltreach
+     * Coast"; not "headphones", "guided walk" or a number). Such a value is then matched only as capitalised
+     * in the source, as whole words, the longest value first.
+     */
+    boolean isPhraseValue(String field, String value) {
+        if (isPhraseField(field)) {
+            return true;
+        }
+        return Tokens.tokens(value).stream().anyMatch(t -> t.capital() && Tokens.hasLetter(t.lower()) && !Tokens.STOP.contains(t.lower()));
     }
 
     boolean isPhraseField(String field) {
@@ -672,7 +703,7 @@ public final class LexicalIndex implements OfflineMethod {
             List<String> keys = new ArrayList<>();
             for (Map.Entry<String, String> e : item.source().entrySet()) {
                 String v = e.getValue();
-                if (v == null || !isPhraseField(e.getKey())) {
+                if (v == null || !isPhraseValue(e.getKey(), v)) {
                     continue;
                 }
                 Phrase p = phrases.computeIfAbsent(key(v), k -> new Phrase(v.strip(), e.getKey()));

@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  *
  * <ul>
  *   <li>on-specification, by sentence: a sentence that names a value of another item's name/brand
- *       fields (absent from this item's own) fails, unless it opens with this product as its subject
+ *       fields, or of any other text column when the value is written as a proper name (a city, a region),
+ *       absent from this item's own values, fails ({@link LexicalIndex#isPhraseValue}), unless it opens with this product as its subject
  *       ("It", "Its", "They", or its own name or brand after an optional article) before naming the
  *       other, or it is a comparison about this product
  *       (a comparison or compatibility word such as "unlike", "than", "compared", "where", "although",
@@ -35,8 +36,9 @@ import java.util.stream.Collectors;
  *       first comma); one critical issue per sentence, with the sentence text;
  *   <li>on-specification, whole text: the text's source-term overlap (IDF share) with another
  *       item's source exceeds its overlap with its own by at least {@code source-overlap-margin};
- *   <li>original: another snapshot item's text has an informative-shingle Jaccard of at least
- *       {@code near-duplicate-jaccard}.
+ *   <li>original: another snapshot item's text, both with their own facts masked, has an
+ *       informative-shingle Jaccard of at least {@code near-duplicate-jaccard} and shares at least
+ *       {@code near-duplicate-min-shared} informative shingles (templates and house style are stop shingles).
  * </ul>
  */
 public final class LexicalReviewer implements Reviewer {
@@ -268,7 +270,8 @@ public final class LexicalReviewer implements Reviewer {
     // ---------------------------------------------------------------------------------- original
 
     private List<String> original(ReviewRequest request) {
-        List<NearDuplicate> dups = index.nearDuplicates(request.itemId(), request.content());
+        List<NearDuplicate> dups = index.nearDuplicates(request.itemId(), request.source(), request.content(),
+                thresholds.nearDuplicateJaccard());
         if (dups.isEmpty()) {
             return List.of();
         }

@@ -15,15 +15,26 @@ import java.util.Set;
  * @param stopShingleShare {@code stop-shingle-share}: shingles found in more than this share of the
  *     catalog's items (and more than {@code stop-shingle-min-df} items) are template phrases and do not count
  * @param stopShingleMinDf {@code stop-shingle-min-df}: see above
+ * @param nearDuplicateMinShared {@code near-duplicate-min-shared}: a near-duplicate must also share at least
+ *     this many informative shingles with the item (a passage, not a phrase or two that texts written from one
+ *     phrase bank share by chance)
  */
-public record LexicalThresholds(double nearDuplicateJaccard, double sourceOverlapMargin, double stopShingleShare, int stopShingleMinDf) {
+public record LexicalThresholds(double nearDuplicateJaccard, double sourceOverlapMargin, double stopShingleShare, int stopShingleMinDf,
+        int nearDuplicateMinShared) {
 
     public static final double DEFAULT_NEAR_DUPLICATE_JACCARD = 0.40;
     public static final double DEFAULT_SOURCE_OVERLAP_MARGIN = 0.30;
     public static final double DEFAULT_STOP_SHINGLE_SHARE = 0.01;
     public static final int DEFAULT_STOP_SHINGLE_MIN_DF = 10;
+    public static final int DEFAULT_NEAR_DUPLICATE_MIN_SHARED = 10;
 
-    static final Set<String> KEYS = Set.of("near-duplicate-jaccard", "source-overlap-margin", "stop-shingle-share", "stop-shingle-min-df");
+    static final Set<String> KEYS = Set.of("near-duplicate-jaccard", "source-overlap-margin", "stop-shingle-share", "stop-shingle-min-df",
+            "near-duplicate-min-shared");
+
+    /** The thresholds with the default {@code near-duplicate-min-shared}. */
+    public LexicalThresholds(double nearDuplicateJaccard, double sourceOverlapMargin, double stopShingleShare, int stopShingleMinDf) {
+        this(nearDuplicateJaccard, sourceOverlapMargin, stopShingleShare, stopShingleMinDf, DEFAULT_NEAR_DUPLICATE_MIN_SHARED);
+    }
 
     public LexicalThresholds {
         if (!(nearDuplicateJaccard > 0 && nearDuplicateJaccard <= 1)) {
@@ -34,6 +45,9 @@ public record LexicalThresholds(double nearDuplicateJaccard, double sourceOverla
         }
         if (!(stopShingleShare > 0 && stopShingleShare <= 1) || stopShingleMinDf < 1) {
             throw new IllegalArgumentException("stop-shingle-share must lie in (0, 1] and stop-shingle-min-df be at least 1");
+        }
+        if (nearDuplicateMinShared < 1) {
+            throw new IllegalArgumentException("near-duplicate-min-shared must be at least 1, was " + nearDuplicateMinShared);
         }
     }
 
@@ -53,12 +67,13 @@ public record LexicalThresholds(double nearDuplicateJaccard, double sourceOverla
                 thresholds.getOrDefault("near-duplicate-jaccard", DEFAULT_NEAR_DUPLICATE_JACCARD),
                 thresholds.getOrDefault("source-overlap-margin", DEFAULT_SOURCE_OVERLAP_MARGIN),
                 thresholds.getOrDefault("stop-shingle-share", DEFAULT_STOP_SHINGLE_SHARE),
-                wholeMinDf(thresholds.getOrDefault("stop-shingle-min-df", (double) DEFAULT_STOP_SHINGLE_MIN_DF)));
+                whole("stop-shingle-min-df", thresholds.getOrDefault("stop-shingle-min-df", (double) DEFAULT_STOP_SHINGLE_MIN_DF)),
+                whole("near-duplicate-min-shared", thresholds.getOrDefault("near-duplicate-min-shared", (double) DEFAULT_NEAR_DUPLICATE_MIN_SHARED)));
     }
 
-    private static int wholeMinDf(double v) {
+    private static int whole(String name, double v) {
         if (v != Math.rint(v) || Math.abs(v) > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("lexical threshold 'stop-shingle-min-df' must be a whole number, was " + v);
+            throw new IllegalArgumentException("lexical threshold '" + name + "' must be a whole number, was " + v);
         }
         return (int) v;
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /** Word tokens with positions, and hashed word 3-shingles (the same words as {@code sampledata.Shingles}). */
@@ -50,7 +51,82 @@ final class Tokens {
 
     /** Sorted distinct 64-bit hashes of the text's word 3-shingles (a text of under 3 words: its words joined). */
     static long[] shingleHashes(String text) {
+        return shingleHashes(words(text));
+    }
+
+    /** Number words that state a quantity ("groups of ten", "two and a half hours"): masked like digits. */
+    static final Set<String> NUMBER_WORDS = Set.of("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+            "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "half", "dozen");
+
+    /** The placeholder of a number in {@link #masked}. */
+    static final String NUMBER = "#n";
+
+    /**
+     * The text's words with the item's own facts masked: every number (a word with a digit, or a number
+     * word) becomes {@value #NUMBER}, and every whole-word occurrence of one of the item's own source values
+     * with a letter (longest first) becomes {@code #} and its column's name. What is left is what the text
+     * says beyond its own facts: two texts written from one template about different items then share their
+     * template's shingles (which the stop-shingle list drops, as the template is in many items), not their facts.
+     */
+    static List<String> masked(String text, Map<String, String> source) {
         List<String> w = words(text);
+        List<Map.Entry<String, List<String>>> own = new ArrayList<>();
+        for (Map.Entry<String, String> e : source.entrySet()) {
+            if (e.getValue() == null) {
+                continue;
+            }
+            List<String> v = words(e.getValue());
+            if (!v.isEmpty() && v.stream().anyMatch(Tokens::hasLetter)) {
+                own.add(Map.entry("#" + e.getKey().toLowerCase(Locale.ROOT), v));
+            }
+        }
+        own.sort((a, b) -> b.getValue().size() - a.getValue().size());
+        List<String> out = new ArrayList<>(w.size());
+        int i = 0;
+        while (i < w.size()) {
+            Map.Entry<String, List<String>> hit = null;
+            for (Map.Entry<String, List<String>> o : own) {
+                List<String> v = o.getValue();
+                if (i + v.size() <= w.size() && w.subList(i, i + v.size()).equals(v)) {
+                    hit = o;
+                    break;
+                }
+            }
+            if (hit != null) {
+                out.add(hit.getKey());
+                i += hit.getValue().size();
+                continue;
+            }
+            String t = w.get(i);
+            out.add(t.chars().anyMatch(Character::isDigit) || NUMBER_WORDS.contains(t) ? NUMBER : t);
+            i++;
+        }
+        return out;
+    }
+
+    /**
+     * Sorted distinct hashes of the 3-shingles of {@link #masked} words that hold no masked fact: what a text
+     * says beyond its own facts. A shingle with one of the item's own facts in it is template wording about
+     * this item (shared templates are not boilerplate), so it never counts towards a near-duplicate.
+     */
+    static long[] factFreeShingleHashes(List<String> masked) {
+        long[] out = new long[Math.max(0, masked.size() - 2)];
+        int n = 0;
+        for (int i = 0; i + 2 < masked.size(); i++) {
+            String a = masked.get(i);
+            String b = masked.get(i + 1);
+            String c = masked.get(i + 2);
+            if (a.startsWith("#") || b.startsWith("#") || c.startsWith("#")) {
+                continue;
+            }
+            out[n++] = fnv(a + ' ' + b + ' ' + c);
+        }
+        return Arrays.stream(out, 0, n).sorted().distinct().toArray();
+    }
+
+    /** Sorted distinct 64-bit hashes of the words' 3-shingles (under 3 words: the words joined). */
+    static long[] shingleHashes(List<String> w) {
         if (w.isEmpty()) {
             return new long[0];
         }
@@ -73,6 +149,25 @@ final class Tokens {
             h *= 0x100000001b3L;
         }
         return h;
+    }
+
+    /** Elements two sorted distinct arrays share. */
+    static int shared(long[] a, long[] b) {
+        int i = 0;
+        int j = 0;
+        int n = 0;
+        while (i < a.length && j < b.length) {
+            if (a[i] == b[j]) {
+                n++;
+                i++;
+                j++;
+            } else if (a[i] < b[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return n;
     }
 
     /** Jaccard of two sorted distinct arrays (0 when both are empty). */

@@ -47,6 +47,11 @@ final class ListingComposer {
     private static final double P_SECOND_KIND = 0.15;
     private static final double P_MILES = 0.35;
     private static final double P_NEWLINE = 0.03;
+    /**
+     * Share of listings (clean or not) that carry one of the pool's {@link Pool#houseStyle() house-style lines}:
+     * each of a pool's five lines is in about 8 % of the catalog, legitimately (the shop's own wording, no facts).
+     */
+    static final double P_HOUSE_STYLE = 0.4;
     private static final String[] KINDS = {WRONG_NUMBER, FORBIDDEN_CLAIM, OFF_TOPIC_SENTENCE, CONTRADICTION, WRONG_CURRENCY};
     private static final double[] WEIGHTS = {3.9, 3.2, 3.0, 2.8, 2.4};
     private static final String[] CENTS = {"00", "00", "50", "90", "95"};
@@ -80,6 +85,8 @@ final class ListingComposer {
     private record Quantities(Map<String, String> phrases, String[] wrongRow) {}
 
     private final Random r;
+    /** House-style draws: a stream of their own, so the rest of a catalog is what it was without them. */
+    private final Random house;
     private final int rows;
     private final Pool pool;
     private final Map<Integer, Member> pending = new HashMap<>();
@@ -89,6 +96,7 @@ final class ListingComposer {
 
     ListingComposer(long seed, int rows, Pool pool) {
         this.r = new Random(seed);
+        this.house = new Random(seed ^ 0x6A09E667F3BCC908L);
         this.rows = rows;
         this.pool = pool;
         this.nextGroupStart = r.nextInt(GROUP_GAP);
@@ -239,6 +247,7 @@ final class ListingComposer {
             s.add(1 + r.nextInt(s.size()), sentence);
             truth.add(row(l, OFF_TOPIC_SENTENCE, o.id(), sentence, o.city().name(), ""));
         }
+        houseStyle(s, notice.isEmpty() ? 0 : 1);
         if (!notice.isEmpty()) {
             s.add(notice);
         }
@@ -436,11 +445,22 @@ final class ListingComposer {
         s.add(fill(pick(pool.logistics()), v));
         s.add(fill(pick(pool.values()), v));
         s.add(r.nextBoolean() ? 1 : 3, passage);
+        houseStyle(s, (l.inPark(pool) ? 1 : 0) + slots.size() - 1); // the passage is one element of several sentences
         if (l.inPark(pool)) {
             s.add(ListingVocabulary.NOTICE);
         }
         truth.add(row(l, BOILERPLATE, m.passage().id(), passage, m.variant(), m.group()));
         return join(s);
+    }
+
+    /** Appends a house-style line to {@code s} now and then, when it fits beside the {@code reserved} sentences still to come. */
+    private void houseStyle(List<String> s, int reserved) {
+        if (house.nextDouble() < P_HOUSE_STYLE) {
+            String line = pool.houseStyle().get(house.nextInt(pool.houseStyle().size()));
+            if (s.size() + reserved < MAX_SENTENCES) {
+                s.add(line);
+            }
+        }
     }
 
     private String lightEdit(String text) {

@@ -79,11 +79,15 @@ final class ListingVocabulary {
      */
     record Styles(List<String> rating, List<String> km, List<String> miles, List<String> group, List<String> duration) {}
 
-    /** Everything that differs between the tuning and the held-out catalogs. */
+    /**
+     * Everything that differs between the tuning and the held-out catalogs. {@code houseStyle}: the shop's own
+     * fact-free lines (no number, no city, no practical statement), which many clean listings share legitimately.
+     */
     record Pool(String tag, List<Category> categories, List<City> cities, String parkRegion, List<String> intros,
                 List<String> introsWithDistance, List<String> wheres, List<String> logistics, List<String> values,
                 List<String> colors, List<Practical> practicals, List<Forbidden> forbidden, List<String> offTopic,
-                List<Passage> passages, List<String> noticeMisses, List<String> wrongPrices, Styles styles) {}
+                List<Passage> passages, List<String> noticeMisses, List<String> wrongPrices, Styles styles,
+                List<String> houseStyle) {}
 
     /** Required, verbatim, in every listing of a pool's {@link Pool#parkRegion() park region}. */
     static final String NOTICE = "This activity takes place inside a national park: a park permit is required for every"
@@ -231,7 +235,12 @@ final class ListingVocabulary {
                     List.of("{n} km", "{w} kilometres"),
                     List.of("{n} miles"),
                     List.of("up to {n} guests", "groups of {w}", "a maximum of {n} people"),
-                    List.of("{n} hours", "{w} hours", "{min} minutes")));
+                    List.of("{n} hours", "{w} hours", "{min} minutes")),
+            List.of("Your ticket arrives by email, so there is nothing to print.",
+                    "Prices include all local taxes and booking fees.",
+                    "Customer support is on hand by chat and phone around the clock.",
+                    "Gift vouchers for this experience are available at checkout.",
+                    "Free Wi-Fi is offered at the booking office."));
 
     static final Pool HELD_OUT = new Pool("held-out",
             List.of(
@@ -370,5 +379,10 @@ final class ListingVocabulary {
                     List.of("{n} kilometres", "{w} km"),
                     List.of("{n} mi"),
                     List.of("no more than {w} participants", "{n} participants at most", "parties of up to {w}"),
-                    List.of("a good {w} hours", "{n} hrs", "{min} mins")));
+                    List.of("a good {w} hours", "{n} hrs", "{min} mins")),
+            List.of("A digital pass is issued after payment and works offline.",
+                    "Every fare shown already includes taxes and service charges.",
+                    "Our travel desk answers every message quickly.",
+                    "Vouchers can be passed on to friends as a present.",
+                    "Reviews on this page come only from verified guests."));
 }

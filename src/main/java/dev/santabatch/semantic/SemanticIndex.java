@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
@@ -242,6 +243,17 @@ public final class SemanticIndex implements OfflineMethod {
     private final AtomicLong queries = new AtomicLong();
     private final AtomicLong cappedQueries = new AtomicLong();
     private volatile RoundState state;
+    /** The round's house-style sentences ({@link #houseStyle}), as hashes of their normalised text. */
+    private volatile Set<Long> houseStyle = Set.of();
+
+    /**
+     * A sentence in more than this share of a round's items (and more than {@link #HOUSE_STYLE_MIN_ITEMS}) is the
+     * catalog's house style. A large share: at 1 % the product generator's repeated drift sentences (a topic
+     * sentence planted in a dozen items of 1,200) passed as house style and the semantic reviewer's recall on
+     * its {@code FRESH} pool fell from 0.953 to 0.832.
+     */
+    static final double HOUSE_STYLE_SHARE = 0.05;
+    static final int HOUSE_STYLE_MIN_ITEMS = 10;
 
     public SemanticIndex(DataSource dataSource, Supplier<Embedder> embedder, Executor executor, SemanticSettings settings) {
         this.jdbc = new JdbcTemplate(dataSource);
@@ -253,6 +265,54 @@ public final class SemanticIndex implements OfflineMethod {
     }
 
     /** Over the shared quantized model, embedding on the calling thread. */
+    /**
+     * Whether a sentence is the catalog's house style: the same words (case and punctuation aside) in more than
+     * {@link #HOUSE_STYLE_SHARE} of the round's items and more than {@link #HOUSE_STYLE_MIN_ITEMS} of them (a
+     * shop's returns line, "Free Wi-Fi throughout."). Such a sentence is legitimate in any item: it is typical
+     * by definition, neither off-topic nor part of an item's passage.
+     */
+    public boolean houseStyle(String sentence) {
+        return houseStyle.contains(sentenceKey(sentence));
+    }
+
+    private static long sentenceKey(String sentence) {
+        StringBuilder b = new StringBuilder(sentence.length());
+        sentence.codePoints().forEach(cp -> {
+            if (Character.isLetterOrDigit(cp)) {
+                b.appendCodePoint(Character.toLowerCase(cp));
+            } else if (b.length() > 0 && b.charAt(b.length() - 1) != ' ') {
+                b.append(' ');
+            }
+        });
+        String t = b.toString().strip();
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < t.length(); i++) {
+            h ^= t.charAt(i);
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
+    /** The round's house-style sentence keys: sentences counted once per item, kept when above the share. */
+    private static Set<Long> houseStyleOf(CatalogSnapshot snapshot) {
+        long minItems = Math.max(HOUSE_STYLE_MIN_ITEMS, (long) Math.ceil(HOUSE_STYLE_SHARE * snapshot.size()));
+        Map<Long, Integer> counts = new java.util.HashMap<>();
+        snapshot.forEach(item -> {
+            Set<Long> keys = new java.util.HashSet<>();
+            for (dev.santabatch.rules.SentenceSplitter.Span sp : dev.santabatch.rules.SentenceSplitter.split(item.content())) {
+                keys.add(sentenceKey(sp.of(item.content())));
+            }
+            keys.forEach(k -> counts.merge(k, 1, Integer::sum));
+        });
+        Set<Long> out = new java.util.HashSet<>();
+        counts.forEach((k, n) -> {
+            if (n > minItems) {
+                out.add(k);
+            }
+        });
+        return Set.copyOf(out);
+    }
+
     public SemanticIndex(DataSource dataSource) {
         this(dataSource, Embedder::shared, Runnable::run, SemanticSettings.defaults());
     }
@@ -346,6 +406,7 @@ public final class SemanticIndex implements OfflineMethod {
             bandPassages(snapshot, run, round, frozen, means);
             jdbc.update("INSERT INTO sm_round (run_pk, round, items) VALUES (?, ?, ?)", run, round, snapshot.size());
         }
+        houseStyle = houseStyleOf(snapshot);
         int frozen = frozenRound(run).orElseThrow(() -> new IllegalStateException("semantic index of run " + run + " has no frozen reference"));
         state = new RoundState(run, round, frozen, references(run, frozen), loadMeans(run, frozen), lsh(extraRows(run)));
     }

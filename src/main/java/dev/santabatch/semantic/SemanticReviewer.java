@@ -167,6 +167,9 @@ public final class SemanticReviewer implements Reviewer {
             typical[i] = prepared != null
                     ? (task == null ? prepared[i] : Math.max(prepared[i], Vectors.dot(vectors.get(i), task)))
                     : SemanticIndex.typicality(vectors.get(i), source, task, reference, request.itemId());
+            if (index.houseStyle(texts.get(i))) {
+                typical[i] = 1; // the catalog's house style: typical by definition (never off-topic, never in a passage)
+            }
             lowest = Math.min(lowest, typical[i]);
         }
 
@@ -276,6 +279,9 @@ public final class SemanticReviewer implements Reviewer {
         List<SentenceFinding> findings = new ArrayList<>();
         int offTopic = 0;
         for (int i = 0; i < texts.size(); i++) {
+            if (off[i] && index.houseStyle(texts.get(i))) {
+                off[i] = false; // the catalog's house style (also in a small category or a text off-topic as a whole)
+            }
             if (off[i]) {
                 offTopic++;
                 findings.add(new SentenceFinding(i + 1, spans.get(i), texts.get(i), Reason.OFF_TOPIC, small != null ? small[i] : typical[i], null, 0));

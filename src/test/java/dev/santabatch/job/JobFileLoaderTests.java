@@ -824,6 +824,24 @@ class JobFileLoaderTests {
                           - id: C
                             type: semantic
                         """, "reviewers[0].thresholds", 15, "lexical threshold 'stop-shingle-min-df' must be a whole number, was 2.5"),
+                Arguments.of("lexical minimum shared passage below one", BASE + """
+                        reviewers:
+                          - id: B
+                            type: lexical
+                            thresholds:
+                              near-duplicate-min-shared: 0
+                          - id: C
+                            type: semantic
+                        """, "reviewers[0].thresholds", 15, "near-duplicate-min-shared must be at least 1, was 0"),
+                Arguments.of("lexical minimum shared passage not a whole number", BASE + """
+                        reviewers:
+                          - id: B
+                            type: lexical
+                            thresholds:
+                              near-duplicate-min-shared: 7.5
+                          - id: C
+                            type: semantic
+                        """, "reviewers[0].thresholds", 15, "lexical threshold 'near-duplicate-min-shared' must be a whole number, was 7.5"),
                 Arguments.of("llm reviewer without model", BASE + """
                         reviewers:
                           - id: B

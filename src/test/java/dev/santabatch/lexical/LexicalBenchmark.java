@@ -123,7 +123,7 @@ public final class LexicalBenchmark {
     private static void exactRecall(LexicalIndex index, List<SnapshotItem> items, Map<String, List<NearDuplicate>> found) {
         long t0 = System.nanoTime();
         double threshold = index.thresholds().nearDuplicateJaccard();
-        long[][] sh = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
+        long[][] sh = items.stream().map(it -> index.informative(it)).toArray(long[][]::new);
         int n = items.size();
         AtomicLong exact = new AtomicLong();
         AtomicLong hit = new AtomicLong();
@@ -131,7 +131,8 @@ public final class LexicalBenchmark {
             java.util.Set<String> named = new java.util.HashSet<>();
             found.get(items.get(i).id()).forEach(d -> named.add(d.itemId()));
             for (int j = 0; j < n; j++) {
-                if (j != i && sh[i].length > 0 && sh[j].length > 0 && Tokens.jaccard(sh[i], sh[j]) >= threshold) {
+                if (j != i && sh[i].length > 0 && sh[j].length > 0 && Tokens.jaccard(sh[i], sh[j]) >= threshold
+                        && Tokens.shared(sh[i], sh[j]) >= index.thresholds().nearDuplicateMinShared()) {
                     exact.incrementAndGet();
                     if (named.contains(items.get(j).id())) {
                         hit.incrementAndGet();

@@ -71,11 +71,12 @@ class LexicalCatalogTests {
         double threshold = index.thresholds().nearDuplicateJaccard();
         List<SnapshotItem> items = new ArrayList<>();
         snapshot.forEach(items::add);
-        long[][] shingles = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
+        long[][] shingles = items.stream().map(it -> index.informative(it)).toArray(long[][]::new);
         Set<String> exact = new HashSet<>();
         for (int a = 0; a < items.size(); a++) {
             for (int b = a + 1; b < items.size(); b++) {
-                if (Tokens.jaccard(shingles[a], shingles[b]) >= threshold) {
+                if (Tokens.jaccard(shingles[a], shingles[b]) >= threshold
+                        && Tokens.shared(shingles[a], shingles[b]) >= index.thresholds().nearDuplicateMinShared()) {
                     exact.add(items.get(a).id() + "|" + items.get(b).id());
                 }
             }
@@ -120,11 +121,12 @@ class LexicalCatalogTests {
         double threshold = index.thresholds().nearDuplicateJaccard();
         List<SnapshotItem> items = new ArrayList<>();
         snapshot.forEach(items::add);
-        long[][] shingles = items.stream().map(it -> index.informative(it.content())).toArray(long[][]::new);
+        long[][] shingles = items.stream().map(it -> index.informative(it)).toArray(long[][]::new);
         Map<String, Set<String>> exact = new HashMap<>();
         for (int a = 0; a < items.size(); a++) {
             for (int b = a + 1; b < items.size(); b++) {
-                if (Tokens.jaccard(shingles[a], shingles[b]) >= threshold) {
+                if (Tokens.jaccard(shingles[a], shingles[b]) >= threshold
+                        && Tokens.shared(shingles[a], shingles[b]) >= index.thresholds().nearDuplicateMinShared()) {
                     exact.computeIfAbsent(items.get(a).id(), k -> new HashSet<>()).add(items.get(b).id());
                     exact.computeIfAbsent(items.get(b).id(), k -> new HashSet<>()).add(items.get(a).id());
                 }

@@ -222,5 +222,7 @@ class LexicalReviewerTests {
         assertEquals(LexicalThresholds.DEFAULT_SOURCE_OVERLAP_MARGIN, t.sourceOverlapMargin());
         assertThrows(IllegalArgumentException.class, () -> LexicalThresholds.of(Map.of("jaccard", 0.5)));
         assertThrows(IllegalArgumentException.class, () -> LexicalThresholds.of(Map.of("near-duplicate-jaccard", 1.5)));
+        assertEquals(LexicalThresholds.DEFAULT_NEAR_DUPLICATE_MIN_SHARED, t.nearDuplicateMinShared());
+        assertEquals(6, LexicalThresholds.of(Map.of("near-duplicate-min-shared", 6.0)).nearDuplicateMinShared());
     }
 }

@@ -215,7 +215,7 @@ class ListingCatalogGeneratorTests {
             out.add(c.region());
         });
         List.of(p.intros(), p.introsWithDistance(), p.wheres(), p.logistics(), p.values(), p.colors(), p.offTopic(),
-                p.wrongPrices()).forEach(out::addAll);
+                p.wrongPrices(), p.houseStyle()).forEach(out::addAll);
         p.noticeMisses().stream().filter(s -> !s.isEmpty()).forEach(out::add);
         p.practicals().forEach(x -> out.add(x.sentence()));
         p.forbidden().forEach(f -> out.add(f.template()));
