@@ -82,15 +82,18 @@ public final class FailedRunReport {
     }
 
     /**
-     * Writes {@code report.json} into {@code outDir} (created if needed) after removing the
-     * outputs of an earlier export of the run.
+     * Writes {@code report.json} and {@code report.html} into {@code outDir} (created if needed)
+     * after removing the outputs of an earlier export of the run.
+     *
+     * @param earlier the job's earlier runs, for the page's trend ({@link RunTrend#earlier})
      */
-    public static void write(Path outDir, Map<String, Object> report) throws IOException {
+    public static void write(Path outDir, Map<String, Object> report, List<RunTrend.Point> earlier) throws IOException {
         Files.createDirectories(outDir);
         for (String name : EXPORTED) {
             Files.deleteIfExists(outDir.resolve(name));
         }
         RunReport.write(outDir.resolve("report.json"), report);
+        HtmlReport.write(outDir.resolve("report.html"), report, RunTrend.withCurrent(earlier, report));
     }
 
     /** The one-screen summary of a failed run: the status first. */

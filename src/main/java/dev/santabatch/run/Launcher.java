@@ -209,6 +209,7 @@ public final class Launcher {
             AuditFile.AuditResult result = AuditFile.read(filled, ids);
             Map<String, Object> report = RunReport.read(reportFile);
             Map<String, Object> audit;
+            List<dev.santabatch.report.RunTrend.Point> earlier;
             String job = String.valueOf(report.get("job"));
             String runId = String.valueOf(report.get("run_id"));
             try (ConfigurableApplicationContext base = baseContext(props)) {
@@ -224,6 +225,7 @@ public final class Launcher {
                 // from every stored verdict of the audit.csv's items (an earlier hand-back included),
                 // as the export computes it
                 audit = RunReport.storedAudit(store, row.runPk(), ids);
+                earlier = dev.santabatch.report.RunTrend.earlier(store, job, runId);
             }
             if (audit == null) {
                 audit = new java.util.LinkedHashMap<>(Map.of("audited", 0, "defective", 0));
@@ -232,6 +234,8 @@ public final class Launcher {
             // the escape rate and the seed target's escape-rate row, as the export writes them
             RunReport.applyAudit(report, audit, runDir);
             RunReport.write(reportFile, report);
+            dev.santabatch.report.HtmlReport.write(runDir.resolve("report.html"), report,
+                    dev.santabatch.report.RunTrend.withCurrent(earlier, report));
             long audited = ((Number) audit.get("audited")).longValue();
             @SuppressWarnings("unchecked")
             List<Double> ci = (List<Double>) audit.get("interval_95");
@@ -526,8 +530,9 @@ public final class Launcher {
             Map<String, Object> report = dev.santabatch.report.FailedRunReport.build(store, new LoopStore(store.jdbc()),
                     run.job().name(), run.runId(), run.runPk(), -1, "FAILED", "an unexpected error ended the run",
                     List.of(cause), restart);
-            dev.santabatch.report.FailedRunReport.write(run.outDir(), report);
-            out.println("  report:   " + run.outDir().resolve("report.json"));
+            dev.santabatch.report.FailedRunReport.write(run.outDir(), report,
+                    dev.santabatch.report.RunTrend.earlier(store, run.job().name(), run.runId()));
+            out.println("  report:   " + run.outDir().resolve("report.json") + " (and report.html)");
         } catch (Throwable t) {
             err.println("santa-batch: could not write " + run.outDir().resolve("report.json") + ": " + t);
         }
@@ -579,7 +584,7 @@ public final class Launcher {
             }
             out.println("  outputs:  " + run.outDir());
             out.println("            " + (notClean || budget ? "verified.csv" : "catalog.csv")
-                    + ", unverified.csv, changes.csv, escalations.csv, rejects.csv, audit.csv, report.json");
+                    + ", unverified.csv, changes.csv, escalations.csv, rejects.csv, audit.csv, report.json, report.html");
             if (notClean) {
                 out.println("  resume:   " + (Decision.UNREACHABLE_PATTERN.equals(decision)
                         ? "give the unreachable patterns what would reach them (above: a larger matcher.max-candidate-share, a rule)"
@@ -615,8 +620,9 @@ public final class Launcher {
                         failures, restart);
                 dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
                 OutputFolder.recover(run.outDir()); // an export killed mid-publish: its outputs are removed below
-                dev.santabatch.report.FailedRunReport.write(run.outDir(), report);
-                out.println("  report:   " + reportFile);
+                dev.santabatch.report.FailedRunReport.write(run.outDir(), report,
+                        dev.santabatch.report.RunTrend.earlier(store, run.job().name(), run.runId()));
+                out.println("  report:   " + reportFile + " (and report.html)");
             } catch (IOException | RuntimeException e) {
                 out.println("  status:   " + RunReport.FAILED.toUpperCase(java.util.Locale.ROOT));
                 failures.forEach(f -> out.println("  failure:  " + f));
