@@ -68,6 +68,9 @@ public final class HtmlReport {
             th{background:#f6f8fa;font-weight:600}
             td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
             td{overflow-wrap:break-word}
+            td.k{white-space:nowrap}
+            table.funnel th,table.funnel td{text-align:right;font-variant-numeric:tabular-nums}
+            table.esc{font-size:12.5px}
             table.kv{width:auto;min-width:50%}table.kv th{white-space:nowrap}
             pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font:12.5px/1.4 ui-monospace,Menlo,Consolas,monospace}
             code{font:12.5px ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere}
@@ -280,7 +283,7 @@ public final class HtmlReport {
                 + "<th>status</th></tr>");
         for (Map<?, ?> t : maps(run.get("seed_targets"))) {
             boolean rate = !"mean-reviews-to-nice".equals(t.get("metric"));
-            h.append("<tr><td>").append(Html.text(t.get("metric"))).append("</td><td class=\"n\">")
+            h.append("<tr><td class=\"k\">").append(Html.text(t.get("metric"))).append("</td><td class=\"n\">")
                     .append(Html.text(t.get("measured") == null ? "not measured" : rate ? Html.pct(t.get("measured"))
                             : Html.num(t.get("measured"))))
                     .append(t.get("audited") != null ? Html.text(" of " + Html.num(t.get("audited")) + " audited") : "")
@@ -371,18 +374,25 @@ public final class HtmlReport {
             funnel.add(new Svg.Bar("batch-fixed (catalog)", batchFixed, Html.num(batchFixed)));
         }
         h.append("<h3>Funnel</h3>");
-        h.append("<table><tr>");
+        h.append("<table class=\"funnel\"><tr>");
         for (Svg.Bar b : funnel) {
-            h.append("<th class=\"n\">").append(Html.text(b.label())).append("</th>");
+            h.append("<th>").append(Html.text(b.label())).append("</th>");
         }
         h.append("</tr><tr>");
         for (Svg.Bar b : funnel) {
-            h.append("<td class=\"n\">").append(Html.text(b.shown())).append("</td>");
+            int open = b.shown().indexOf(" (");
+            h.append("<td><b>").append(Html.text(open < 0 ? b.shown() : b.shown().substring(0, open))).append("</b>");
+            if (open >= 0) {
+                h.append("<br><span class=\"note\">").append(Html.text(b.shown().substring(open + 2, b.shown().length() - 1)))
+                        .append("</span>");
+            }
+            h.append("</td>");
         }
         h.append("</tr></table>\n");
         // scaled to the sample and what followed it: the eligible items, many times more, get a broken bar
         double scale = funnel.stream().skip(1).mapToDouble(Svg.Bar::value).max().orElse(0);
-        h.append(Svg.bars("Round " + n + " funnel", funnel, scale, Svg.PALETTE[0]));
+        h.append(Svg.bars("Round " + n + " funnel", funnel.stream()
+                .map(b -> new Svg.Bar(b.label(), b.value(), Html.num(b.value()))).toList(), scale, Svg.PALETTE[0]));
         List<String> facts = new ArrayList<>();
         if (round.get("first_pass_rate") != null) {
             facts.add("first-pass rate " + Html.pct(round.get("first_pass_rate")));
@@ -441,14 +451,14 @@ public final class HtmlReport {
         for (Map<?, ?> p : patterns) {
             String id = String.valueOf(p.get("id"));
             boolean systematic = Boolean.TRUE.equals(p.get("systematic"));
-            h.append("<tr><td>").append(Html.text(id)).append("</td><td>").append(Html.text(p.get("criterion")))
+            h.append("<tr><td class=\"k\">").append(Html.text(id)).append("</td><td class=\"k\">").append(Html.text(p.get("criterion")))
                     .append("</td><td>").append(Html.text(p.get("label"))).append("</td><td class=\"n\">")
                     .append(Html.text(Html.num(p.get("sampled_items")))).append("</td><td class=\"n\">")
                     .append(Html.text(Html.num(p.get("matched")))).append("</td><td class=\"n\">")
                     .append(Html.text(Html.num(p.get("fixed")))).append("</td><td class=\"n\">")
                     .append(Html.text(Html.num(p.get("escalated")))).append("</td><td>")
                     .append(Html.text(!systematic ? "isolated: not batch-fixed"
-                            : how.getOrDefault(id, "the panel's checks on every eligible item (full scan)")))
+                            : how.getOrDefault(id, "full scan: the panel's checks on every eligible item")))
                     .append("</td><td>").append(Html.text(String.join("; ", learned.getOrDefault(id, List.of("none")))))
                     .append("</td></tr>");
         }
@@ -630,13 +640,13 @@ public final class HtmlReport {
         if (!items.isEmpty()) {
             h.append("<p>").append(Html.text(items.size() < total ? "The first " + items.size() + " of " + Html.num(total)
                     + " (all of them in escalations.csv):" : "All of them (also in escalations.csv):")).append("</p>\n");
-            h.append("<table><tr><th>item</th><th class=\"n\">round</th><th>cause</th><th>reason</th><th>pattern</th>"
-                    + "<th>open issues</th></tr>");
+            h.append("<table class=\"esc\"><tr><th>item</th><th class=\"n\">round</th><th>cause</th><th>reason</th>"
+                    + "<th>pattern</th><th>open issues</th></tr>");
             for (Map<?, ?> x : items) {
-                h.append("<tr><td>").append(Html.text(x.get("item_id"))).append("</td><td class=\"n\">")
-                        .append(Html.text(x.get("round"))).append("</td><td>").append(Html.text(x.get("cause")))
+                h.append("<tr><td class=\"k\">").append(Html.text(x.get("item_id"))).append("</td><td class=\"n\">")
+                        .append(Html.text(x.get("round"))).append("</td><td class=\"k\">").append(Html.text(x.get("cause")))
                         .append("</td><td>").append(Html.text(x.get("reason"))).append("</td><td>")
-                        .append(Html.text(x.get("pattern"))).append("</td><td>");
+                        .append(Html.text(patternIds(x.get("pattern")))).append("</td><td>");
                 List<?> issues = list(x.get("open_issues"));
                 for (int i = 0; i < issues.size(); i++) {
                     h.append(i == 0 ? "" : "<br>").append(Html.text(issues.get(i)));
@@ -726,6 +736,22 @@ public final class HtmlReport {
         } else {
             h.append(Html.text(v == null ? "n/a" : v));
         }
+    }
+
+    /** The pattern ids of an escalation's pattern cell ({@code r1-p1 <label> | r1-p3 <label>} → {@code r1-p1, r1-p3}). */
+    private static String patternIds(@Nullable Object pattern) {
+        if (pattern == null) {
+            return "";
+        }
+        List<String> ids = new ArrayList<>();
+        for (String part : String.valueOf(pattern).split(" \\| ")) {
+            String first = part.strip().split(" ", 2)[0];
+            if (!first.matches("r\\d+-p\\d+")) {
+                return String.valueOf(pattern);
+            }
+            ids.add(first);
+        }
+        return String.join(", ", ids);
     }
 
     private static Map<String, Object> rest(Map<?, ?> m, Set<String> known) {

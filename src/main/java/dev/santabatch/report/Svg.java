@@ -15,7 +15,7 @@ final class Svg {
     static final String[] PALETTE = {"#2f6db5", "#e08a1e", "#3a9a5b", "#b8453a", "#7a5bb0", "#5a8f99", "#a88a2c", "#888888"};
 
     private static final int WIDTH = 640;
-    private static final int LABEL = 190;
+    private static final int LABEL = 230;
     private static final int ROW = 22;
 
     private Svg() {}
@@ -37,7 +37,7 @@ final class Svg {
         for (Bar b : bars) {
             double w = top <= 0 ? 0 : Math.max(b.value() > 0 ? 2 : 0, area * Math.min(1, b.value() / top));
             s.append("<text x=\"").append(LABEL - 6).append("\" y=\"").append(y + 14)
-                    .append("\" text-anchor=\"end\">").append(Html.text(shorten(b.label(), 30))).append("</text>");
+                    .append("\" text-anchor=\"end\">").append(Html.text(shorten(b.label(), 36))).append("</text>");
             s.append("<rect x=\"").append(LABEL).append("\" y=\"").append(y + 3).append("\" width=\"").append(fmt(w))
                     .append("\" height=\"").append(ROW - 8).append("\" fill=\"").append(colour).append("\"/>");
             if (top > 0 && b.value() > top) {

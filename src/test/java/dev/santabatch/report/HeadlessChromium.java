@@ -155,10 +155,16 @@ final class HeadlessChromium implements AutoCloseable {
 
     /** Writes a PNG of the whole page (beyond the window) to {@code file}. */
     void screenshot(Path file) throws Exception {
+        screenshot(file, 0, Double.MAX_VALUE);
+    }
+
+    /** Writes a PNG of the page from {@code y} down, at most {@code height} CSS pixels, to {@code file}. */
+    void screenshot(Path file, double y, double height) throws Exception {
         JsonNode metrics = call("Page.getLayoutMetrics", null);
         JsonNode size = metrics.has("cssContentSize") ? metrics.get("cssContentSize") : metrics.get("contentSize");
-        ObjectNode clip = JSON.createObjectNode().put("x", 0).put("y", 0).put("width", size.get("width").asDouble())
-                .put("height", size.get("height").asDouble()).put("scale", 1);
+        double top = Math.min(y, Math.max(0, size.get("height").asDouble() - 1));
+        ObjectNode clip = JSON.createObjectNode().put("x", 0).put("y", top).put("width", size.get("width").asDouble())
+                .put("height", Math.min(height, size.get("height").asDouble() - top)).put("scale", 1);
         ObjectNode params = JSON.createObjectNode().put("format", "png").put("captureBeyondViewport", true);
         params.set("clip", clip);
         Files.write(file, Base64.getDecoder().decode(call("Page.captureScreenshot", params).path("data").asText()));
