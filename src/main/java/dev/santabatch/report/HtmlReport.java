@@ -251,15 +251,22 @@ public final class HtmlReport {
         if (trend.stream().anyMatch(p -> p.escapeRate() != null)) {
             strip(h, "escape rate (audited)", ids, trend.stream().map(RunTrend.Point::escapeRate).toList(), 0, true);
         }
+        boolean cost = trend.stream().anyMatch(p -> p.estimatedCost() != null && p.estimatedCost() > 0);
         h.append("</div>\n<table><tr><th>run</th><th>started</th><th>status</th><th class=\"n\">first-pass rate</th>"
-                + "<th class=\"n\">share of full verification</th><th class=\"n\">est. cost</th><th class=\"n\">escape rate</th></tr>");
+                + "<th class=\"n\">share of full verification</th>" + (cost ? "<th class=\"n\">est. cost</th>" : "")
+                + "<th class=\"n\">escape rate</th></tr>");
+        java.time.format.DateTimeFormatter started = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+                .withZone(java.time.ZoneOffset.UTC);
         for (RunTrend.Point p : trend) {
-            h.append("<tr><td>").append(Html.text(p.runId())).append("</td><td>")
-                    .append(Html.text(p.createdAt() == null ? "this run" : p.createdAt().toString())).append("</td><td>")
+            h.append("<tr><td>").append(Html.text(p.runId())).append("</td><td class=\"k\">")
+                    .append(Html.text(p.createdAt() == null ? "this run" : started.format(p.createdAt()))).append("</td><td>")
                     .append(Html.text(p.status())).append("</td><td class=\"n\">").append(Html.text(Html.pct(p.firstPassRate())))
-                    .append("</td><td class=\"n\">").append(Html.text(Html.pct(p.costShare()))).append("</td><td class=\"n\">")
-                    .append(Html.text(Html.money(p.estimatedCost()))).append("</td><td class=\"n\">")
-                    .append(Html.text(p.escapeRate() == null ? "not audited" : Html.pct(p.escapeRate()))).append("</td></tr>");
+                    .append("</td><td class=\"n\">").append(Html.text(Html.pct(p.costShare()))).append("</td>");
+            if (cost) {
+                h.append("<td class=\"n\">").append(Html.text(Html.money(p.estimatedCost()))).append("</td>");
+            }
+            h.append("<td class=\"n\">").append(Html.text(p.escapeRate() == null ? "not audited" : Html.pct(p.escapeRate())))
+                    .append("</td></tr>");
         }
         h.append("</table>\n</section>\n");
     }
@@ -287,7 +294,8 @@ public final class HtmlReport {
                     .append(Html.text(t.get("measured") == null ? "not measured" : rate ? Html.pct(t.get("measured"))
                             : Html.num(t.get("measured"))))
                     .append(t.get("audited") != null ? Html.text(" of " + Html.num(t.get("audited")) + " audited") : "")
-                    .append("</td><td>").append(Html.text(t.get("target"))).append("</td><td>").append(Html.text(t.get("status")));
+                    .append("</td><td class=\"k\">").append(Html.text(t.get("target"))).append("</td><td>")
+                    .append(Html.text(t.get("status")));
             if (t.get("how_to_measure") != null) {
                 h.append("<br><span class=\"note\">").append(Html.text(t.get("how_to_measure"))).append("</span>");
             }

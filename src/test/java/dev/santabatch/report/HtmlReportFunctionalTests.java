@@ -53,7 +53,7 @@ class HtmlReportFunctionalTests {
         HostileRun.Result again = HostileRun.run(dir, 9, "r2");
         assertThat(again.exit()).as(again.out()).isZero();
         String second = Files.readString(again.runDir().resolve("report.html"), StandardCharsets.UTF_8);
-        assertThat(second).contains("Trend over the job").contains("<tr><td>r1</td>").contains("<tr><td>r2</td><td>this run</td>");
+        assertThat(second).contains("Trend over the job").contains("<tr><td>r1</td>").contains("<tr><td>r2</td><td class=\"k\">this run</td>");
         assertThat(html).isEqualTo(Files.readString(page, StandardCharsets.UTF_8));
     }
 }

@@ -157,8 +157,9 @@ class HtmlReportTests {
         assertThat(one).doesNotContain("Trend over the job");
         assertOnlyOwnMarkup(html);
         assertThat(html).contains("<h2>Trend over the job's runs</h2>")
-                .contains("<td>&lt;b&gt;old&lt;/b&gt;</td><td>2026-11-30T02:00:00Z</td><td>not-clean</td><td class=\"n\">60.0 %</td>")
-                .contains("<td>r1</td><td>this run</td><td>clean</td><td class=\"n\">91.3 %</td>")
+                .contains("<td>&lt;b&gt;old&lt;/b&gt;</td><td class=\"k\">2026-11-30 02:00 UTC</td><td>not-clean</td>"
+                        + "<td class=\"n\">60.0 %</td><td class=\"n\">30.0 %</td><td class=\"n\">1.5000</td>")
+                .contains("<td>r1</td><td class=\"k\">this run</td><td>clean</td><td class=\"n\">91.3 %</td>")
                 .contains("<b>escape rate (audited)</b>").contains("not audited");
     }
 
