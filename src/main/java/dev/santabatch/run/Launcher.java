@@ -576,9 +576,11 @@ public final class Launcher {
         boolean exported = status == BatchStatus.COMPLETED || notClean || budgetExported;
         if (exported && Files.exists(reportFile)) {
             try {
-                for (String line : RunReport.summary(RunReport.read(reportFile))) {
+                Map<String, Object> report = RunReport.read(reportFile);
+                for (String line : RunReport.summary(report)) {
                     out.println("  " + line);
                 }
+                dev.santabatch.report.SummaryEvent.log(log, report, exit);
             } catch (IOException | RuntimeException e) {
                 err.println("santa-batch: could not read " + reportFile + ": " + e.getMessage());
             }
@@ -619,6 +621,7 @@ public final class Launcher {
                         status == BatchStatus.FAILED ? "a step failed" : "stopped by a signal (SIGTERM or Ctrl-C)",
                         failures, restart);
                 dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
+                dev.santabatch.report.SummaryEvent.log(log, report, exit);
                 OutputFolder.recover(run.outDir()); // an export killed mid-publish: its outputs are removed below
                 dev.santabatch.report.FailedRunReport.write(run.outDir(), report,
                         dev.santabatch.report.RunTrend.earlier(store, run.job().name(), run.runId()));
