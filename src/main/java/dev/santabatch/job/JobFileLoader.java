@@ -109,7 +109,8 @@ public final class JobFileLoader {
             "requests-per-minute-per-model", "max-attempts", "initial-backoff", "max-backoff", "jitter",
             "max-retry-after", "log-requests", "circuit-breaker-failures");
     private static final List<String> MODEL_KEYS = List.of("base-url", "model", "api-key-env", "temperature", "timeout",
-            "max-output-tokens", "structured-output", "price-input-per-million", "price-output-per-million");
+            "max-output-tokens", "structured-output", "price-input-per-million", "price-output-per-million",
+            "reasoning-effort");
     private static final List<String> RUN_KEYS = List.of("chunk-size", "concurrency");
     private static final List<String> BUDGET_KEYS = List.of("max-calls", "max-tokens", "max-cost",
             "max-calls-per-round", "max-tokens-per-round", "max-cost-per-round");
@@ -768,7 +769,14 @@ public final class JobFileLoader {
         StructuredOutput structured = o.enumValue("structured-output", StructuredOutput.JSON_SCHEMA, StructuredOutput.class);
         Double priceIn = o.has("price-input-per-million") ? o.numberIn("price-input-per-million", 0, 0, Double.MAX_VALUE) : null;
         Double priceOut = o.has("price-output-per-million") ? o.numberIn("price-output-per-million", 0, 0, Double.MAX_VALUE) : null;
-        return new ModelSpec(baseUrl, model, apiKeyEnv, temperature, timeout, maxOutputTokens, structured, priceIn, priceOut);
+        ModelSpec.ReasoningEffort effort = o.enumValue("reasoning-effort", ModelSpec.ReasoningEffort.NONE,
+                ModelSpec.ReasoningEffort.class);
+        if (effort != ModelSpec.ReasoningEffort.NONE && o.has("temperature")) {
+            throw o.err("temperature", "a reasoning model (reasoning-effort: " + kebab(effort)
+                    + ") takes no temperature; remove it");
+        }
+        return new ModelSpec(baseUrl, model, apiKeyEnv, temperature, timeout, maxOutputTokens, structured, priceIn, priceOut,
+                effort);
     }
 
     static boolean looksLikeSecret(String value) {

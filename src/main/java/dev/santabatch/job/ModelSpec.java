@@ -16,6 +16,10 @@ import org.jspecify.annotations.Nullable;
  * @param structuredOutput defaults to {@code json-schema}
  * @param priceInputPerMillion optional price per million input tokens
  * @param priceOutputPerMillion optional price per million output tokens
+ * @param reasoningEffort for reasoning models: {@code low}, {@code medium} or {@code high} sends
+ *     {@code reasoning_effort} and {@code max_completion_tokens} (max-output-tokens) and no
+ *     temperature. Defaults to {@code none}: a chat model, sent {@code temperature} and {@code
+ *     max_tokens}. Operational: changing it does not block a restart.
  */
 public record ModelSpec(
         @Nullable String baseUrl,
@@ -26,7 +30,24 @@ public record ModelSpec(
         int maxOutputTokens,
         StructuredOutput structuredOutput,
         @Nullable Double priceInputPerMillion,
-        @Nullable Double priceOutputPerMillion) {
+        @Nullable Double priceOutputPerMillion,
+        ReasoningEffort reasoningEffort) {
+
+    /** A reasoning model's effort; {@code NONE}: not a reasoning model. */
+    public enum ReasoningEffort {
+        NONE,
+        LOW,
+        MEDIUM,
+        HIGH
+    }
+
+    /** A chat model (reasoning effort {@code none}). */
+    public ModelSpec(@Nullable String baseUrl, String model, String apiKeyEnv, double temperature, Duration timeout,
+            int maxOutputTokens, StructuredOutput structuredOutput, @Nullable Double priceInputPerMillion,
+            @Nullable Double priceOutputPerMillion) {
+        this(baseUrl, model, apiKeyEnv, temperature, timeout, maxOutputTokens, structuredOutput, priceInputPerMillion,
+                priceOutputPerMillion, ReasoningEffort.NONE);
+    }
 
     public enum StructuredOutput {
         JSON_SCHEMA,

@@ -101,13 +101,16 @@ public final class FailedRunReport {
     }
 
     /**
-     * Writes {@code report.json} into {@code folder} (created if needed): a fresh folder that then
-     * takes the place of the run's output folder, so that the outputs of an earlier export are
-     * replaced at once, never removed one by one beside its report.
+     * Writes {@code report.json} and {@code report.html} into {@code folder} (created if needed): a
+     * fresh folder that then takes the place of the run's output folder, so that the outputs of an
+     * earlier export are replaced at once, never removed one by one beside its report.
+     *
+     * @param earlier the job's earlier runs, for the page's trend ({@link RunTrend#earlier})
      */
-    public static void write(Path folder, Map<String, Object> report) throws IOException {
+    public static void write(Path folder, Map<String, Object> report, List<RunTrend.Point> earlier) throws IOException {
         Files.createDirectories(folder);
         RunReport.write(folder.resolve("report.json"), report);
+        HtmlReport.write(folder.resolve("report.html"), report, RunTrend.withCurrent(earlier, report));
     }
 
     /** The one-screen summary of a failed run: the status first. */

@@ -180,6 +180,7 @@ public final class RunReport {
             m.put("first_pass_rate", value(metrics.firstPassRate()));
             m.put("mean_reviews_to_nice", value(metrics.meanReviewsToNice()));
             m.put("nice", metrics.nice());
+            m.put("nice_first_review", metrics.niceFirstReview());
             m.put("escalated", metrics.escalated());
             m.put("unreviewed", metrics.unreviewed());
             m.put("escalations_by_reason", metrics.escalationsByReason());

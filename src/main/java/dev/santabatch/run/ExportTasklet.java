@@ -7,6 +7,8 @@ import dev.santabatch.loop.SpendStore;
 import dev.santabatch.report.SpendReport;
 import dev.santabatch.report.AuditFile;
 import dev.santabatch.report.GroundTruthEscapes;
+import dev.santabatch.report.HtmlReport;
+import dev.santabatch.report.RunTrend;
 import dev.santabatch.report.RunReport;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
@@ -30,8 +32,8 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * {@code catalog.csv} when the run ends {@code clean} or {@code fully-reviewed}, else {@code
  * verified.csv} (the input's header, column order and row order; latest revisions), {@code
  * unverified.csv} (the same columns and a reason column), {@code changes.csv}, {@code
- * escalations.csv}, {@code rejects.csv}, {@code audit.csv} and {@code report.json}. The files are
- * written into a fresh folder beside the run's, which then replaces it ({@link OutputFolder}): a
+ * escalations.csv}, {@code rejects.csv}, {@code audit.csv}, {@code report.json} and {@code report.html}
+ * (rendered from the same map, {@link HtmlReport}). The files are written into a fresh folder beside the run's, which then replaces it ({@link OutputFolder}): a
  * stopped or failed export never leaves a half file nor a mix of two exports, and an export after a
  * resume replaces the earlier one whole. When the last round ended not clean the step's exit status
  * is {@link #NOT_CLEAN}: the job then stops, restartable.
@@ -149,7 +151,7 @@ final class ExportTasklet implements Tasklet {
             out.commit();
         }
         long changes = writeChanges(dir, contentIndex);
-        writeEscalations(dir, contentIndex, unresolved);
+        Map<String, Object> escalations = writeEscalations(dir, contentIndex, unresolved);
         AuditFile.write(dir.resolve("audit.csv"), audit.sample());
 
         SpendStore spendStore = new SpendStore(store.jdbc());
@@ -177,7 +179,10 @@ final class ExportTasklet implements Tasklet {
         if (RunReport.BUDGET_STOPPED.equals(status)) {
             report.put("budget_stop", budgetStop(spendStore));
         }
+        report.put("escalations", escalations);
         RunReport.write(dir.resolve("report.json"), report);
+        HtmlReport.write(dir.resolve("report.html"), report,
+                RunTrend.withCurrent(RunTrend.earlier(store, run.job().name(), run.runId()), report));
         OutputFolder.publish(dir, run.outDir());
         log.info("export: {} items in {}, {} unverified, {} held ({} with an unresolved FAIL), {} rejects, {} changes;"
                         + " status {}", shipped[0], run.outDir().resolve(shippedFile), unverified[0], held[0],
@@ -264,8 +269,18 @@ final class ExportTasklet implements Tasklet {
      * spreadsheets (a cell starting with =, +, -, @, tab or CR gets a leading quote). The items
      * held at export with an unresolved FAIL ({@link ShippingInvariant#FAIL_UNRESOLVED}: cause
      * {@code santa-fix}, the FAIL's round, the failing reviewers' critical issues) follow the stored ones.
+     *
+     * @return report.json's {@code escalations}: the count and the first {@link HtmlReport#MAX_ESCALATIONS}
+     *     rows without their texts (item, round, cause, reason, pattern, open issues)
      */
-    private void writeEscalations(Path dir, int contentIndex, List<Unresolved> unresolved) throws IOException {
+    private Map<String, Object> writeEscalations(Path dir, int contentIndex, List<Unresolved> unresolved) throws IOException {
+        long[] total = {0};
+        List<Map<String, Object>> first = new ArrayList<>();
+        java.util.function.Consumer<Map<String, Object>> excerpt = row -> {
+            if (total[0]++ < HtmlReport.MAX_ESCALATIONS) {
+                first.add(row);
+            }
+        };
         try (CatalogCsvWriter out = CatalogCsvWriter.neutralising(
                 dir.resolve("escalations.csv"),
                 List.of("item_id", "round", "cause", "reason", "pattern", "original", "last_passing", "last_attempt",
@@ -280,12 +295,35 @@ final class ExportTasklet implements Tasklet {
                 } catch (IOException ex) {
                     throw new UncheckedIOException(ex);
                 }
+                excerpt.accept(escalationRow(e.itemId(), e.round(), e.cause(), e.reason(), e.pattern(),
+                        e.issues().isEmpty() ? List.of() : List.of(e.issues().split("\n"))));
             });
             for (Unresolved u : unresolved) {
                 out.writeRow(u.fail().itemId(), String.valueOf(u.fail().round()), ShippingInvariant.CAUSE,
                         ShippingInvariant.FAIL_UNRESOLVED, "", u.original(), u.current(), "", String.join("\n", u.fail().issues()));
+                excerpt.accept(escalationRow(u.fail().itemId(), u.fail().round(), ShippingInvariant.CAUSE,
+                        ShippingInvariant.FAIL_UNRESOLVED, null, u.fail().issues()));
             }
             out.commit();
         }
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("total", total[0]);
+        m.put("listed", first.size());
+        m.put("items", first);
+        m.put("note", "the first " + HtmlReport.MAX_ESCALATIONS + " rows of escalations.csv without their texts;"
+                + " every row, with its texts, is in escalations.csv");
+        return m;
+    }
+
+    private static Map<String, Object> escalationRow(String itemId, int round, String cause, @Nullable String reason,
+            @Nullable String pattern, List<String> issues) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("item_id", itemId);
+        m.put("round", round);
+        m.put("cause", cause);
+        m.put("reason", reason);
+        m.put("pattern", pattern);
+        m.put("open_issues", List.copyOf(issues));
+        return m;
     }
 }

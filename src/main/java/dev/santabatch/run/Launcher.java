@@ -209,6 +209,7 @@ public final class Launcher {
             AuditFile.AuditResult result = AuditFile.read(filled, ids);
             Map<String, Object> report = RunReport.read(reportFile);
             Map<String, Object> audit;
+            List<dev.santabatch.report.RunTrend.Point> earlier;
             String job = String.valueOf(report.get("job"));
             String runId = String.valueOf(report.get("run_id"));
             try (ConfigurableApplicationContext base = baseContext(props)) {
@@ -224,6 +225,7 @@ public final class Launcher {
                 // from every stored verdict of the audit.csv's items (an earlier hand-back included),
                 // as the export computes it
                 audit = RunReport.storedAudit(store, row.runPk(), ids);
+                earlier = dev.santabatch.report.RunTrend.earlier(store, job, runId);
             }
             if (audit == null) {
                 audit = new java.util.LinkedHashMap<>(Map.of("audited", 0, "defective", 0));
@@ -232,6 +234,8 @@ public final class Launcher {
             // the escape rate and the seed target's escape-rate row, as the export writes them
             RunReport.applyAudit(report, audit, runDir);
             RunReport.write(reportFile, report);
+            dev.santabatch.report.HtmlReport.write(runDir.resolve("report.html"), report,
+                    dev.santabatch.report.RunTrend.withCurrent(earlier, report));
             long audited = ((Number) audit.get("audited")).longValue();
             @SuppressWarnings("unchecked")
             List<Double> ci = (List<Double>) audit.get("interval_95");
@@ -550,8 +554,8 @@ public final class Launcher {
                     why, failures, restart, failureLine(storeFailed));
         }
         try {
-            writeFailedReport(run.outDir(), report);
-            out.println("  report:   " + run.outDir().resolve("report.json"));
+            writeFailedReport(run.outDir(), report, earlierRuns(store, run));
+            out.println("  report:   " + run.outDir().resolve("report.json") + " (and report.html)");
         } catch (Throwable t) {
             err.println("santa-batch: could not write " + run.outDir().resolve("report.json") + ": " + t);
         }
@@ -565,10 +569,20 @@ public final class Launcher {
      * report (a reader sees either them or the failed report, never a mix), and a write that fails
      * leaves the earlier export as it was.
      */
-    static void writeFailedReport(Path outDir, Map<String, Object> report) throws IOException {
+    static void writeFailedReport(Path outDir, Map<String, Object> report, List<dev.santabatch.report.RunTrend.Point> earlier)
+            throws IOException {
         Path partial = OutputFolder.begin(outDir);
-        dev.santabatch.report.FailedRunReport.write(partial, report);
+        dev.santabatch.report.FailedRunReport.write(partial, report, earlier);
         OutputFolder.publish(partial, outDir);
+    }
+
+    /** The job's earlier runs for the page's trend; none when the store does not answer. */
+    static List<dev.santabatch.report.RunTrend.Point> earlierRuns(Store store, RunContext run) {
+        try {
+            return dev.santabatch.report.RunTrend.earlier(store, run.job().name(), run.runId());
+        } catch (RuntimeException e) {
+            return List.of();
+        }
     }
 
     /**
@@ -627,15 +641,17 @@ public final class Launcher {
         boolean exported = status == BatchStatus.COMPLETED || notClean || budgetExported;
         if (exported && Files.exists(reportFile)) {
             try {
-                for (String line : RunReport.summary(RunReport.read(reportFile))) {
+                Map<String, Object> report = RunReport.read(reportFile);
+                for (String line : RunReport.summary(report)) {
                     out.println("  " + line);
                 }
+                dev.santabatch.report.SummaryEvent.log(log, report, exit);
             } catch (IOException | RuntimeException e) {
                 err.println("santa-batch: could not read " + reportFile + ": " + e.getMessage());
             }
             out.println("  outputs:  " + run.outDir());
             out.println("            " + (notClean || budget ? "verified.csv" : "catalog.csv")
-                    + ", unverified.csv, changes.csv, escalations.csv, rejects.csv, audit.csv, report.json");
+                    + ", unverified.csv, changes.csv, escalations.csv, rejects.csv, audit.csv, report.json, report.html");
             if (notClean) {
                 out.println("  resume:   " + (Decision.UNREACHABLE_PATTERN.equals(decision)
                         ? "give the unreachable patterns what would reach them (above: a larger matcher.max-candidate-share, a rule)"
@@ -670,8 +686,9 @@ public final class Launcher {
                         status == BatchStatus.FAILED ? "a step failed" : "stopped by a signal (SIGTERM or Ctrl-C)",
                         failures, restart);
                 dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
-                writeFailedReport(run.outDir(), report);
-                out.println("  report:   " + reportFile);
+                dev.santabatch.report.SummaryEvent.log(log, report, exit);
+                writeFailedReport(run.outDir(), report, earlierRuns(store, run));
+                out.println("  report:   " + reportFile + " (and report.html)");
             } catch (IOException | RuntimeException e) {
                 out.println("  status:   " + RunReport.FAILED.toUpperCase(java.util.Locale.ROOT));
                 failures.forEach(f -> out.println("  failure:  " + f));

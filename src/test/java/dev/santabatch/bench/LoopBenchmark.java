@@ -85,6 +85,12 @@ public final class LoopBenchmark {
                     System.out.println(line);
                 }
             }
+            Path runDir = dir.resolve("out").resolve("product-descriptions").resolve("b" + rows);
+            for (String name : new String[] {"report.json", "report.html"}) {
+                Path f = runDir.resolve(name);
+                System.out.printf("  %-11s %,d bytes%s%n", name, Files.exists(f) ? Files.size(f) : -1,
+                        name.equals("report.html") ? " (target under 1 MB)" : "");
+            }
         }
     }
 

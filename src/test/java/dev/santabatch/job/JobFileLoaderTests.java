@@ -253,6 +253,32 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void reasoningEffortIsReadAndRefusesATemperatureOrAnUnknownEffort() throws Exception {
+        String reviewers = """
+                reviewers:
+                  - id: B
+                    type: llm
+                    model:
+                      model: o4-mini
+                      reasoning-effort: %s
+                  - id: C
+                    type: llm
+                    model:
+                      model: gpt-4o-mini
+                """;
+        JobDefinition job = JobFileLoader.load(write(BASE + reviewers.formatted("medium")));
+        assertThat(job.reviewers().get(0).model().reasoningEffort()).isEqualTo(ModelSpec.ReasoningEffort.MEDIUM);
+        assertThat(job.reviewers().get(1).model().reasoningEffort()).isEqualTo(ModelSpec.ReasoningEffort.NONE);
+
+        JobFileException unknown = catchThrowableOfType(JobFileException.class,
+                () -> JobFileLoader.load(write(BASE + reviewers.formatted("extreme"))));
+        assertThat(unknown.getMessage()).contains("reasoning-effort").contains("none").contains("high").contains(":");
+        JobFileException temperature = catchThrowableOfType(JobFileException.class, () -> JobFileLoader.load(write(BASE
+                + reviewers.formatted("low").replace("reasoning-effort: low", "reasoning-effort: low\n      temperature: 0.2"))));
+        assertThat(temperature.getMessage()).contains("temperature").contains("reasoning");
+    }
+
+    @Test
     void matcherModelAndGovernorKeysAreRead() throws Exception {
         // given a matcher of its own and every governor key
         Path file = write(BASE + """

@@ -401,8 +401,11 @@ class ScriptedLoopFunctionalTests {
         assertThat(summary.substring(summary.indexOf("(exit 1)")).lines().skip(1).findFirst().orElseThrow())
                 .isEqualTo("  status:   FAILED (nothing shipped: no catalog.csv)");
         try (var files = Files.list(dir.resolve("out/loop/r1"))) {
-            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("report.json");
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("report.json", "report.html");
         }
+        // report.html says it too, first
+        String page = Files.readString(dir.resolve("out/loop/r1/report.html"), StandardCharsets.UTF_8);
+        assertThat(page).contains("<div class=\"status bad\">FAILED</div>").contains("could not be reviewed");
 
         down.set(false);
         ByteArrayOutputStream again = new ByteArrayOutputStream();
@@ -488,6 +491,9 @@ class ScriptedLoopFunctionalTests {
                 .containsEntry("audited", 20).containsEntry("defective", 1).containsEntry("interval_95", ci)
                 .doesNotContainKey("how_to_measure");
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("; target 0: MISSED");
+        // report.html is rendered again with it
+        assertThat(Files.readString(run.resolve("report.html"), StandardCharsets.UTF_8))
+                .contains("1 defective of 20 audited shipped items: escape rate 5.0 % (95 % CI 0.1 % to 24.9 %)");
         assertThat(dev.santabatch.report.RunReport.summary(dev.santabatch.report.RunReport.read(run.resolve("report.json"))))
                 .contains("escape:   5.0 % of 20 audited shipped items defective (95 % CI 0.1-24.9 %); target 0: MISSED");
 
@@ -679,7 +685,7 @@ class ScriptedLoopFunctionalTests {
         Map<String, Object> outputs = (Map<String, Object>) report.get("outputs");
         assertThat(outputs.get("shipped")).isEqualTo(0);
         try (var files = Files.list(run)) {
-            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("report.json");
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("report.json", "report.html");
         }
     }
 

@@ -42,6 +42,8 @@ class FingerprintsTests {
         assertThat(fingerprintWith("price-input-per-million: 0.15", "price-input-per-million: 0.30")).isEqualTo(base);
         assertThat(fingerprintWith("max-output-tokens: 1024", "max-output-tokens: 4096")).isEqualTo(base);
         assertThat(fingerprintWith("temperature: 0.0", "temperature: 0.2")).isEqualTo(base);
+        // a reasoning model's effort (which takes the temperature's place) may change on a restart
+        assertThat(fingerprintWith("temperature: 0.0", "reasoning-effort: high")).isEqualTo(base);
         assertThat(fingerprintWith("structured-output: json-object", "structured-output: prompt")).isEqualTo(base);
         // the fixer and matcher models do not judge: not part of the rubric either
         assertThat(fingerprintWith("model: FIXER-MODEL", "model: OTHER-FIXER")).isEqualTo(base);

@@ -65,7 +65,7 @@ class LastResortTests {
         Map<String, Object> unwritable = new java.util.LinkedHashMap<>();
         unwritable.put("status", "failed");
         unwritable.put("broken", new Object());
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Launcher.writeFailedReport(out, unwritable))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Launcher.writeFailedReport(out, unwritable, java.util.List.of()))
                 .isInstanceOf(java.io.IOException.class);
 
         // then the earlier export is as it was, its report with it: not a mix of the two
@@ -76,7 +76,7 @@ class LastResortTests {
         assertThat(java.nio.file.Files.readString(out.resolve("report.json"))).contains("not-clean");
 
         // and when it can be written, it replaces the whole folder: the report alone, nothing left beside it
-        Launcher.writeFailedReport(out, Map.of("status", "failed"));
+        Launcher.writeFailedReport(out, Map.of("status", "failed"), java.util.List.of());
         try (var files = java.nio.file.Files.list(out)) {
             assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactly("report.json");
         }

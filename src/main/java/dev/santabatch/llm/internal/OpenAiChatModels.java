@@ -21,16 +21,23 @@ public final class OpenAiChatModels {
      */
     public static ChatModel create(ModelSpec spec, String baseUrl, String apiKey, boolean logRequests) {
         Duration timeout = spec.timeout();
-        return OpenAiChatModel.builder()
+        OpenAiChatModel.OpenAiChatModelBuilder builder = OpenAiChatModel.builder()
                 .httpClientBuilder(GovernedHttpClient.builder()
                         .logRequests(logRequests)
                         .connectTimeout(timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10))
                         .readTimeout(timeout))
                 .baseUrl(baseUrl)
                 .apiKey(apiKey)
-                .modelName(spec.model())
-                .temperature(spec.temperature())
-                .maxTokens(spec.maxOutputTokens())
+                .modelName(spec.model());
+        if (spec.reasoningEffort() == ModelSpec.ReasoningEffort.NONE) {
+            builder.temperature(spec.temperature()).maxTokens(spec.maxOutputTokens());
+        } else {
+            // reasoning models refuse temperature and max_tokens (HTTP 400); their output budget,
+            // reasoning included, is max_completion_tokens
+            builder.maxCompletionTokens(spec.maxOutputTokens())
+                    .reasoningEffort(spec.reasoningEffort().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return builder
                 .timeout(timeout)
                 .maxRetries(0)
                 .strictJsonSchema(true)
