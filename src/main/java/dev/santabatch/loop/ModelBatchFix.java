@@ -312,7 +312,10 @@ final class ModelBatchFix {
                         // a transport failure, or answers that never said whether the item shows the
                         // pattern: nothing says it carries the pattern, so it stays eligible, not
                         // escalated, and keeps its text (the errors are counted by kind)
-                        return new Outcome(task, List.of(), List.of(), null, null, List.of(f.message()), calls, f.kind(), null);
+                        // (a pattern the matcher already said it shows, with a correction unlike the
+                        // sample's, is kept in unresolved: the writer flags it so no clean sample covers it)
+                        return new Outcome(task, List.of(), List.of(), null, null, List.of(f.message()), calls, f.kind(), null,
+                                unresolved);
                     }
                     failed.add(p);
                     issues.add(p.label() + " (matcher: " + f.message() + ")");
@@ -360,6 +363,10 @@ final class ModelBatchFix {
                 String id = o.task().item().id();
                 o.calls().forEach((p, n) -> spend.addMatchCalls(runPk, round, p, n));
                 String state;
+                if (o.undecided() != null && !o.unresolved().isEmpty()) {
+                    // an earlier pattern's matcher said it shows that pattern (correction not stored)
+                    loop.flag(runPk, id, o.task().item().currentRev(), round, o.unresolved());
+                }
                 if (o.undecided() == MatchOutcome.Kind.TRANSPORT) {
                     state = "transport";
                     log.warn("batch-fix: {} not matched (transport failure; it stays eligible): {}", id, o.issues());

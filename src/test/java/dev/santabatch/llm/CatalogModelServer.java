@@ -163,7 +163,7 @@ public final class CatalogModelServer implements AutoCloseable {
      * role and attempt always get the same fault, whatever the timing. Each rate is a share of all
      * calls; a review-only fault (missing criterion, contradiction) drawn for a fix or match call is
      * no fault, and garbage is malformed JSON for reviews and matches and an empty text for fixes.
-     * Contradictions are half a PASS with a critical issue, half a FAIL without a failed check.
+     * A contradiction is a PASS with a critical issue, half of them prefixed with their criterion, half not.
      *
      * @param hang the share of answers held for {@code hangFor}
      * @param retryAfterSeconds the {@code Retry-After} of a 429

@@ -43,7 +43,7 @@ class SemanticSettingsTests {
         assertThat(semantic.thresholds().keySet()).containsExactlyInAnyOrderElementsOf(SemanticSettings.NAMES);
         assertThat(SemanticSettings.from(semantic.thresholds())).isEqualTo(SemanticSettings.defaults());
         ReviewerSpec lexical = job.reviewers().stream().filter(r -> r.type().equals("lexical")).findFirst().orElseThrow();
-        assertThat(lexical.thresholds()).hasSize(4);
+        assertThat(lexical.thresholds()).hasSize(5);
         assertThat(LexicalThresholds.of(lexical.thresholds())).isEqualTo(LexicalThresholds.defaults());
     }
 
