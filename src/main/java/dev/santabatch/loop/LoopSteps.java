@@ -112,14 +112,15 @@ public final class LoopSteps {
 
     /**
      * The canary step: the round's canaries drawn once and reviewed by fresh panels as items are
-     * ({@link CanaryStep}), with the review step's budget guard.
+     * ({@link CanaryStep}), with the review step's budget guard. One canary a chunk: the canaries
+     * are reviewed one after another (each by its panel in parallel), so a stop or a reached budget
+     * is seen after each canary, not after a chunk of them.
      */
     public Step canaryStep() {
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
         dev.santabatch.canary.CanaryStore canaryStore = new dev.santabatch.canary.CanaryStore(store.jdbc());
         return new StepBuilder(CANARIES, repo)
-                .<CanaryStep.Task, java.util.List<dev.santabatch.canary.CanaryStore.Verdict>>chunk(
-                        Math.max(1, run.job().run().concurrency()))
+                .<CanaryStep.Task, java.util.List<dev.santabatch.canary.CanaryStore.Verdict>>chunk(1)
                 .transactionManager(tm)
                 .reader(new CanaryStep.Reader(store, loop, canaryStore, run, panels, source, run.categoryIndex(),
                         this.canaries))
