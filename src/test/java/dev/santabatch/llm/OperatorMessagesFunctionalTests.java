@@ -154,7 +154,7 @@ class OperatorMessagesFunctionalTests {
             assertThat(log).doesNotContain("Rolling back chunk transaction")
                     .doesNotContain("Encountered an error executing step")
                     .doesNotContain("\tat ");
-            assertThat(log.lines().filter(l -> l.contains(" ERROR ")).toList()).singleElement().asString()
+            assertThat(log.lines().filter(l -> l.contains(" ERROR ")).toList()).as(log).singleElement().asString()
                     .contains("authentication failed").contains(server.baseUrl());
         }
     }

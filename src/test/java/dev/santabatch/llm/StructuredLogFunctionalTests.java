@@ -101,14 +101,23 @@ class StructuredLogFunctionalTests {
         PrintStream err = System.err;
         Map<String, String> previous = new LinkedHashMap<>();
         properties.forEach((k, v) -> previous.put(k, System.setProperty(k, v)));
+        // Spring Boot copies logging settings into system properties (CONSOLE_LOG_STRUCTURED_FORMAT,
+        // ...) and a later run keeps them: the run's own are removed afterwards
+        java.util.Set<String> before = new java.util.HashSet<>(System.getProperties().stringPropertyNames());
         PrintStream tee = new PrintStream(captured, true, StandardCharsets.UTF_8);
         System.setOut(tee);
         System.setErr(tee);
+        // logging is set up once per JVM and kept: forget it, so this run's application sets it up
+        // on the captured console with these properties, and the next one on the real console
+        resetLogging();
         try {
             return body.run();
         } finally {
             System.setOut(out);
             System.setErr(err);
+            System.getProperties().stringPropertyNames().stream().filter(k -> !before.contains(k))
+                    .forEach(System::clearProperty);
+            resetLogging();
             previous.forEach((k, v) -> {
                 if (v == null) {
                     System.clearProperty(k);
@@ -117,5 +126,10 @@ class StructuredLogFunctionalTests {
                 }
             });
         }
+    }
+
+    /** Forgets the JVM's logging set-up, so the next application start sets it up afresh. */
+    private static void resetLogging() {
+        org.springframework.boot.logging.LoggingSystem.get(StructuredLogFunctionalTests.class.getClassLoader()).cleanUp();
     }
 }
