@@ -40,7 +40,7 @@ class LastResortTests {
         // when an error ends it
         int exit = Launcher.lastResort(deadStore(), run, null, new OutOfMemoryError("simulated: Java heap space"),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), new RunMetrics());
 
         // then report.json says failed, with the cause and why the counts are missing
         assertThat(exit).isEqualTo(1);
