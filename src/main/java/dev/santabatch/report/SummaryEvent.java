@@ -21,7 +21,7 @@ public final class SummaryEvent {
     private SummaryEvent() {}
 
     /** The event's fields, in order. */
-    static Map<String, Object> fields(Map<String, Object> report, int exit) {
+    public static Map<String, Object> fields(Map<String, Object> report, int exit) {
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("santa.job", report.get("job"));
         f.put("santa.run_id", report.get("run_id"));

@@ -17,6 +17,7 @@ import dev.santabatch.report.AuditFileException;
 import dev.santabatch.report.RunReport;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
+import io.micrometer.observation.ObservationRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -43,6 +44,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.configuration.annotation.BatchObservabilityBeanPostProcessor;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.parameters.JobParameters;
@@ -462,6 +464,10 @@ public final class Launcher {
                 child.setParent(base);
                 child.registerBean(RunContext.class, () -> context);
                 child.registerBean(Panels.class, () -> panels);
+                // the run's job and steps record their observations (job and step timers) in the run's metrics
+                RunMetrics metrics = new RunMetrics();
+                child.registerBean(ObservationRegistry.class, metrics::observations);
+                child.registerBean(BatchObservabilityBeanPostProcessor.class);
                 child.register(SantaJobConfiguration.class);
                 child.refresh();
                 Job santaJob = child.getBean("santaJob", Job.class);
@@ -469,19 +475,21 @@ public final class Launcher {
                 try {
                     execution = operator.start(santaJob, params);
                 } catch (Error e) {
-                    return lastResort(store, context, null, e, out, err);
+                    return pushed(metrics, base.getEnvironment(), context, lastResort(store, context, null, e, out, err, metrics), err);
                 } catch (RuntimeException e) {
                     if (ConfigurationErrorLogFilter.configurationError(e)) {
                         throw e;
                     }
                     // the job ran and its end could not be recorded (the store's connection died)
-                    return lastResort(store, context, null, e, out, err);
+                    return pushed(metrics, base.getEnvironment(), context, lastResort(store, context, null, e, out, err, metrics), err);
                 }
+                int exit;
                 try {
-                    return finish(store, context, execution, out, err);
+                    exit = finish(store, context, execution, out, err, metrics);
                 } catch (RuntimeException | Error e) {
-                    return lastResort(store, context, execution, e, out, err);
+                    exit = lastResort(store, context, execution, e, out, err, metrics);
                 }
+                return pushed(metrics, base.getEnvironment(), context, exit, err);
             }
         } catch (JobInstanceAlreadyCompleteException e) {
             err.println("santa-batch: run '" + runId + "' already completed. Use a new --run-id.");
@@ -523,7 +531,7 @@ public final class Launcher {
      * @param execution the execution, when the job returned one; {@code null} when it did not
      */
     static int lastResort(Store store, RunContext run, @Nullable JobExecution execution, Throwable e, PrintStream out,
-            PrintStream err) {
+            PrintStream err, RunMetrics metrics) {
         String cause = failureLine(e);
         try {
             log.error("run '{}' of job '{}' ended by an unexpected error: {}", run.runId(), run.job().name(), cause, e);
@@ -552,6 +560,11 @@ public final class Launcher {
             // the store does not answer (the hypothesis for a run that ends with no trace): what needs no store
             report = dev.santabatch.report.FailedRunReport.withoutStore(run.job().name(), run.runId(), executionId, status,
                     why, failures, restart, failureLine(storeFailed));
+        }
+        try {
+            metrics.record(report, ExitCodes.FAILED);
+        } catch (Throwable t) {
+            log.warn("could not record the run's metrics: {}", t.toString());
         }
         try {
             writeFailedReport(run.outDir(), report, earlierRuns(store, run));
@@ -605,7 +618,31 @@ public final class Launcher {
         };
     }
 
-    private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out, PrintStream err) {
+    /**
+     * The run's end for a scheduler: its metrics pushed to the Pushgateway when one is configured
+     * (a run whose figures could not be read is pushed with its exit and status only).
+     *
+     * @return {@code exit}
+     */
+    private static int pushed(RunMetrics metrics, org.springframework.core.env.Environment env, RunContext run, int exit,
+            PrintStream err) {
+        try {
+            if (!metrics.recorded()) {
+                Map<String, Object> known = new java.util.LinkedHashMap<>();
+                known.put("job", run.job().name());
+                known.put("run_id", run.runId());
+                known.put("status", exit == ExitCodes.OK ? "unknown" : RunReport.FAILED);
+                metrics.record(known, exit);
+            }
+            metrics.push(env, run.job().name(), err);
+        } catch (RuntimeException e) {
+            log.warn("could not push the run's metrics: {}", e.toString());
+        }
+        return exit;
+    }
+
+    private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out, PrintStream err,
+            RunMetrics metrics) {
         BatchStatus status = execution.getStatus();
         if (status != BatchStatus.STOPPED) {
             // the answers kept for a killed execution's resume have served: a failed execution's (say,
@@ -646,6 +683,7 @@ public final class Launcher {
                     out.println("  " + line);
                 }
                 dev.santabatch.report.SummaryEvent.log(log, report, exit);
+                metrics.record(report, exit);
             } catch (IOException | RuntimeException e) {
                 err.println("santa-batch: could not read " + reportFile + ": " + e.getMessage());
             }
@@ -687,6 +725,7 @@ public final class Launcher {
                         failures, restart);
                 dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
                 dev.santabatch.report.SummaryEvent.log(log, report, exit);
+                metrics.record(report, exit);
                 writeFailedReport(run.outDir(), report, earlierRuns(store, run));
                 out.println("  report:   " + reportFile + " (and report.html)");
             } catch (IOException | RuntimeException e) {

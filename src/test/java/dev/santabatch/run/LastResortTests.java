@@ -40,7 +40,7 @@ class LastResortTests {
         // when an error ends it
         int exit = Launcher.lastResort(deadStore(), run, null, new OutOfMemoryError("simulated: Java heap space"),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), new RunMetrics());
 
         // then report.json says failed, with the cause and why the counts are missing
         assertThat(exit).isEqualTo(1);
@@ -75,10 +75,10 @@ class LastResortTests {
         }
         assertThat(java.nio.file.Files.readString(out.resolve("report.json"))).contains("not-clean");
 
-        // and when it can be written, it replaces the whole folder: the report alone, nothing left beside it
+        // and when it can be written, it replaces the whole folder: the report (json and html) alone, nothing left beside it
         Launcher.writeFailedReport(out, Map.of("status", "failed"), java.util.List.of());
         try (var files = java.nio.file.Files.list(out)) {
-            assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactly("report.json");
+            assertThat(files.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("report.html", "report.json");
         }
         assertThat(RunReport.read(out.resolve("report.json")).get("status")).isEqualTo("failed");
         try (var siblings = java.nio.file.Files.list(out.getParent())) {
