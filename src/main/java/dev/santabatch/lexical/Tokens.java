@@ -175,20 +175,7 @@ final class Tokens {
         if (a.length == 0 && b.length == 0) {
             return 0;
         }
-        int i = 0;
-        int j = 0;
-        int inter = 0;
-        while (i < a.length && j < b.length) {
-            if (a[i] == b[j]) {
-                inter++;
-                i++;
-                j++;
-            } else if (a[i] < b[j]) {
-                i++;
-            } else {
-                j++;
-            }
-        }
+        int inter = shared(a, b);
         return (double) inter / (a.length + b.length - inter);
     }
 }

@@ -33,13 +33,7 @@ public final class FailedRunReport {
      */
     public static Map<String, Object> build(Store store, LoopStore loop, String job, String runId, long runPk,
             long executionId, String batchStatus, String why, List<String> failures, String restart) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("status", RunReport.FAILED);
-        r.put("job", job);
-        r.put("run_id", runId);
-        r.put("execution", RunReport.ordered("id", executionId, "batch_status", batchStatus, "why", why));
-        r.put("failures", List.copyOf(failures));
-        r.put("restart", restart);
+        Map<String, Object> r = header(job, runId, executionId, batchStatus, why, failures, restart);
         long items = store.countItems(runPk);
         long rejects = store.countRejects(runPk);
         r.put("input", RunReport.ordered("records", items + rejects, "items", items, "rejects", rejects));
@@ -77,6 +71,19 @@ public final class FailedRunReport {
         return r;
     }
 
+    /** What every failed run's report starts with: status, run, execution, failures, restart. */
+    private static Map<String, Object> header(String job, String runId, long executionId, String batchStatus, String why,
+            List<String> failures, String restart) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("status", RunReport.FAILED);
+        r.put("job", job);
+        r.put("run_id", runId);
+        r.put("execution", RunReport.ordered("id", executionId, "batch_status", batchStatus, "why", why));
+        r.put("failures", List.copyOf(failures));
+        r.put("restart", restart);
+        return r;
+    }
+
     /**
      * {@link #build}'s report when the store does not answer (its connection died): what needs no
      * store (status, execution, failures, restart), and why the counts are missing.
@@ -85,13 +92,7 @@ public final class FailedRunReport {
      */
     public static Map<String, Object> withoutStore(String job, String runId, long executionId, String batchStatus,
             String why, List<String> failures, String restart, String storeFailure) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("status", RunReport.FAILED);
-        r.put("job", job);
-        r.put("run_id", runId);
-        r.put("execution", RunReport.ordered("id", executionId, "batch_status", batchStatus, "why", why));
-        r.put("failures", List.copyOf(failures));
-        r.put("restart", restart);
+        Map<String, Object> r = header(job, runId, executionId, batchStatus, why, failures, restart);
         r.put("outputs", RunReport.ordered("shipped", 0, "note",
                 "a failed run ships nothing: no catalog.csv or verified.csv is written (those left by an earlier"
                         + " export of this run are removed); restart the run"));
