@@ -40,7 +40,6 @@ final class BudgetGuard implements StepExecutionListener, StepInterruptionPolicy
     public void beforeStep(StepExecution stepExecution) {
         step = stepExecution;
         int round = loop.currentRound(runPk).map(LoopStore.Round::round).orElse(0);
-        calls.startRound(round);
         calls.startStep(round, stepExecution.getStepName());
     }
 

@@ -49,18 +49,16 @@ public final class ModelCalls {
         return Optional.ofNullable(matcher);
     }
 
-    /** Starts counting round {@code n} (per-round budgets); idempotent. */
-    public void startRound(int n) {
-        if (n > 0) {
-            governor.startRound(n);
-        }
-    }
-
     /**
-     * Step {@code step} of round {@code round} starts: model answers are kept for a resume of this
-     * step in this round only ({@link CallGovernor#keepAnswersFor}).
+     * Step {@code step} of round {@code round} starts: per-round budgets count round {@code round}
+     * (0: before the first round, nothing to count), and model answers are kept for a resume of
+     * this step in this round only ({@link CallGovernor#keepAnswersFor}). The round is started
+     * first: starting it names the round alone as the unit, which the step then refines.
      */
     public void startStep(int round, String step) {
+        if (round > 0) {
+            governor.startRound(round);
+        }
         governor.keepAnswersFor("round " + round + " " + step);
     }
 

@@ -152,16 +152,30 @@ public final class FaultSoakBenchmark {
     record Run(String name, Path dir, long maxCalls, List<Execution> executions, List<Call> calls, List<Answer> answers,
             Map<Integer, Long> sentNanos, String baseUrl, double wallSeconds,
             Map<String, List<String>> idsByFile, Map<String, String> shippedText, Map<String, Object> report,
-            Set<String> storeFailedCurrent, Set<String> shippedWithDefect, java.util.NavigableMap<Long, Integer> roundStarts) {
+            Set<String> storeFailedCurrent, Set<String> shippedWithDefect, java.util.NavigableMap<Long, Integer> roundStarts,
+            java.util.NavigableMap<Long, String> stepStarts) {
+
+        /**
+         * The unit of work the client kept a call's answer for ({@code "round 2 review"}): the round
+         * it was made in and the last model step ({@link #MODEL_STEPS}) the store had started when
+         * the server received it ({@code BATCH_STEP_EXECUTION.START_TIME}).
+         */
+        String unitOf(Call c) {
+            var e = stepStarts.floorEntry(wallMillis(c));
+            return "round " + roundOf(c) + (e == null ? "" : " " + e.getValue());
+        }
 
         /**
          * The round a call was made in: the last round the store had started ({@code sb_round.created_at})
          * when the server received it; 0 before the first.
          */
         int roundOf(Call c) {
-            long wall = WALL_MILLIS + (c.arrivalNanos() - NANO_ORIGIN) / 1_000_000;
-            var e = roundStarts.floorEntry(wall);
+            var e = roundStarts.floorEntry(wallMillis(c));
             return e == null ? 0 : e.getValue();
+        }
+
+        static long wallMillis(Call c) {
+            return WALL_MILLIS + (c.arrivalNanos() - NANO_ORIGIN) / 1_000_000;
         }
 
         List<Execution> kills() {
@@ -374,7 +388,7 @@ public final class FaultSoakBenchmark {
                 server.sentNanos(c.seq()).ifPresent(t -> sent.put(c.seq(), t));
             }
             return new Run(name, dir, maxCalls, executions, server.calls(), server.answers(), sent, server.baseUrl(), wall, idsByFile, shipped, report,
-                    storeFailedCurrent(dir), withDefect, roundStarts(dir));
+                    storeFailedCurrent(dir), withDefect, roundStarts(dir), stepStarts(dir));
         }
     }
 
@@ -507,21 +521,12 @@ public final class FaultSoakBenchmark {
     static final List<String> MODEL_STEPS = List.of("review", "canaries", "batch-fix");
 
     /**
-     * The ordinals the ledger kept for call {@code c}'s question in any unit of work of its round (the round
-     * alone, or the round and one of its {@link #MODEL_STEPS}), keyed as {@code CallGovernor} keys them: a
-     * digest of the unit and the question's digest.
+     * The ordinals the ledger kept for call {@code c}'s question in the unit of work it was asked in
+     * ({@link Run#unitOf}), keyed as {@code CallGovernor} keys them: a digest of the unit and the
+     * question's digest.
      */
     static Set<Integer> kept(Execution e, Run r, Call c) {
-        String q = digest(r, c);
-        int round = r.roundOf(c);
-        Set<Integer> out = new TreeSet<>();
-        List<String> units = new ArrayList<>();
-        units.add("round " + round);
-        MODEL_STEPS.forEach(step -> units.add("round " + round + " " + step));
-        for (String unit : units) {
-            out.addAll(e.keptAfter().getOrDefault(inUnit(unit, q), Set.of()));
-        }
-        return out;
+        return e.keptAfter().getOrDefault(inUnit(r.unitOf(c), digest(r, c)), Set.of());
     }
 
     /** {@code CallGovernor}'s key of a question within a unit of work: SHA-256 of the unit, a 0 byte and the question's digest. */
@@ -584,7 +589,9 @@ public final class FaultSoakBenchmark {
         List<Call> calls = new ArrayList<>(r.calls());
         calls.sort(java.util.Comparator.comparingInt(Call::seq));
         // the client's ordinal of each call: 1 + the 200 answers (not held past the timeout) to its
-        // question before it in its execution (a transport retry asks under the same ordinal)
+        // question before it in its execution (a transport retry asks under the same ordinal), after
+        // the answers the ledger handed back to the execution without a call (those kept, from
+        // ordinal 1 on, when the execution before it was gone)
         Map<Integer, Integer> ordinal = new HashMap<>();
         Map<String, Integer> answeredIn = new HashMap<>();
         int keptEarly = 0;
@@ -592,7 +599,14 @@ public final class FaultSoakBenchmark {
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
             String key = j + "\n" + question(r, c);
-            ordinal.put(c.seq(), answeredIn.getOrDefault(key, 0) + 1);
+            int handedBack = 0;
+            if (j > 0) {
+                Set<Integer> before = kept(ex.get(j - 1), r, c);
+                while (before.contains(handedBack + 1)) {
+                    handedBack++;
+                }
+            }
+            ordinal.put(c.seq(), handedBack + answeredIn.getOrDefault(key, 0) + 1);
             Answer a = bySeq.get(c.seq());
             if (a != null && a.status() == 200 && !a.fault().startsWith("Hang")) {
                 answeredIn.merge(key, 1, Integer::sum);
@@ -807,15 +821,33 @@ public final class FaultSoakBenchmark {
     }
 
     /**
-     * The question a call asks, in its round: its model and messages. A retry asks the same question;
-     * so does a request an execution sends again because the answer was lost with a killed process.
-     * A later round asking it again (a fresh review of an unchanged text) asks another: that call is
-     * no kill's cost, and the client counts and keeps answers per round. Finer than the server's
+     * The question a call asks, in its unit of work ({@link Run#unitOf}: round and step): its model
+     * and messages. A retry asks the same question; so does a request an execution sends again
+     * because the answer was lost with a killed process. A later round or another step asking it
+     * again (a fresh review of an unchanged text, a clean canary asking the item's own review) asks
+     * another: that call is no kill's cost, and the client counts and keeps answers per unit. Finer than the server's
      * {@link CatalogModelServer#attemptKey attempt key}: a matcher call about the same text for
      * another pattern is another question.
      */
     static String question(Run r, Call c) {
-        return r.roundOf(c) + "\n" + c.model() + "\n" + c.system() + "\n" + c.user();
+        return r.unitOf(c) + "\n" + c.model() + "\n" + c.system() + "\n" + c.user();
+    }
+
+    /** When each model step ({@link #MODEL_STEPS}) of the series' run started (epoch millis), to its name. */
+    static java.util.NavigableMap<Long, String> stepStarts(Path dir) {
+        java.util.NavigableMap<Long, String> out = new java.util.TreeMap<>();
+        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
+                ResultSet rs = c.createStatement().executeQuery("SELECT STEP_NAME, START_TIME FROM BATCH_STEP_EXECUTION"
+                        + " WHERE START_TIME IS NOT NULL ORDER BY START_TIME")) {
+            while (rs.next()) {
+                if (MODEL_STEPS.contains(rs.getString(1))) {
+                    out.put(rs.getTimestamp(2).getTime(), rs.getString(1));
+                }
+            }
+        } catch (Exception e) {
+            System.out.println("    (steps unreadable: " + e.getMessage() + ")");
+        }
+        return out;
     }
 
     /** When each round of the series' run started ({@code sb_round.created_at}, epoch millis), to its number. */

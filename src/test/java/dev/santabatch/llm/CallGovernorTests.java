@@ -445,6 +445,34 @@ class CallGovernorTests {
         }
     }
 
+    @Test
+    void aStepStartedThroughTheRunsModelCallsKeepsAnswersForThatStepOfItsRoundAlone() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok("review"), Reply.ok("canary"), Reply.ok("unused"))) {
+            // given an execution that asked a question in round 1's review step, as the step listener starts it
+            RecordingLedger ledger = new RecordingLedger();
+            CallGovernor first = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            new dev.santabatch.loop.ModelCalls(first, null, 0, null).startStep(1, "review");
+            assertThat(client(first, server.baseUrl()).ask("system", "user", null).text()).isEqualTo("review");
+
+            // when a resumed execution starts round 1's canary step and asks the same question (a clean
+            // canary copies a sampled item), then the review step again
+            CallGovernor resumed = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            dev.santabatch.loop.ModelCalls calls = new dev.santabatch.loop.ModelCalls(resumed, null, 0, null);
+            calls.startStep(1, "canaries");
+            String canary = client(resumed, server.baseUrl()).ask("system", "user", null).text();
+            CallGovernor again = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, ledger);
+            new dev.santabatch.loop.ModelCalls(again, null, 0, null).startStep(1, "review");
+            String review = client(again, server.baseUrl()).ask("system", "user", null).text();
+
+            // then the canary step asks afresh (not handed the review's answer), the review step's resume is handed it back
+            assertThat(canary).isEqualTo("canary");
+            assertThat(review).isEqualTo("review");
+            assertThat(server.requests()).hasSize(2);
+            // and the per-round spend counts round 1
+            assertThat(resumed.snapshot().round()).isEqualTo(1);
+        }
+    }
+
     /** A process killed at this point: an Error, so that no handler of the code under test runs. */
     static final class Killed extends Error {
         Killed() {

@@ -642,4 +642,62 @@ class ModelBatchFixFaultTests {
                     .allSatisfy(p -> assertThat(p).containsKeys("id", "criterion", "label", "sampled_items"));
         }
     }
+
+    @Test
+    void aPatternTheMatcherSaidTheItemShowsStaysFlaggedWhenALaterPatternsMatcherCallFails() throws Exception {
+        // given two systematic patterns on the same items (the shop-now sentence and a phone sentence),
+        // and a matcher that, per item, says the first pattern it is asked about is shown but rewords
+        // the text only (a correction unlike the sample's, not stored), and answers 500 for the other
+        String phone = " Call 555-0100 to order today.";
+        ScriptedCatalogModel two = new ScriptedCatalogModel(List.of(
+                new ScriptedCatalogModel.Defect("original", "carries the shop-now boilerplate sentence",
+                        t -> t.contains(MARKER.strip()), t -> t.replace(MARKER, "").replace(MARKER.strip(), "").strip()),
+                new ScriptedCatalogModel.Defect("on-specification", "carries a phone number to call",
+                        t -> t.contains(phone.strip()), t -> t.replace(phone, "").replace(phone.strip(), "").strip())));
+        Map<String, String> firstAsked = new java.util.concurrent.ConcurrentHashMap<>();
+        try (ScriptedServer server = ScriptedServer.answering(r -> {
+            if (!r.body().contains(MATCHER_SYSTEM)) {
+                return two.answer(r);
+            }
+            String user = r.json().get("messages").get(1).get("content").asText();
+            String content = ScriptedCatalogModel.between(user, "<content>\n", "\n</content>");
+            String issue = ScriptedCatalogModel.between(user, "<issues>\n", "\n</issues>");
+            if (!firstAsked.computeIfAbsent(content, k -> issue).equals(issue)) {
+                return ScriptedServer.Reply.status(500, "{\"error\":{\"message\":\"upstream unavailable\"}}",
+                        Map.of("Content-Type", "application/json"));
+            }
+            try {
+                return ScriptedServer.Reply.ok(ScriptedServer.JSON.writeValueAsString(
+                        Map.of("shows_pattern", true, "corrected_text", "Truly, " + content)));
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        })) {
+            Path job = job(dir, server, TWO_MODELS, "santa:\n  max-rounds: 1\n");
+            Files.writeString(job, Files.readString(job).replace("  max-backoff: 40ms\n", "  max-backoff: 40ms\n  circuit-breaker-failures: 0\n"));
+            Path catalog = dir.resolve("in.csv");
+            Files.writeString(catalog, Files.readString(catalog).replace(MARKER.strip(), MARKER.strip() + phone));
+
+            Run first = run(job);
+
+            // then the batch fix asked about both patterns for some items and the second call failed
+            assertThat(first.exit()).as(first.out()).isEqualTo(3);
+            JdbcTemplate jdbc = jdbc(dir);
+            long runPk = runPk(jdbc, "r1");
+            List<String> transport = jdbc.queryForList("SELECT item_id FROM sb_match_candidate WHERE run_pk = ? AND state = 'transport'",
+                    String.class, runPk);
+            assertThat(transport).as("candidates left undecided by a failed matcher call: %s", candidateStates(jdbc, runPk))
+                    .isNotEmpty();
+            // and each of them, which the matcher had said shows the first pattern, is held
+            // FAIL_UNRESOLVED with the matcher's word, not left eligible for a clean sample to cover
+            Map<String, org.apache.commons.csv.CSVRecord> held = new java.util.HashMap<>();
+            LlmJobs.records(out(dir, "r1").resolve("escalations.csv")).forEach(h -> held.put(h.get("item_id"), h));
+            assertThat(transport).allSatisfy(id -> {
+                assertThat(held).containsKey(id);
+                assertThat(held.get(id).get("reason")).isEqualTo("FAIL_UNRESOLVED");
+                assertThat(held.get(id).get("open_issues")).contains("matcher: r1-p").contains("(shows the pattern; its correction");
+            });
+            assertThat(LlmJobs.records(out(dir, "r1").resolve("unverified.csv"))).noneMatch(u -> transport.contains(u.get("id")));
+        }
+    }
 }
