@@ -47,6 +47,9 @@ final class CanaryStep {
     /** A canary to review and the reviewers still to ask. */
     record Task(int round, Canary canary, Set<String> toAsk) {}
 
+    /** A canary's verdicts, and the issues the review validator re-attributed or derived in its answers. */
+    record Reviewed(int round, List<CanaryStore.Verdict> verdicts, LoopStore.IssueAttribution attributed) {}
+
     /** Builds the job's planter: its (kind, criterion) pairs and the number-grounding columns. */
     static CanaryPlanter planter(RunContext run) {
         List<CanaryPlanter.Plant> plants = new ArrayList<>();
@@ -156,7 +159,7 @@ final class CanaryStep {
         }
     }
 
-    static final class Processor implements ItemProcessor<Task, List<CanaryStore.Verdict>> {
+    static final class Processor implements ItemProcessor<Task, Reviewed> {
         private final Panels panels;
 
         Processor(Panels panels) {
@@ -164,16 +167,17 @@ final class CanaryStep {
         }
 
         @Override
-        public List<CanaryStore.Verdict> process(Task task) {
+        public Reviewed process(Task task) {
             Canary c = task.canary();
             ReviewRequest request = new ReviewRequest(panels.settings().taskSpec(), c.itemId(), c.source(), c.content(),
                     panels.settings().santaCriteria());
             List<Reviewer> toCall = panels.newPanel().stream().filter(r -> task.toAsk().contains(r.id())).toList();
-            List<CanaryStore.Verdict> out = new ArrayList<>();
             if (toCall.isEmpty()) {
-                return out;
+                return new Reviewed(task.round(), List.of(), LoopStore.IssueAttribution.NONE);
             }
-            for (PanelReview pr : panels.panel().review(toCall, request)) {
+            List<PanelReview> reviews = panels.panel().review(toCall, request);
+            List<CanaryStore.Verdict> out = new ArrayList<>();
+            for (PanelReview pr : reviews) {
                 if (pr.outcome() instanceof ReviewOutcome.Reviewed rv) {
                     List<String> failed = rv.review().checks().stream().filter(ch -> ch.result() == CheckResult.FAIL)
                             .map(dev.santabatch.review.Check::criterion).distinct().toList();
@@ -183,23 +187,26 @@ final class CanaryStep {
                             task.round(), f.message());
                 }
             }
-            return out;
+            return new Reviewed(task.round(), out, LoopStore.attributed(reviews));
         }
     }
 
-    static final class Writer implements ItemWriter<List<CanaryStore.Verdict>> {
+    static final class Writer implements ItemWriter<Reviewed> {
         private final CanaryStore canaries;
+        private final LoopStore loop;
         private final long runPk;
 
-        Writer(CanaryStore canaries, long runPk) {
+        Writer(CanaryStore canaries, LoopStore loop, long runPk) {
             this.canaries = canaries;
+            this.loop = loop;
             this.runPk = runPk;
         }
 
         @Override
-        public void write(Chunk<? extends List<CanaryStore.Verdict>> chunk) {
-            for (List<CanaryStore.Verdict> vs : chunk) {
-                vs.forEach(v -> canaries.insertVerdict(runPk, v));
+        public void write(Chunk<? extends Reviewed> chunk) {
+            for (Reviewed r : chunk) {
+                r.verdicts().forEach(v -> canaries.insertVerdict(runPk, v));
+                loop.addIssueAttribution(runPk, r.round(), "canaries", r.attributed());
             }
         }
     }

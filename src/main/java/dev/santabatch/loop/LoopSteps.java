@@ -120,12 +120,12 @@ public final class LoopSteps {
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
         dev.santabatch.canary.CanaryStore canaryStore = new dev.santabatch.canary.CanaryStore(store.jdbc());
         return new StepBuilder(CANARIES, repo)
-                .<CanaryStep.Task, java.util.List<dev.santabatch.canary.CanaryStore.Verdict>>chunk(1)
+                .<CanaryStep.Task, CanaryStep.Reviewed>chunk(1)
                 .transactionManager(tm)
                 .reader(new CanaryStep.Reader(store, loop, canaryStore, run, panels, source, run.categoryIndex(),
                         this.canaries))
                 .processor(budget.guard(new CanaryStep.Processor(panels)))
-                .writer(budget.saving(new CanaryStep.Writer(canaryStore, run.runPk())))
+                .writer(budget.saving(new CanaryStep.Writer(canaryStore, loop, run.runPk())))
                 .listener(budget)
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)

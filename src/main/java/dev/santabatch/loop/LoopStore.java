@@ -393,8 +393,9 @@ public final class LoopStore {
 
     /**
      * {@link IssueAttribution} per round, by round number, over every review the round made: the
-     * stored reviews (sample, Santa loop), the learned rules' validation reviews, and the offline
-     * batch fix's scan ({@link #addIssueAttribution}).
+     * stored reviews (sample, Santa loop), those a retried attempt superseded, the canaries'
+     * reviews, the learned rules' validation reviews, and the offline batch fix's scan
+     * ({@link #addIssueAttribution}).
      */
     public java.util.Map<Integer, IssueAttribution> issueAttribution(long runPk) {
         java.util.Map<Integer, IssueAttribution> out = new java.util.TreeMap<>();
@@ -530,19 +531,45 @@ public final class LoopStore {
     /**
      * Removes an item's reviews of {@code round} before a retried attempt's reviews are stored,
      * except the review-0 reviews of {@code rev} by {@code keep} (reused by the retry, so still its
-     * reviews).
+     * reviews). {@code rewritten} are the reviews the caller stores next (the answers kept as they
+     * came are among them): the issues attributed in the others stay counted ({@link #deleteReviews}).
      */
-    public void deleteSupersededReviews(long runPk, int round, String itemId, int rev, java.util.Collection<String> keep) {
+    public void deleteSupersededReviews(long runPk, int round, String itemId, int rev, java.util.Collection<String> keep,
+            List<ReviewRow> rewritten) {
         if (keep.isEmpty()) {
-            jdbc.update("DELETE FROM sb_review WHERE run_pk = ? AND round_no = ? AND item_id = ?", runPk, round, itemId);
+            deleteReviews(runPk, rewritten, "round_no = ? AND item_id = ?", round, itemId);
             return;
         }
-        List<Object> args = new ArrayList<>(List.of(runPk, round, itemId, rev));
+        List<Object> args = new ArrayList<>(List.of(round, itemId, rev));
         args.addAll(keep);
-        jdbc.update("DELETE FROM sb_review WHERE run_pk = ? AND round_no = ? AND item_id = ?"
-                        + " AND (iteration <> 0 OR rev <> ? OR reviewer NOT IN ("
-                        + String.join(", ", java.util.Collections.nCopies(keep.size(), "?")) + "))",
-                args.toArray());
+        deleteReviews(runPk, rewritten, "round_no = ? AND item_id = ? AND (iteration <> 0 OR rev <> ? OR reviewer NOT IN ("
+                + String.join(", ", java.util.Collections.nCopies(keep.size(), "?")) + "))", args.toArray());
+    }
+
+    /**
+     * Deletes the run's reviews matching {@code where}. The issues the validator re-attributed or
+     * derived in a deleted answer were asked for and answered, so the report keeps counting them
+     * (attribution of source {@code superseded}, in the caller's transaction), unless the caller
+     * stores the same answer again: a row of {@code rewritten} with its revision, iteration,
+     * reviewer and review.
+     */
+    private void deleteReviews(long runPk, List<ReviewRow> rewritten, String where, Object... args) {
+        java.util.Set<List<Object>> again = new java.util.HashSet<>();
+        rewritten.forEach(r -> again.add(java.util.Arrays.asList(r.rev(), r.iteration(), r.reviewer(), r.reviewJson())));
+        List<Object> all = new ArrayList<>();
+        all.add(runPk);
+        all.addAll(List.of(args));
+        java.util.Map<Integer, IssueAttribution> superseded = new java.util.TreeMap<>();
+        jdbc.query("SELECT round_no, rev, iteration, reviewer, review_json, issues_reattributed, issues_derived FROM sb_review"
+                        + " WHERE run_pk = ? AND " + where,
+                rs -> {
+                    if (!again.contains(java.util.Arrays.asList(rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getString(5)))) {
+                        superseded.merge(rs.getInt(1), new IssueAttribution(rs.getLong(6), rs.getLong(7)), IssueAttribution::plus);
+                    }
+                },
+                all.toArray());
+        superseded.forEach((round, a) -> addIssueAttribution(runPk, round, "superseded", a));
+        jdbc.update("DELETE FROM sb_review WHERE run_pk = ? AND " + where, all.toArray());
     }
 
     /** Reviews stored by the given reviewers (every iteration and round). */
@@ -564,11 +591,11 @@ public final class LoopStore {
      * revision above {@code baseRev}, the item's current revision (a kept fix would have made its
      * revision current). Called when a new attempt on {@code baseRev} is written: an item left
      * unreviewed after a fix and resampled later has that fix made and reviewed again, and its
-     * reviews are stored under the same revision and iteration numbers.
+     * reviews are stored under the same revision and iteration numbers ({@code rewritten}: as in
+     * {@link #deleteSupersededReviews}).
      */
-    public void deleteUnkeptFixReviews(long runPk, String itemId, int baseRev) {
-        jdbc.update("DELETE FROM sb_review WHERE run_pk = ? AND item_id = ? AND rev > ? AND iteration > 0", runPk, itemId,
-                baseRev);
+    public void deleteUnkeptFixReviews(long runPk, String itemId, int baseRev, List<ReviewRow> rewritten) {
+        deleteReviews(runPk, rewritten, "item_id = ? AND rev > ? AND iteration > 0", itemId, baseRev);
     }
 
     public long countReviews(long runPk) {

@@ -392,14 +392,6 @@ final class ReviewStep {
             String id = d.task().item().id();
             int baseRev = d.task().item().currentRev();
             SantaResult r = d.result();
-            // a retry after a failed-to-review attempt supersedes that attempt's reviews, except those
-            // it reused (still stored once, where they were first stored)
-            List<String> reused = r.reviews().stream().filter(ReviewRecord::reused).map(ReviewRecord::reviewerId).toList();
-            loop.deleteSupersededReviews(runPk, round, id, baseRev, reused);
-            // and an earlier round's attempt left unreviewed after a fix: its fix was not kept, so
-            // this attempt's reviews after a fix take the same revision and iteration numbers
-            loop.deleteUnkeptFixReviews(runPk, id, baseRev);
-            loop.jdbc().update("DELETE FROM sb_issue WHERE run_pk = ? AND round_no = ? AND item_id = ?", runPk, round, id);
             List<LoopStore.ReviewRow> reviews = new ArrayList<>();
             for (ReviewRecord rr : r.reviews()) {
                 if (rr.reused()) {
@@ -411,6 +403,14 @@ final class ReviewStep {
                         rr.outcome().name(), rr.verdict() == null ? null : rr.verdict().name(), json, rr.failure(),
                         rr.duration().toMillis(), rr.reattributedIssues(), rr.derivedIssues()));
             }
+            // a retry after a failed-to-review attempt supersedes that attempt's reviews, except those
+            // it reused (still stored once, where they were first stored)
+            List<String> reused = r.reviews().stream().filter(ReviewRecord::reused).map(ReviewRecord::reviewerId).toList();
+            loop.deleteSupersededReviews(runPk, round, id, baseRev, reused, reviews);
+            // and an earlier round's attempt left unreviewed after a fix: its fix was not kept, so
+            // this attempt's reviews after a fix take the same revision and iteration numbers
+            loop.deleteUnkeptFixReviews(runPk, id, baseRev, reviews);
+            loop.jdbc().update("DELETE FROM sb_issue WHERE run_pk = ? AND round_no = ? AND item_id = ?", runPk, round, id);
             loop.insertReviews(runPk, round, reviews);
             List<LoopStore.IssueRow> issues = new ArrayList<>();
             int seq = 0;

@@ -74,9 +74,10 @@ class CanaryFunctionalTests {
                     boolean f = fail && c.id().equals("on-specification");
                     checks.add(new Check(c.id(), f ? CheckResult.FAIL : CheckResult.PASS, f ? "not its text" : "ok"));
                 }
+                // a failing answer counts one issue the validator re-attributed (an unprefixed issue, as models write)
                 return new ReviewOutcome.Reviewed(new Review(fail ? Verdict.FAIL : Verdict.PASS, checks,
                         fail ? List.of("on-specification: the text is not this item's") : List.of(), List.of()),
-                        Duration.ofMillis(1));
+                        Duration.ofMillis(1), fail ? 1 : 0, 0);
             }
         };
     }
@@ -213,6 +214,8 @@ class CanaryFunctionalTests {
                 .containsEntry("estimate", 1.0);
         assertThat(((Map<String, Object>) cc.get("sensitivity"))).containsEntry("caught", 0).containsEntry("estimate", 0.0);
         assertThat(((Map<String, Object>) b.get("false_flag_rate"))).containsEntry("failed", 0).containsEntry("of", (int) clean);
+        // the issues attributed in the canaries' answers are counted: every FAIL of the run was a canary's
+        assertThat(((Map<String, Object>) report.get("run")).get("issues_reattributed")).isEqualTo((int) planted);
         Map<String, Object> panel = (Map<String, Object>) ((Map<String, Object>) c.get("panel")).get("sensitivity");
         // exact 95 % interval of n of n: [0.025^(1/n), 1]
         List<Double> ci = (List<Double>) panel.get("interval_95");
