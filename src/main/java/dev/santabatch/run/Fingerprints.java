@@ -15,8 +15,9 @@ import java.util.HexFormat;
 /**
  * SHA-256 fingerprints of what a run's results depend on: the catalog file, and the rubric with
  * the task specification and the panel's judgement (each reviewer's id, type, criteria and
- * thresholds, and for a model reviewer the model's identity: its name and base URL). A restart is
- * refused when either changed since the run started. Limits such as max rounds and budgets are
+ * thresholds, and for a model reviewer the model's identity: its name and base URL), with the
+ * canary kinds that test each criterion and the fit limits the panel must meet (docs/canaries.md).
+ * A restart is refused when either changed since the run started. Limits such as max rounds and budgets are
  * not part of it: raising them is how a not-clean or budget-stopped run is resumed. Nor are a
  * model's operational settings (its API key variable, timeout, prices, max output tokens,
  * temperature, structured-output mode): fixing them after a failed run (a wrong key, a timeout
@@ -49,6 +50,9 @@ final class Fingerprints {
             }
             text.append('\n');
         }
+        // what measures the panel, and the limits it must meet to fit: relaxing them on a restart
+        // would let a panel that did not fit judge the run
+        text.append("canaries ").append(job.canaries()).append('\n').append("fit ").append(job.santa().fit()).append('\n');
         return HexFormat.of().formatHex(sha256().digest(text.toString().getBytes(StandardCharsets.UTF_8)));
     }
 

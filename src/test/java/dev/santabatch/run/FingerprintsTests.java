@@ -61,5 +61,13 @@ class FingerprintsTests {
         assertThat(fingerprintWith("base-url: http://localhost:11434/v1", "base-url: http://localhost:8000/v1"))
                 .isNotEqualTo(base);
         assertThat(fingerprintWith("  - id: C\n    type: llm", "  - id: D\n    type: llm")).isNotEqualTo(base);
+        // the canaries that measure the panel, and the limits it must meet to fit
+        assertThat(fingerprintWith("    fail-signal: The text is a copy or paraphrase of another item's text.\n",
+                "    fail-signal: The text is a copy or paraphrase of another item's text.\n    canaries: []\n"))
+                .isNotEqualTo(base);
+        assertThat(fingerprintWith("  max-rounds: 5\n", "  max-rounds: 5\n  min-panel-sensitivity: 0.5\n")).isNotEqualTo(base);
+        assertThat(fingerprintWith("  max-rounds: 5\n", "  max-rounds: 5\n  canary-share: 0.1\n")).isNotEqualTo(base);
+        // raising the rounds is how a not-clean run is resumed
+        assertThat(fingerprintWith("  max-rounds: 5\n", "  max-rounds: 8\n")).isEqualTo(base);
     }
 }
