@@ -175,7 +175,17 @@ public final class FaultSoakBenchmark {
         }
 
         static long wallMillis(Call c) {
-            return WALL_MILLIS + (c.arrivalNanos() - NANO_ORIGIN) / 1_000_000;
+            return wallMillis(c.arrivalNanos());
+        }
+
+        static long wallMillis(long nanos) {
+            return WALL_MILLIS + (nanos - NANO_ORIGIN) / 1_000_000;
+        }
+
+        /** The round in progress when execution {@code e} ended or was killed. */
+        int roundAtEnd(Execution e) {
+            var r = roundStarts.floorEntry(wallMillis(e.endNanos()));
+            return r == null ? 0 : r.getValue();
         }
 
         List<Execution> kills() {
@@ -285,7 +295,8 @@ public final class FaultSoakBenchmark {
                 }
                 int firstSeq = server.received();
                 long keptBefore = keptAnswers(dir);
-                long reservedBefore = reservedCalls(dir);
+                long roundBefore = count(dir, "SELECT COALESCE(MAX(round_no), 0) FROM sb_round");
+                long reservedBefore = reservedCalls(dir, roundBefore);
                 long e0 = System.nanoTime();
                 Process p = child(dir, job);
                 int exit;
@@ -329,17 +340,28 @@ public final class FaultSoakBenchmark {
                 int clientInFlight = 0;
                 long unsent = 0;
                 if (exit == -9) {
-                    // counted once the process is gone: it sends until the signal takes effect
+                    // counted once the process is gone (it sends until the signal takes effect), in the
+                    // round in progress at the kill: the ledger forgets the answers it kept when a round
+                    // starts, so an execution that started a round is counted from that round's start
+                    long roundAfter = count(dir, "SELECT COALESCE(MAX(round_no), 0) FROM sb_round");
+                    boolean sameRound = roundAfter == roundBefore;
+                    Long roundStart = sameRound ? null : roundStarts(dir).entrySet().stream()
+                            .filter(e -> e.getValue() == roundAfter).map(Map.Entry::getKey).findFirst().orElse(null);
+                    Map<Integer, Long> arrival = new HashMap<>();
+                    server.calls().forEach(c -> arrival.put(c.seq(), Run.wallMillis(c)));
                     long errors = server.answers().stream()
                             .filter(a -> a.seq() > firstSeq
                                     && (a.status() != 200 || a.fault().toLowerCase(java.util.Locale.ROOT).contains("hang")))
+                            .filter(a -> roundStart == null || arrival.getOrDefault(a.seq(), Long.MAX_VALUE) >= roundStart)
                             .count();
-                    long reservedAfter = reservedCalls(dir);
+                    long reservedAfter = reservedCalls(dir, roundAfter);
                     long keptAfter = keptAnswers(dir);
-                    long reserved = reservedAfter - reservedBefore;
+                    long reserved = reservedAfter - (sameRound ? reservedBefore : 0);
+                    long kept = keptAfter - (sameRound ? keptBefore : 0);
                     // -1: a count the store would not give (the kill's bound is then unmeasured, never guessed)
-                    clientInFlight = Math.min(Math.min(reservedBefore, reservedAfter), Math.min(keptBefore, keptAfter)) < 0 ? -1
-                            : (int) Math.max(0, reserved - errors - (keptAfter - keptBefore));
+                    clientInFlight = Math.min(Math.min(reservedBefore, reservedAfter), Math.min(Math.min(keptBefore, keptAfter),
+                            Math.min(roundBefore, roundAfter))) < 0 || (!sameRound && roundStart == null) ? -1
+                            : (int) Math.max(0, reserved - errors - kept);
                     unsent = clientInFlight < 0 ? 0 : Math.max(0, reserved - (server.received() - firstSeq));
                 }
                 executions.add(new Execution(no, trigger, exit, wall, firstSeq, server.received(), inFlight, awaiting, received, stored,
@@ -579,8 +601,8 @@ public final class FaultSoakBenchmark {
      * written the first answer out against the kill signal. A repeat whose answer was not kept was in
      * flight at the kill; one whose answer was kept is a miss of the journal, printed with the
      * ordinals and any answer kept for the same item and role under another digest (with the lines
-     * that differ). Also checks the benchmark's digest against the client's: every answer written out
-     * 0.2 s or more before a kill should be kept under it.
+     * that differ). Also checks the benchmark's digest against the client's: every answer of the round
+     * in progress written out 0.2 s or more before a kill should be kept under it.
      */
     static void explainRepeats(Run r) {
         Map<Integer, Answer> bySeq = new HashMap<>();
@@ -611,7 +633,9 @@ public final class FaultSoakBenchmark {
             if (a != null && a.status() == 200 && !a.fault().startsWith("Hang")) {
                 answeredIn.merge(key, 1, Integer::sum);
                 Long sent = r.sentNanos().get(c.seq());
-                if (ex.get(j).killed() && sent != null && sent < ex.get(j).endNanos() - 200_000_000L) {
+                // (answers of a round the execution finished were forgotten when the next one started)
+                if (ex.get(j).killed() && sent != null && sent < ex.get(j).endNanos() - 200_000_000L
+                        && r.roundOf(c) == r.roundAtEnd(ex.get(j))) {
                     writtenEarly++;
                     if (kept(ex.get(j), r, c).contains(ordinal.get(c.seq()))) {
                         keptEarly++;
@@ -688,9 +712,12 @@ public final class FaultSoakBenchmark {
         return minus.isEmpty() && plus.isEmpty() ? "same lines, other order" : String.join(" | ", minus) + " || " + String.join(" | ", plus);
     }
 
-    /** The attempts the run's call ledger has reserved ({@code sb_call_ledger}); 0 before the table exists, -1 when unreadable. */
-    static long reservedCalls(Path dir) {
-        return count(dir, "SELECT COALESCE(SUM(calls), 0) FROM sb_call_ledger");
+    /**
+     * The attempts the run's call ledger has reserved in round {@code round} ({@code sb_call_ledger});
+     * 0 before the table exists, -1 when unreadable.
+     */
+    static long reservedCalls(Path dir, long round) {
+        return round < 0 ? -1 : count(dir, "SELECT COALESCE(SUM(calls), 0) FROM sb_call_ledger WHERE round_no = " + round);
     }
 
     /** The run's stored spend (the calls of {@code sb_spend}'s snapshot), -1 when there is none or it cannot be read. */
