@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.jspecify.annotations.Nullable;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -860,32 +861,13 @@ public final class JobFileLoader {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String c : candidates) {
-            int d = levenshtein(key.toLowerCase(Locale.ROOT), c);
+            int d = LevenshteinDistance.getDefaultInstance().apply(key.toLowerCase(Locale.ROOT), c);
             if (d < bestDistance) {
                 bestDistance = d;
                 best = c;
             }
         }
         return best != null && bestDistance <= Math.max(2, key.length() / 3) ? best : null;
-    }
-
-    private static int levenshtein(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 
     private static String fmt(double d) {

@@ -1,6 +1,7 @@
 package dev.santabatch.stats;
 
 import java.util.Optional;
+import org.apache.commons.statistics.distribution.BetaDistribution;
 
 /**
  * What a clean sample says about the items it was drawn from.
@@ -96,7 +97,8 @@ public record CleanSampleBound(int sampleSize, long eligible, int roundsLookedAt
             // 1 − exp(ln(α/k) / n), computed with expm1 for accuracy at large n
             return -Math.expm1(Math.log(alpha / k) / n);
         }
-        return ClopperPearson.betaQuantile(1 - alpha / k, failures + 1, n - failures);
+        // the (1 − α/k)-quantile of Beta(x + 1, n − x), as its survival quantile at α/k (accurate for small α/k)
+        return BetaDistribution.of(failures + 1, n - failures).inverseSurvivalProbability(alpha / k);
     }
 
     /** p above 10 %. */

@@ -965,4 +965,20 @@ class JobFileLoaderTests {
         String prefix = file + ":" + line + ": " + (key == null ? "" : "key '" + key + "': ");
         assertThat(e.getMessage()).startsWith(prefix).contains(problem);
     }
+
+    @Test
+    void theSuggestionIsTheNearestKeyWithinAThirdOfTheKeysLength() {
+        List<String> keys = List.of("input", "sampling", "rubric", "governor");
+        // one deletion, one substitution, case ignored
+        assertThat(JobFileLoader.closest("samplng", keys)).isEqualTo("sampling");
+        assertThat(JobFileLoader.closest("Rubrik", keys)).isEqualTo("rubric");
+        // at most max(2, length / 3) edits: 3 of 9 is suggested, 4 of 9 is not; nothing near "colour"
+        assertThat(JobFileLoader.closest("abcdefghi", List.of("abcdefxyz"))).isEqualTo("abcdefxyz");
+        assertThat(JobFileLoader.closest("abcdefghi", List.of("abcdewxyz"))).isNull();
+        assertThat(JobFileLoader.closest("ab", List.of("xy"))).isEqualTo("xy");
+        assertThat(JobFileLoader.closest("colour", keys)).isNull();
+        // a tie goes to the first candidate; no candidates, no suggestion
+        assertThat(JobFileLoader.closest("ab", List.of("ax", "ay"))).isEqualTo("ax");
+        assertThat(JobFileLoader.closest("key", List.of())).isNull();
+    }
 }

@@ -59,6 +59,20 @@ class CleanSampleBoundTests {
     }
 
     @Test
+    void theBoundIsTheOneSidedBetaQuantile() {
+        // k · P(X ≤ x | n, p) = α is I_p(x + 1, n − x) = 1 − α/k, one-sided: I_p(2, 2) = 0.5 at p = 0.5
+        // (symmetry), I_p(5, 1) = p^5, I_p(1, b) = 1 − (1 − p)^b
+        assertThat(CleanSampleBound.upperBound(3, 1, 1, 0.5)).isCloseTo(0.5, within(1e-12));
+        assertThat(CleanSampleBound.upperBound(5, 4, 1, 1 - Math.pow(0.8, 5))).isCloseTo(0.8, within(1e-12));
+        // k = 2: p^5 = 1 − 0.05/2, p = 0.975^(1/5) = 0.994949 (a two-sided limit would be 0.9875^(1/5))
+        assertThat(CleanSampleBound.upperBound(5, 4, 2, 0.05)).isCloseTo(Math.pow(0.975, 0.2), within(1e-12))
+                .isCloseTo(0.994949, within(1e-6));
+        assertThat(CleanSampleBound.upperBound(7, 0, 1, Math.pow(0.9, 7))).isCloseTo(0.1, within(1e-12));
+        assertThat(CleanSampleBound.upperBound(1, 0, 1, 0.05)).isCloseTo(0.95, within(1e-12));
+        assertThat(CleanSampleBound.upperBound(1, 0, 2, 0.05)).isCloseTo(0.975, within(1e-12));
+    }
+
+    @Test
     void withNoFailureTheBoundIsTheClosedForm() {
         // the general solution of k · P(X ≤ 0 | n, p) = 0.05 is 1 − (0.05 / k)^(1/n)
         for (int n : new int[] {5, 100, 1000}) {

@@ -54,20 +54,59 @@ class ClopperPearsonTests {
     }
 
     @Test
-    void incompleteBetaSpecialCases() {
-        assertThat(ClopperPearson.regularizedIncompleteBeta(0.3, 1, 1)).isCloseTo(0.3, within(1e-13));
-        assertThat(ClopperPearson.regularizedIncompleteBeta(0.5, 2, 2)).isCloseTo(0.5, within(1e-13));
-        // I_x(1, b) = 1 - (1 - x)^b
-        assertThat(ClopperPearson.regularizedIncompleteBeta(0.1, 1, 7)).isCloseTo(1 - Math.pow(0.9, 7), within(1e-13));
-        // I_x(a, 1) = x^a
-        assertThat(ClopperPearson.regularizedIncompleteBeta(0.8, 5, 1)).isCloseTo(Math.pow(0.8, 5), within(1e-13));
-        assertThat(ClopperPearson.logGamma(5)).isCloseTo(Math.log(24), within(1e-12));
-        assertThat(ClopperPearson.logGamma(0.5)).isCloseTo(0.5 * Math.log(Math.PI), within(1e-12));
+    void smallestSamples() {
+        // n = 1: [0, 1 − 0.025] and [0.025, 1]
+        ConfidenceInterval none = ClopperPearson.interval(0, 1);
+        assertThat(none.lower()).isZero();
+        assertThat(none.upper()).isCloseTo(0.975, within(1e-12));
+        ConfidenceInterval one = ClopperPearson.interval(1, 1);
+        assertThat(one.lower()).isCloseTo(0.025, within(1e-12));
+        assertThat(one.upper()).isEqualTo(1.0);
+        // 1/2: lower = 1 − √0.975 = 0.012579, upper = √0.975 = 0.987421 (Beta(1, 2) and Beta(2, 1))
+        ConfidenceInterval half = ClopperPearson.interval(1, 2);
+        assertThat(half.lower()).isCloseTo(1 - Math.sqrt(0.975), within(1e-12));
+        assertThat(half.upper()).isCloseTo(Math.sqrt(0.975), within(1e-12));
+    }
+
+    @Test
+    void anotherConfidenceLevel() {
+        // 90 %: 0/20 → upper = 1 − 0.05^(1/20) = 0.139108; 20/20 → lower = 0.05^(1/20)
+        ConfidenceInterval ci = ClopperPearson.interval(0, 20, 0.90);
+        assertThat(ci.lower()).isZero();
+        assertThat(ci.upper()).isCloseTo(1 - Math.pow(0.05, 1.0 / 20), within(1e-12)).isCloseTo(0.139108, within(1e-6));
+        assertThat(ci.confidence()).isEqualTo(0.90);
+        assertThat(ClopperPearson.interval(20, 20, 0.90).lower()).isCloseTo(Math.pow(0.05, 1.0 / 20), within(1e-12));
+        // 1/2 at 50 %: 1 − √0.75 = 0.133975 and √0.75 = 0.866025
+        ConfidenceInterval half = ClopperPearson.interval(1, 2, 0.5);
+        assertThat(half.lower()).isCloseTo(1 - Math.sqrt(0.75), within(1e-12));
+        assertThat(half.upper()).isCloseTo(Math.sqrt(0.75), within(1e-12));
+        assertThat(half.toString()).isEqualTo("[13.4 %, 86.6 %] (50 % Clopper-Pearson)");
+    }
+
+    @Test
+    void binomialCdfSpecialCases() {
+        // P(X ≥ a) for X ~ Binomial(a + b − 1, p) is I_p(a, b): I_p(1, 1) = p, I_0.5(2, 2) = 0.5,
+        // I_p(1, b) = 1 − (1 − p)^b, I_p(a, 1) = p^a
+        assertThat(1 - ClopperPearson.binomialCdf(0, 1, 0.3)).isCloseTo(0.3, within(1e-13));
+        assertThat(1 - ClopperPearson.binomialCdf(1, 3, 0.5)).isCloseTo(0.5, within(1e-13));
+        assertThat(1 - ClopperPearson.binomialCdf(0, 7, 0.1)).isCloseTo(1 - Math.pow(0.9, 7), within(1e-13));
+        assertThat(1 - ClopperPearson.binomialCdf(4, 5, 0.8)).isCloseTo(Math.pow(0.8, 5), within(1e-13));
+        // no trials, or x ≥ n: certain; p = 0 or 1
+        assertThat(ClopperPearson.binomialCdf(0, 0, 0.3)).isEqualTo(1);
+        assertThat(ClopperPearson.binomialCdf(7, 5, 0.3)).isEqualTo(1);
+        assertThat(ClopperPearson.binomialCdf(0, 5, 0)).isEqualTo(1);
+        assertThat(ClopperPearson.binomialCdf(4, 5, 1)).isZero();
     }
 
     @Test
     void rejectsBadCounts() {
         assertThatThrownBy(() -> ClopperPearson.interval(0, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ClopperPearson.interval(3, 2)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClopperPearson.interval(-1, 2)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClopperPearson.interval(1, 2, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClopperPearson.interval(1, 2, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClopperPearson.binomialCdf(-1, 2, 0.5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClopperPearson.binomialCdf(1, -2, 0.5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClopperPearson.binomialCdf(1, 2, 1.5)).isInstanceOf(IllegalArgumentException.class);
     }
 }
