@@ -1133,14 +1133,18 @@ public final class JobFileLoader {
             Duration d = null;
             Matcher m = SHORT_DURATION.matcher(v);
             if (m.matches()) {
-                long n = Long.parseLong(m.group(1));
                 String unit = m.group(2) == null ? "s" : m.group(2);
-                d = switch (unit) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    case "h" -> Duration.ofHours(n);
-                    default -> Duration.ofSeconds(n);
-                };
+                try {
+                    long n = Long.parseLong(m.group(1));
+                    d = switch (unit) {
+                        case "ms" -> Duration.ofMillis(n);
+                        case "m" -> Duration.ofMinutes(n);
+                        case "h" -> Duration.ofHours(n);
+                        default -> Duration.ofSeconds(n);
+                    };
+                } catch (NumberFormatException | ArithmeticException e) {
+                    throw err(k, "duration too long, got " + describe(s));
+                }
             } else {
                 try {
                     d = Duration.parse(v.toUpperCase(Locale.ROOT));
