@@ -47,8 +47,12 @@ final class CanaryStep {
     /** A canary to review and the reviewers still to ask. */
     record Task(int round, Canary canary, Set<String> toAsk) {}
 
-    /** A canary's verdicts, and the issues the review validator re-attributed or derived in its answers. */
-    record Reviewed(int round, List<CanaryStore.Verdict> verdicts, LoopStore.IssueAttribution attributed) {}
+    /**
+     * A canary's verdicts, the issues the review validator re-attributed or derived in its answers,
+     * and its reviewers' FAILs as {@code <reviewer>: <issue>} lines.
+     */
+    record Reviewed(int round, Canary canary, List<CanaryStore.Verdict> verdicts, LoopStore.IssueAttribution attributed,
+            List<String> fails) {}
 
     /** Builds the job's planter: its (kind, criterion) pairs and the number-grounding columns. */
     static CanaryPlanter planter(RunContext run) {
@@ -173,7 +177,7 @@ final class CanaryStep {
                     panels.settings().santaCriteria());
             List<Reviewer> toCall = panels.newPanel().stream().filter(r -> task.toAsk().contains(r.id())).toList();
             if (toCall.isEmpty()) {
-                return new Reviewed(task.round(), List.of(), LoopStore.IssueAttribution.NONE);
+                return new Reviewed(task.round(), c, List.of(), LoopStore.IssueAttribution.NONE, List.of());
             }
             List<PanelReview> reviews = panels.panel().review(toCall, request);
             List<CanaryStore.Verdict> out = new ArrayList<>();
@@ -187,18 +191,27 @@ final class CanaryStep {
                             task.round(), f.message());
                 }
             }
-            return new Reviewed(task.round(), out, LoopStore.attributed(reviews));
+            return new Reviewed(task.round(), c, out, LoopStore.attributed(reviews), FailOnCurrentText.issues(reviews));
         }
     }
 
+    /**
+     * Stores a canary's verdicts. A clean copy is its item's current text under the item's id: a FAIL
+     * on it is a FAIL on the item, which is then held ({@link FailOnCurrentText}) besides counting as
+     * the panel's false flag.
+     */
     static final class Writer implements ItemWriter<Reviewed> {
         private final CanaryStore canaries;
+        private final Store store;
         private final LoopStore loop;
+        private final SourceFields source;
         private final long runPk;
 
-        Writer(CanaryStore canaries, LoopStore loop, long runPk) {
+        Writer(CanaryStore canaries, Store store, LoopStore loop, SourceFields source, long runPk) {
             this.canaries = canaries;
+            this.store = store;
             this.loop = loop;
+            this.source = source;
             this.runPk = runPk;
         }
 
@@ -207,6 +220,11 @@ final class CanaryStep {
             for (Reviewed r : chunk) {
                 r.verdicts().forEach(v -> canaries.insertVerdict(runPk, v));
                 loop.addIssueAttribution(runPk, r.round(), "canaries", r.attributed());
+                if (!r.canary().planted()) {
+                    FailOnCurrentText.hold(store, loop, runPk, r.round(), r.canary().itemId(), r.canary().content(), r.fails(),
+                            it -> it.content() != null ? it.content() : source.content(FieldsCodec.decode(it.fields())),
+                            "canaries, clean copy " + r.canary().seq());
+                }
             }
         }
     }

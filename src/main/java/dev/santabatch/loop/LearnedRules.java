@@ -206,7 +206,7 @@ final class LearnedRules {
             return reject(d, s.rejection());
         }
         // a passed sampled item it flags, with evidence checkable against its source: reviewed again
-        Map<String, Boolean> fresh = reviews(id, LearnedRuleStore.ReviewKind.FRESH, s.freshReview(), p.criterion(),
+        Map<String, Boolean> fresh = reviews(id, round, LearnedRuleStore.ReviewKind.FRESH, s.freshReview(), p.criterion(),
                 itemId -> store.item(run.runPk(), itemId).map(this::asOf));
         d.freshReviews = fresh.size();
         if (fresh.size() < s.freshReview().size()) {
@@ -222,7 +222,7 @@ final class LearnedRules {
         // the review check: both reviewers review items it fixed before it fixes the rest
         List<String> fixable = s.flagged().stream().filter(i -> fixed(engine, byId.get(i)) != null).toList();
         List<String> sample = fixable.subList(0, Math.min(RuleValidator.REVIEW_CHECK_SIZE, fixable.size()));
-        Map<String, Boolean> check = reviews(id, LearnedRuleStore.ReviewKind.CHECK, sample, p.criterion(),
+        Map<String, Boolean> check = reviews(id, round, LearnedRuleStore.ReviewKind.CHECK, sample, p.criterion(),
                 itemId -> Optional.ofNullable(fixed(engine, byId.get(itemId))).map(RuleOutcome::text)
                         .map(text -> new PassedItem(itemId, text, byId.get(itemId).facts())));
         d.checked = check.size();
@@ -343,9 +343,10 @@ final class LearnedRules {
     /**
      * Panel reviews of the given items (the text {@code text} gives), stored as they are made and
      * reused: item id to whether the panel failed it on the criterion. An item the panel could not
-     * review now is left out.
+     * review now is left out. A fresh review is of the item's current text: a FAIL from any reviewer,
+     * on any criterion, holds the item whatever becomes of the rule ({@link FailOnCurrentText}).
      */
-    private Map<String, Boolean> reviews(String ruleId, LearnedRuleStore.ReviewKind kind, List<String> items,
+    private Map<String, Boolean> reviews(String ruleId, int round, LearnedRuleStore.ReviewKind kind, List<String> items,
             String criterion, java.util.function.Function<String, Optional<PassedItem>> text) {
         Map<String, Boolean> stored = rules.reviews(run.runPk(), ruleId, kind);
         Map<String, Boolean> out = new LinkedHashMap<>();
@@ -368,8 +369,14 @@ final class LearnedRules {
             ReviewRequest request = new ReviewRequest(settings.taskSpec(), itemId, item.get().facts(), item.get().text(),
                     settings.santaCriteria());
             List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);
+            if (kind == LearnedRuleStore.ReviewKind.FRESH) {
+                FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, item.get().text(),
+                        FailOnCurrentText.issues(reviews), it -> asOf(it).text(), "learned rule " + ruleId + ", fresh review");
+            }
             GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
             if (gate.verdict() == GateVerdict.UNREVIEWED) {
+                // not stored (a restart asks again): the issues its answers attributed are counted here
+                loop.addIssueAttribution(run.runPk(), round, "learned-rule", LoopStore.attributed(reviews));
                 continue;
             }
             boolean failed = gate.criticalIssues().stream().anyMatch(i -> criterion.equals(i.criterion()));

@@ -125,7 +125,7 @@ public final class LoopSteps {
                 .reader(new CanaryStep.Reader(store, loop, canaryStore, run, panels, source, run.categoryIndex(),
                         this.canaries))
                 .processor(budget.guard(new CanaryStep.Processor(panels)))
-                .writer(budget.saving(new CanaryStep.Writer(canaryStore, loop, run.runPk())))
+                .writer(budget.saving(new CanaryStep.Writer(canaryStore, store, loop, source, run.runPk())))
                 .listener(budget)
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)

@@ -42,6 +42,8 @@ class LearnedRulesFunctionalTests {
         final Map<String, Integer> years = new LinkedHashMap<>();
         /** Texts holding this marker pass their first review although they are defective. */
         String blindOnce = "\u0000";
+        /** Texts holding this marker pass every review although they are defective. */
+        String blindAlways = "\u0000";
         final Map<String, AtomicInteger> reviewed = new ConcurrentHashMap<>();
         final AtomicInteger reviews = new AtomicInteger();
         final AtomicInteger fixes = new AtomicInteger();
@@ -94,7 +96,7 @@ class LearnedRulesFunctionalTests {
                     }
                     int seen = reviewed.computeIfAbsent(content, k -> new AtomicInteger()).incrementAndGet();
                     // both reviewers of the first panel miss it
-                    boolean blind = content.contains(blindOnce) && seen <= 2;
+                    boolean blind = content.contains(blindOnce) && seen <= 2 || content.contains(blindAlways);
                     List<String> found = blind ? List.of() : defects(content);
                     String list = ScriptedCatalogModel.between(user, "judge every one of ", ", with exactly one check");
                     List<Map<String, String>> checks = new ArrayList<>();
@@ -393,6 +395,34 @@ class LearnedRulesFunctionalTests {
                 assertThat((String) l.get("reason")).contains("more than the cap");
                 assertThat(((Number) l.get("flagged")).doubleValue()).isGreaterThan(((Number) l.get("cap")).doubleValue());
             });
+        }
+    }
+
+    @Test
+    void anItemTheFreshReviewFailedIsHeldEvenWhenTheRuleIsRejected() throws Exception {
+        // given wrong-number items the first panel misses ("Sold in pairs.": the fresh review fails them),
+        // and others no review ever fails ("Gift boxed."): the rule flags those too, their fresh review
+        // passes them again, so the rule is rejected
+        Model model = new Model();
+        model.blindOnce = "Sold in pairs.";
+        model.blindAlways = "Gift boxed.";
+        LlmJobs.Catalog catalog = catalog(model, i -> i % 20 == 0 ? " Sold in pairs." : i % 20 == 10 ? " Gift boxed." : "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            LlmJobs.Result r = run(job(catalog, server.baseUrl()));
+
+            // then no item a fresh review failed on its current text ships (catalog.csv or verified.csv):
+            // each is held, FAIL_UNRESOLVED, with the fresh review's issues
+            Path shippedFile = Files.exists(out().resolve("catalog.csv")) ? out().resolve("catalog.csv") : out().resolve("verified.csv");
+            Map<String, String> shipped = LlmJobs.contents(shippedFile, "id", "description");
+            List<String> freshlyFailedShipped = shipped.entrySet().stream()
+                    .filter(e -> e.getValue().contains("Sold in pairs.") && !model.defects(e.getValue()).isEmpty()
+                            && model.reviewed.getOrDefault(e.getValue(), new AtomicInteger()).get() > 2)
+                    .map(Map.Entry::getKey).toList();
+            assertThat(freshlyFailedShipped).as(r.all()).isEmpty();
+            List<org.apache.commons.csv.CSVRecord> held = LlmJobs.records(out().resolve("escalations.csv")).stream()
+                    .filter(h -> h.get("reason").equals("FAIL_UNRESOLVED")).toList();
+            assertThat(held).as("items a fresh review failed, held: %s", r.all()).isNotEmpty();
+            assertThat(learned()).as("the rule was rejected").noneMatch(l -> "candidate".equals(l.get("status")));
         }
     }
 }

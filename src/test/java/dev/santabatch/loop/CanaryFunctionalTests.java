@@ -234,4 +234,32 @@ class CanaryFunctionalTests {
         assertThat(ScriptedLoopFunctionalTests.records(run.resolve("catalog.csv"))).hasSize(400);
         noCanaryInAnyOutput(canaries, Files.readString(dir.resolve("catalog.csv")));
     }
+
+    @Test
+    void anItemWhoseCleanCopyAReviewerFailedIsHeldNotShipped() throws Exception {
+        // given reviewer B failing a catalog text the second time it is asked about it (a clean copy is
+        // its item's text under the item's id: a second look at the same text), C passing every text
+        Path job = job(1);
+        Map<String, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        Predicate<ReviewRequest> secondLook = r -> seen.merge(r.itemId() + "\n" + r.content(), 1, Integer::sum) > 1;
+        Extensions ext = new Extensions(Map.of("lexical", failing(secondLook), "semantic", failing(r -> false)),
+                panels -> request -> new FixOutcome.CannotFix("scripted"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // when the job runs
+        int exit = run(job, ext, out);
+
+        // then every clean copy was failed (the panel does not fit: its false-flag rate is 1), and each
+        // item whose clean copy failed is held FAIL_UNRESOLVED, in neither verified.csv nor catalog.csv
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(3);
+        List<String> cleanCopies = canaries().stream().map(Map.Entry::getValue).filter(c -> !c.planted()).map(Canary::itemId)
+                .toList();
+        assertThat(cleanCopies).isNotEmpty();
+        Path run = dir.resolve("out/loop/r1");
+        assertThat(run.resolve("catalog.csv")).doesNotExist();
+        assertThat(ScriptedLoopFunctionalTests.records(run.resolve("verified.csv"))).noneMatch(r -> cleanCopies.contains(r.get("id")));
+        Map<String, String> held = new HashMap<>();
+        ScriptedLoopFunctionalTests.records(run.resolve("escalations.csv")).forEach(r -> held.put(r.get("item_id"), r.get("reason")));
+        assertThat(cleanCopies).allSatisfy(id -> assertThat(held).containsEntry(id, "FAIL_UNRESOLVED"));
+    }
 }
