@@ -621,15 +621,9 @@ public class Store {
         return true;
     }
 
-    /** Holds an item for a person: it leaves the sampling population and the shipped catalog. */
-    public void escalate(long runPk, String itemId, int round, String cause, @Nullable String pattern,
-            @Nullable String lastAttempt, List<String> issues) {
-        escalate(runPk, itemId, round, cause, null, pattern, lastAttempt, issues);
-    }
-
     /**
-     * As {@link #escalate(long, String, int, String, String, String, List)}, with the reason the
-     * item is held (for {@code escalations.csv} and the report).
+     * Holds an item for a person: it leaves the sampling population and the shipped catalog, with
+     * the reason it is held (for {@code escalations.csv} and the report).
      */
     public void escalate(long runPk, String itemId, int round, String cause, @Nullable String reason,
             @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
