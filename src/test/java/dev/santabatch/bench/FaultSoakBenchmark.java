@@ -599,6 +599,41 @@ public final class FaultSoakBenchmark {
         }
     }
 
+    /**
+     * The client's ordinal of each call (by server seq), as {@code CallGovernor} counts asks of a
+     * question in its unit of work: 1 + the 200 answers (not held past the timeout, faults included:
+     * an invalid answer is asked again under the next ordinal) to it before the call in its
+     * execution (a transport retry asks under the same ordinal), after the answers the ledger handed
+     * back to the execution without a call (those kept, from ordinal 1 on, when the execution
+     * before it was gone).
+     */
+    static Map<Integer, Integer> ordinals(Run r) {
+        Map<Integer, Answer> bySeq = new HashMap<>();
+        r.answers().forEach(a -> bySeq.put(a.seq(), a));
+        List<Execution> ex = r.executions();
+        List<Call> calls = new ArrayList<>(r.calls());
+        calls.sort(java.util.Comparator.comparingInt(Call::seq));
+        Map<Integer, Integer> ordinal = new HashMap<>();
+        Map<String, Integer> answeredIn = new HashMap<>();
+        for (Call c : calls) {
+            int j = executionOf(ex, c.seq());
+            String key = j + "\n" + question(r, c);
+            int handedBack = 0;
+            if (j > 0) {
+                Set<Integer> before = kept(ex.get(j - 1), r, c);
+                while (before.contains(handedBack + 1)) {
+                    handedBack++;
+                }
+            }
+            ordinal.put(c.seq(), handedBack + answeredIn.getOrDefault(key, 0) + 1);
+            Answer a = bySeq.get(c.seq());
+            if (a != null && a.status() == 200 && !a.fault().startsWith("Hang")) {
+                answeredIn.merge(key, 1, Integer::sum);
+            }
+        }
+        return ordinal;
+    }
+
     /** Extra calls over every killed run: asked again although the ledger had kept their answer (journal misses), and the others. */
     static final List<String> KEPT_YET_ASKED = new ArrayList<>();
     static long notKeptRepeats;
@@ -620,28 +655,13 @@ public final class FaultSoakBenchmark {
         List<Execution> ex = r.executions();
         List<Call> calls = new ArrayList<>(r.calls());
         calls.sort(java.util.Comparator.comparingInt(Call::seq));
-        // the client's ordinal of each call: 1 + the 200 answers (not held past the timeout) to its
-        // question before it in its execution (a transport retry asks under the same ordinal), after
-        // the answers the ledger handed back to the execution without a call (those kept, from
-        // ordinal 1 on, when the execution before it was gone)
-        Map<Integer, Integer> ordinal = new HashMap<>();
-        Map<String, Integer> answeredIn = new HashMap<>();
+        Map<Integer, Integer> ordinal = ordinals(r);
         int keptEarly = 0;
         int writtenEarly = 0;
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = j + "\n" + question(r, c);
-            int handedBack = 0;
-            if (j > 0) {
-                Set<Integer> before = kept(ex.get(j - 1), r, c);
-                while (before.contains(handedBack + 1)) {
-                    handedBack++;
-                }
-            }
-            ordinal.put(c.seq(), handedBack + answeredIn.getOrDefault(key, 0) + 1);
             Answer a = bySeq.get(c.seq());
             if (a != null && a.status() == 200 && a.fault().isEmpty()) {
-                answeredIn.merge(key, 1, Integer::sum);
                 Long sent = r.sentNanos().get(c.seq());
                 // (answers of a round the execution finished were forgotten when the next one started)
                 if (ex.get(j).killed() && sent != null && sent < ex.get(j).endNanos() - 200_000_000L
@@ -663,7 +683,7 @@ public final class FaultSoakBenchmark {
         int neverWritten = 0;
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = question(r, c);
+            String key = question(r, c) + "\n#" + ordinal.get(c.seq());
             Integer i = lastAnswered.get(key);
             if (i != null && i < j && charged.add(i + "\n" + key)) {
                 Call first = lastAnsweredCall.get(key);
@@ -819,7 +839,8 @@ public final class FaultSoakBenchmark {
 
     /**
      * Per kill: the extra calls it cost, that is the requests of a later execution that repeat one
-     * (the same {@link #question}) the server had answered without a fault in the killed execution:
+     * (the same {@link #question}, asked the same how-many-th time: {@link #ordinals}) the server had
+     * answered without a fault in the killed execution:
      * the answer was received or on its way and was lost with the process. A repeat is charged to the
      * execution that last had the key answered (so an answer lost at one kill and re-asked two
      * executions later is still that kill's), each key once per kill.
@@ -833,9 +854,10 @@ public final class FaultSoakBenchmark {
         long[] perExecution = new long[ex.size()];
         List<Call> calls = new ArrayList<>(r.calls());
         calls.sort(java.util.Comparator.comparingInt(Call::seq));
+        Map<Integer, Integer> ordinal = ordinals(r);
         for (Call c : calls) {
             int j = executionOf(ex, c.seq());
-            String key = question(r, c);
+            String key = question(r, c) + "\n#" + ordinal.get(c.seq());
             Integer i = lastAnswered.get(key);
             if (i != null && i < j && charged.add(i + "\n" + key)) {
                 perExecution[i]++;
