@@ -304,10 +304,11 @@ public final class LoopStore {
     }
 
     /**
-     * The items still ACTIVE whose current revision has a FAIL: from some reviewer's latest review 0
+     * The items whose current revision has a FAIL: ACTIVE ones from some reviewer's latest review 0
      * of that revision (left unresolved by an attempt that ended unreviewed: a fix reviewed by a
-     * reviewer that then failed to review is not kept), or seen by the batch fix and not fixed
-     * ({@link #flag}). Never to be shipped.
+     * reviewer that then failed to review is not kept), and ACTIVE or NICE ones flagged on it
+     * ({@link #flag}: seen by the batch fix and not fixed, or failed by a clean canary or a learned
+     * rule's fresh review, which a later round's reused reviews cannot clear). Never to be shipped.
      */
     public java.util.Map<String, FailedReview> failsOnCurrentRevision(long runPk) {
         record Latest(int round, @Nullable String verdict, @Nullable String json) {}
@@ -336,7 +337,7 @@ public final class LoopStore {
             }
         });
         jdbc.query("SELECT f.item_id, f.round_no, f.issues FROM sb_flag f JOIN sb_item i ON i.run_pk = f.run_pk"
-                        + " AND i.item_id = f.item_id AND i.current_rev = f.rev WHERE f.run_pk = ? AND i.state = 'ACTIVE'",
+                        + " AND i.item_id = f.item_id AND i.current_rev = f.rev WHERE f.run_pk = ? AND i.state IN ('ACTIVE', 'NICE')",
                 rs -> {
                     out.putIfAbsent(rs.getString(1),
                             new FailedReview(rs.getString(1), rs.getInt(2), List.of(rs.getString(3).split("\n"))));

@@ -90,7 +90,10 @@ final class ShippingInvariant {
                 return new Placement(Place.HELD, "", null);
             }
             case "NICE" -> {
-                return new Placement(Place.SHIPPED, "", null);
+                // unless a reviewer failed its current text outside its own review (a clean canary, a
+                // learned rule's fresh review) and a later round passed it on reused reviews
+                LoopStore.FailedReview flagged = failed.get(item.id());
+                return flagged != null ? new Placement(Place.HELD, "", flagged) : new Placement(Place.SHIPPED, "", null);
             }
             default -> {
                 // ACTIVE: not verified NICE on its current revision

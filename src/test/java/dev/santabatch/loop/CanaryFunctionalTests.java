@@ -262,4 +262,57 @@ class CanaryFunctionalTests {
         ScriptedLoopFunctionalTests.records(run.resolve("escalations.csv")).forEach(r -> held.put(r.get("item_id"), r.get("reason")));
         assertThat(cleanCopies).allSatisfy(id -> assertThat(held).containsEntry(id, "FAIL_UNRESOLVED"));
     }
+
+    @Test
+    void anItemHeldForItsCleanCopysFailIsNotShippedWhenALaterRoundPassesItOnReusedReviews() throws Exception {
+        // given a panel that fits by the job's limits (sensitivity 0, any false-flag rate): B fails a tenth
+        // of the catalog always (so rounds go on) and a catalog text the second time it is asked about it
+        // (a clean copy); C passes everything
+        Path job = job(3);
+        Files.writeString(job, Files.readString(job).replace("  seed: 7\n", "  seed: 7\n  full-review-below: 190\n")
+                + "  min-panel-sensitivity: 0\n  max-false-flag-rate: 1\n  max-fail-share: 1\n");
+        Map<String, String> texts = new HashMap<>();
+        for (List<String> row : TestJobsAccess.rows(400)) {
+            texts.put(row.get(0), row.get(7));
+        }
+        Map<String, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicBoolean canaryPhase = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean scan = new java.util.concurrent.atomic.AtomicBoolean();
+        Predicate<ReviewRequest> bad = r -> {
+            if (Math.floorMod(r.itemId().hashCode(), 10) == 0) {
+                return true;
+            }
+            if (!r.content().equals(texts.get(r.itemId()))) {
+                return false;
+            }
+            int n = seen.merge(r.itemId(), 1, Integer::sum);
+            if (n == 2 && !scan.get()) {
+                canaryPhase.set(true);
+                return true; // round 1's clean copies: the second look at a sampled item's text
+            }
+            if (n == 1 && canaryPhase.get()) {
+                scan.set(true); // the batch fix's scan of the unsampled items has begun
+            }
+            return false;
+        };
+        Extensions ext = new Extensions(Map.of("lexical", failing(bad), "semantic", failing(r -> false)),
+                panels -> request -> new FixOutcome.CannotFix("scripted"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        int exit = run(job, ext, out);
+
+        List<String> cleanCopies = canaries().stream().map(e -> e.getKey() + ":" + e.getValue().itemId() + (e.getValue().planted() ? "P" : "C"))
+                .toList();
+        List<String> failedClean = canaries().stream().filter(e -> e.getKey() == 1).map(Map.Entry::getValue).filter(c -> !c.planted())
+                .map(Canary::itemId).toList();
+        Path run = dir.resolve("out/loop/r1");
+        Path shippedFile = Files.exists(run.resolve("catalog.csv")) ? run.resolve("catalog.csv") : run.resolve("verified.csv");
+        List<String> shipped = ScriptedLoopFunctionalTests.records(shippedFile).stream().map(r -> r.get("id")).toList();
+        String o = out.toString(StandardCharsets.UTF_8);
+        System.out.println("RV15D exit " + exit + " canaries " + cleanCopies + " shipped file " + shippedFile.getFileName()
+                + " failed clean copies shipped " + failedClean.stream().filter(shipped::contains).toList());
+        o.lines().filter(l -> l.contains("decide:") || failedClean.stream().anyMatch(l::contains)).forEach(l -> System.out.println("RV15D " + l));
+        assertThat(failedClean).isNotEmpty();
+        assertThat(shipped).as(o).doesNotContainAnyElementsOf(failedClean);
+    }
 }
