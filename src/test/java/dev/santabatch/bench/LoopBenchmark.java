@@ -22,6 +22,11 @@ import java.util.Map;
  *
  * <p>Arguments: row counts (default 10000 100000). Ingest, pre-pass and export alone at 1,000,000
  * rows: {@link IngestExportBenchmark}.
+ *
+ * <p>With {@code --model} first, each row count is instead one sampled run of the products model job
+ * ({@code bench/products-llm.yml}: rate 0.10, at most 4 rounds) against {@link PatternCBenchmark}'s
+ * realistic judges at a local server, seed 1: the model path at a size the offline panel's indexes
+ * cannot reach in reasonable time on two cores. It prints the run's status, calls and output sizes.
  */
 public final class LoopBenchmark {
 
@@ -29,6 +34,12 @@ public final class LoopBenchmark {
         Path dir = Files.createTempDirectory("santa-loop-bench");
         System.out.printf("max heap %d MB, %d cores%n", Runtime.getRuntime().maxMemory() >> 20,
                 Runtime.getRuntime().availableProcessors());
+        if (args.length > 0 && args[0].equals("--model")) {
+            for (String a : java.util.Arrays.copyOfRange(args, 1, args.length)) {
+                model(Integer.parseInt(a), dir.resolve("model-" + a));
+            }
+            return;
+        }
         for (String a : args.length == 0 ? new String[] {"10000", "100000"} : args) {
             int rows = Integer.parseInt(a);
             Path csv = dir.resolve("catalog-" + rows + ".csv");
@@ -85,12 +96,33 @@ public final class LoopBenchmark {
                     System.out.println(line);
                 }
             }
-            Path runDir = dir.resolve("out").resolve("product-descriptions").resolve("b" + rows);
-            for (String name : new String[] {"report.json", "report.html"}) {
-                Path f = runDir.resolve(name);
-                System.out.printf("  %-11s %,d bytes%s%n", name, Files.exists(f) ? Files.size(f) : -1,
-                        name.equals("report.html") ? " (target under 1 MB)" : "");
-            }
+            sizes(dir.resolve("out").resolve("product-descriptions").resolve("b" + rows));
+        }
+    }
+
+    /** One sampled run of the products model job at realistic judges, with its calls and output sizes. */
+    static void model(int rows, Path dir) throws Exception {
+        BenchDomain domain = PatternCBenchmark.DOMAINS.get("products");
+        Files.createDirectories(dir);
+        Path csv = dir.resolve("catalog-in.csv");
+        var defects = domain.write(1, rows, csv, dir.resolve("catalog-in.truth.csv"));
+        long t0 = System.nanoTime();
+        PatternCBenchmark.Run run = PatternCBenchmark.run(domain, "sampled", csv, defects, 1, PatternCBenchmark.SAMPLED_RATE,
+                PatternCBenchmark.SAMPLED_ROUNDS, dir.resolve("sampled"));
+        System.out.printf("items=%d (model job, realistic judges) exit=%d status=%s rounds=%d calls=%,d %s wall=%.1fs%n", rows,
+                run.exit(), run.status(), run.rounds(), run.total(), run.calls(), (System.nanoTime() - t0) / 1e9);
+        System.out.printf("  shipped %,d (%,d still defective), patterns %d%n", run.shipped(), run.shippedDefective(),
+                run.patterns().size());
+        try (var folders = Files.list(dir.resolve("sampled").resolve("out"))) {
+            sizes(folders.findFirst().orElseThrow().resolve(PatternCBenchmark.RUN_ID));
+        }
+    }
+
+    static void sizes(Path runDir) throws java.io.IOException {
+        for (String name : new String[] {"report.json", "report.html"}) {
+            Path f = runDir.resolve(name);
+            System.out.printf("  %-11s %,d bytes%s%n", name, Files.exists(f) ? Files.size(f) : -1,
+                    name.equals("report.html") ? " (target under 1 MB)" : "");
         }
     }
 
