@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A FAIL from any reviewer on an item's current text, seen outside the item's own review: a learned
- * rule's fresh review of a passed item, or a clean canary (an unchanged copy of a passed item). A
+ * rule's fresh review of a passed item or review check of the fix it writes, or a clean canary (an
+ * unchanged copy of a passed item). A
  * FAIL from one reviewer makes an item NAUGHTY, whoever asked: the item is no longer NICE, and it is
  * flagged on that revision ({@link LoopStore#flag}), so that no clean sample covers it and it is held
  * {@code FAIL_UNRESOLVED} unless a later fix resolves it (docs/failure-handling.md).

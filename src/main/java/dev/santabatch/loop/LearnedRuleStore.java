@@ -66,7 +66,9 @@ public final class LearnedRuleStore {
               PRIMARY KEY (run_pk, rule_id, round_no))""",
             // issues the review validator attributed in a validation review (added after first release)
             "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS issues_reattributed INT DEFAULT 0 NOT NULL",
-            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS issues_derived INT DEFAULT 0 NOT NULL");
+            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS issues_derived INT DEFAULT 0 NOT NULL",
+            // every FAIL of the review, on any criterion, as <reviewer>: <issue> lines (added after first release)
+            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS fail_issues VARCHAR");
 
     /**
      * One learned rule and its evidence.
@@ -146,13 +148,31 @@ public final class LearnedRuleStore {
     }
 
     /**
+     * The stored validation reviews of a rule of one kind that some reviewer failed, on any criterion:
+     * item id to the FAILs, each as {@code <reviewer>: <issue>}.
+     */
+    Map<String, List<String>> failIssues(long runPk, String ruleId, ReviewKind kind) {
+        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        jdbc.query("SELECT item_id, fail_issues FROM sb_learned_review WHERE run_pk = ? AND rule_id = ? AND kind = ?"
+                        + " AND fail_issues IS NOT NULL",
+                rs -> {
+                    out.put(rs.getString(1), List.of(rs.getString(2).split("\n")));
+                },
+                runPk, ruleId, kind.name());
+        return out;
+    }
+
+    /**
+     * @param failed whether the panel failed the item on the rule's criterion
+     * @param failIssues every FAIL of the panel's reviews, on any criterion ({@link FailOnCurrentText#issues}); empty when none
      * @param attributed the issues the review validator attributed in the panel's reviews of the item
      */
-    void saveReview(long runPk, String ruleId, String itemId, ReviewKind kind, boolean failed,
+    void saveReview(long runPk, String ruleId, String itemId, ReviewKind kind, boolean failed, List<String> failIssues,
             LoopStore.IssueAttribution attributed) {
-        jdbc.update("INSERT INTO sb_learned_review (run_pk, rule_id, item_id, kind, failed, issues_reattributed, issues_derived)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                runPk, ruleId, itemId, kind.name(), failed, attributed.reattributed(), attributed.derivedFromDetail());
+        jdbc.update("INSERT INTO sb_learned_review (run_pk, rule_id, item_id, kind, failed, fail_issues, issues_reattributed,"
+                        + " issues_derived) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, ruleId, itemId, kind.name(), failed, failIssues.isEmpty() ? null : String.join("\n", failIssues),
+                attributed.reattributed(), attributed.derivedFromDetail());
     }
 
     /** The issues attributed in the validation reviews of each round's rules, by round (from the rule id). */

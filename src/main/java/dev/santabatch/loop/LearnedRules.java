@@ -67,6 +67,7 @@ final class LearnedRules {
     private final RunContext run;
     private final Panels panels;
     private final SourceFields source;
+    private final org.springframework.transaction.support.TransactionTemplate tx;
 
     LearnedRules(Store store, LoopStore loop, LearnedRuleStore rules, RunContext run, Panels panels, SourceFields source) {
         this.store = store;
@@ -75,6 +76,9 @@ final class LearnedRules {
         this.run = run;
         this.panels = panels;
         this.source = source;
+        this.tx = new org.springframework.transaction.support.TransactionTemplate(
+                new org.springframework.jdbc.datasource.DataSourceTransactionManager(
+                        java.util.Objects.requireNonNull(store.jdbc().getDataSource(), "dataSource")));
     }
 
     /** The rule id of a round's pattern. */
@@ -264,6 +268,8 @@ final class LearnedRules {
                 }
             }
         }
+        // a fix the review check failed on another criterion is written flagged with that FAIL: held
+        Map<String, List<String>> checkFails = rules.failIssues(run.runPk(), id, LearnedRuleStore.ReviewKind.CHECK);
         List<String> left = new ArrayList<>();
         for (String itemId : s.flagged()) {
             RuleOutcome o = fixed(engine, byId.get(itemId));
@@ -272,8 +278,8 @@ final class LearnedRules {
                 continue;
             }
             Optional<Store.StoredItem> item = store.item(run.runPk(), itemId);
-            if (item.isPresent() && store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round,
-                    BatchFixStep.CAUSE, label, o.text())) {
+            if (item.isPresent() && writeFix(id, round, itemId, item.get().currentRev(), label, o.text(),
+                    checkFails.getOrDefault(itemId, List.of()))) {
                 loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
                 fixedCount++;
             }
@@ -283,6 +289,26 @@ final class LearnedRules {
         log.info("batch-fix: round {}: pattern {}: learned rule {} ({}) fixed {} item(s) without a matcher call;"
                 + " {} left to the matcher", round, p.patternNo(), id, rule.shape(), fixedCount, left.size());
         return left;
+    }
+
+    /**
+     * Writes a rule's fix of an unsampled item as a {@code batch-fix} revision. When the review check
+     * failed that fixed text on another criterion ({@code checkFails}), the new revision is flagged
+     * with that FAIL in the same transaction ({@link FailOnCurrentText}): it is never a clean revision,
+     * and the item is held {@code FAIL_UNRESOLVED} unless a later fix resolves it.
+     *
+     * @return whether the revision was written
+     */
+    private boolean writeFix(String ruleId, int round, String itemId, int baseRev, String label, String text,
+            List<String> checkFails) {
+        return Boolean.TRUE.equals(tx.execute(status -> {
+            if (!store.addRevisionIfAt(run.runPk(), itemId, baseRev, round, BatchFixStep.CAUSE, label, text)) {
+                return false;
+            }
+            FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, text, checkFails, it -> asOf(it).text(),
+                    "learned rule " + ruleId + ", review check of its fix");
+            return true;
+        }));
     }
 
     /**
@@ -369,9 +395,10 @@ final class LearnedRules {
             ReviewRequest request = new ReviewRequest(settings.taskSpec(), itemId, item.get().facts(), item.get().text(),
                     settings.santaCriteria());
             List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);
+            List<String> fails = FailOnCurrentText.issues(reviews);
             if (kind == LearnedRuleStore.ReviewKind.FRESH) {
-                FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, item.get().text(),
-                        FailOnCurrentText.issues(reviews), it -> asOf(it).text(), "learned rule " + ruleId + ", fresh review");
+                FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, item.get().text(), fails,
+                        it -> asOf(it).text(), "learned rule " + ruleId + ", fresh review");
             }
             GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
             if (gate.verdict() == GateVerdict.UNREVIEWED) {
@@ -380,7 +407,7 @@ final class LearnedRules {
                 continue;
             }
             boolean failed = gate.criticalIssues().stream().anyMatch(i -> criterion.equals(i.criterion()));
-            rules.saveReview(run.runPk(), ruleId, itemId, kind, failed, LoopStore.attributed(reviews));
+            rules.saveReview(run.runPk(), ruleId, itemId, kind, failed, fails, LoopStore.attributed(reviews));
             out.put(itemId, failed);
         }
         return out;

@@ -308,7 +308,8 @@ public final class LoopStore {
      * of that revision (left unresolved by an attempt that ended unreviewed: a fix reviewed by a
      * reviewer that then failed to review is not kept), and ACTIVE or NICE ones flagged on it
      * ({@link #flag}: seen by the batch fix and not fixed, or failed by a clean canary or a learned
-     * rule's fresh review, which a later round's reused reviews cannot clear). Never to be shipped.
+     * rule's fresh review or review check, which a later round's reused reviews cannot clear). Never
+     * to be shipped.
      */
     public java.util.Map<String, FailedReview> failsOnCurrentRevision(long runPk) {
         record Latest(int round, @Nullable String verdict, @Nullable String json) {}

@@ -60,7 +60,7 @@ import org.apache.commons.csv.CSVRecord;
  *       {@code verified.csv}), {@code unverified.csv}, {@code escalations.csv}, whichever exist;
  *   <li>items shipped ({@code catalog.csv} or {@code verified.csv}) with a FAIL on their current
  *       revision: by the server's record (a fault-free review answer that said FAIL for the exact
- *       shipped text) and by the store ({@code sb_review} FAIL on the item's {@code current_rev});
+ *       shipped text) and by the store (a FAIL on the item's {@code current_rev}: {@link #storeFailedCurrent});
  *   <li>calls the server received against {@code budget.max-calls}, and against {@code report.json};
  *   <li>per kill: the requests the server held at the kill, the durable spend against the calls
  *       received so far, and the extra calls the kill cost (requests of the resumed execution that
@@ -783,22 +783,44 @@ public final class FaultSoakBenchmark {
         }
     }
 
-    /** Items whose current revision has a stored FAIL verdict from any reviewer (empty when the store cannot be read). */
+    /**
+     * Items whose current revision has a FAIL from any reviewer in the store: a review 0 of the
+     * revision ({@code sb_review}), a flag on it ({@code sb_flag}: a FAIL seen outside the item's own
+     * review, by the offline batch fix, a clean canary or a learned rule's fresh review or review
+     * check), or a learned rule's review check that failed the fix the rule wrote as that revision
+     * ({@code sb_learned_review}). A table not created yet holds none; empty when the store cannot be read.
+     */
     static Set<String> storeFailedCurrent(Path dir) {
         Set<String> out = new TreeSet<>();
-        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "");
-                ResultSet rs = c.createStatement().executeQuery("SELECT DISTINCT i.item_id FROM sb_item i JOIN sb_review r"
-                        + " ON r.run_pk = i.run_pk AND r.item_id = i.item_id AND r.rev = i.current_rev WHERE r.verdict = 'FAIL'"
-                        // review 0 only: later iterations' rows of an attempt whose fix was not kept carry
-                        // revision numbers of texts that never became revisions
-                        + " AND r.iteration = 0")) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
+        try (Connection c = DriverManager.getConnection(url(dir) + ";IFEXISTS=TRUE", "sa", "")) {
+            // review 0 only: later iterations' rows of an attempt whose fix was not kept carry
+            // revision numbers of texts that never became revisions
+            addIds(c, "SELECT i.item_id FROM sb_item i JOIN sb_review r ON r.run_pk = i.run_pk AND r.item_id = i.item_id"
+                    + " AND r.rev = i.current_rev WHERE r.verdict = 'FAIL' AND r.iteration = 0", out);
+            addIds(c, "SELECT i.item_id FROM sb_item i JOIN sb_flag f ON f.run_pk = i.run_pk AND f.item_id = i.item_id"
+                    + " AND f.rev = i.current_rev", out);
+            addIds(c, "SELECT i.item_id FROM sb_item i JOIN sb_revision v ON v.run_pk = i.run_pk AND v.item_id = i.item_id"
+                    + " AND v.rev = i.current_rev JOIN sb_learned_review l ON l.run_pk = i.run_pk AND l.item_id = i.item_id"
+                    + " AND l.kind = 'CHECK' AND v.pattern LIKE '%(learned rule ' || l.rule_id || ')'"
+                    + " WHERE l.failed OR l.fail_issues IS NOT NULL", out);
         } catch (Exception e) {
             System.out.println("    (store unreadable: " + e.getMessage() + ")");
         }
         return out;
+    }
+
+    private static void addIds(Connection c, String sql, Set<String> out) throws java.sql.SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        } catch (java.sql.SQLException e) {
+            if (e.getErrorCode() != org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_1
+                    && e.getErrorCode() != org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_DATABASE_EMPTY_1
+                    && e.getErrorCode() != org.h2.api.ErrorCode.COLUMN_NOT_FOUND_1) {
+                throw e;
+            }
+        }
     }
 
     @SuppressWarnings("unchecked")

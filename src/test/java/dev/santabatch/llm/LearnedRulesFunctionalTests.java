@@ -44,6 +44,10 @@ class LearnedRulesFunctionalTests {
         String blindOnce = "\u0000";
         /** Texts holding this marker pass every review although they are defective. */
         String blindAlways = "\u0000";
+        /** Texts holding this marker fail on claims once their warranty is right (a problem seen behind another). */
+        String hiddenClaim = "\u0000";
+        /** Every text some review answer failed. */
+        final Set<String> failedTexts = ConcurrentHashMap.newKeySet();
         final Map<String, AtomicInteger> reviewed = new ConcurrentHashMap<>();
         final AtomicInteger reviews = new AtomicInteger();
         final AtomicInteger fixes = new AtomicInteger();
@@ -67,6 +71,9 @@ class LearnedRulesFunctionalTests {
             }
             if (content.contains("miracle cure")) {
                 out.add("claims: makes a health claim: \"miracle cure\"");
+            }
+            if (content.contains(hiddenClaim) && out.isEmpty()) {
+                out.add("claims: makes a health claim: \"" + hiddenClaim.strip() + "\"");
             }
             return out;
         }
@@ -98,6 +105,9 @@ class LearnedRulesFunctionalTests {
                     // both reviewers of the first panel miss it
                     boolean blind = content.contains(blindOnce) && seen <= 2 || content.contains(blindAlways);
                     List<String> found = blind ? List.of() : defects(content);
+                    if (!found.isEmpty()) {
+                        failedTexts.add(content);
+                    }
                     String list = ScriptedCatalogModel.between(user, "judge every one of ", ", with exactly one check");
                     List<Map<String, String>> checks = new ArrayList<>();
                     for (String c : list.split(", ")) {
@@ -423,6 +433,36 @@ class LearnedRulesFunctionalTests {
                     .filter(h -> h.get("reason").equals("FAIL_UNRESOLVED")).toList();
             assertThat(held).as("items a fresh review failed, held: %s", r.all()).isNotEmpty();
             assertThat(learned()).as("the rule was rejected").noneMatch(l -> "candidate".equals(l.get("status")));
+        }
+    }
+
+    @Test
+    void anItemWhoseRuleFixTheReviewCheckFailedOnAnotherCriterionIsHeldNotShipped() throws Exception {
+        // given wrong-warranty items, some of which make a health claim the reviewers see only once the
+        // warranty is right: the rule's review check reviews their fixed text and fails it on claims
+        Model model = new Model();
+        model.hiddenClaim = " Cures every cold.";
+        LlmJobs.Catalog catalog = catalog(model, i -> i % 5 == 0 && i <= 15 ? " Cures every cold." : "");
+        try (ScriptedServer server = ScriptedServer.answering(model::answer)) {
+            // when
+            LlmJobs.Result r = run(job(catalog, server.baseUrl()));
+
+            // then no text a reviewer failed ships (catalog.csv or verified.csv)
+            Path shippedFile = Files.exists(out().resolve("catalog.csv")) ? out().resolve("catalog.csv") : out().resolve("verified.csv");
+            Map<String, String> shipped = LlmJobs.contents(shippedFile, "id", "description");
+            List<String> failedShipped = shipped.entrySet().stream().filter(e -> model.failedTexts.contains(e.getValue()))
+                    .map(e -> e.getKey() + " " + e.getValue()).toList();
+            assertThat(failedShipped).as(r.all()).isEmpty();
+            // the rule (whose fixes are right on its criterion) stays, and an item whose fix the review check
+            // failed on claims is held FAIL_UNRESOLVED with that FAIL on the rule's fix (its current text)
+            assertThat(learned()).singleElement().satisfies(l -> assertThat(l.get("status")).isEqualTo("candidate"));
+            List<CSVRecord> held = LlmJobs.records(out().resolve("escalations.csv")).stream()
+                    .filter(h -> h.get("reason").equals("FAIL_UNRESOLVED") && h.get("open_issues").contains("Cures every cold."))
+                    .toList();
+            assertThat(held).as(r.all()).isNotEmpty().allSatisfy(h -> {
+                assertThat(h.get("last_passing")).isNotEqualTo(h.get("original"));
+                assertThat(model.failedTexts).contains(h.get("last_passing"));
+            });
         }
     }
 }
