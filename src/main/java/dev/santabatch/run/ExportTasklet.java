@@ -167,6 +167,10 @@ final class ExportTasklet implements Tasklet {
                                 .map(dev.santabatch.job.ReviewerSpec::id).toList(),
                         !"llm".equals(run.job().fixer().type())),
                 status, new RunReport.Outputs(shippedFile, shipped[0], unverified[0], held[0], unresolved.size()), rejects);
+        Map<String, Object> carried = dev.santabatch.carry.CarryReport.of(store.jdbc(), run.runPk(), run.job().carryOver());
+        if (carried != null) {
+            report = RunReport.after(report, "outputs", "carry_over", carried);
+        }
         report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
         dev.santabatch.canary.CanaryStore canaries = new dev.santabatch.canary.CanaryStore(store.jdbc());
         RunReport.applyCanaries(report, dev.santabatch.loop.PanelFitCheck.estimates(canaries, run.runPk(), run.job()),
@@ -184,6 +188,8 @@ final class ExportTasklet implements Tasklet {
         HtmlReport.write(dir.resolve("report.html"), report,
                 RunTrend.withCurrent(RunTrend.earlier(store, run.job().name(), run.runId()), report));
         OutputFolder.publish(dir, run.outDir());
+        // a later run of the job may carry outcomes over from this one
+        store.markExported(run.runPk(), status);
         log.info("export: {} items in {}, {} unverified, {} held ({} with an unresolved FAIL), {} rejects, {} changes;"
                         + " status {}", shipped[0], run.outDir().resolve(shippedFile), unverified[0], held[0],
                 unresolved.size(), rejects, changes, status);
