@@ -45,6 +45,8 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
     private final long runPk;
     private final @Nullable CarryOver carryOver;
     private final CarryStore carryStore;
+    /** A test hook, as the ingest's: each chunk's write is slowed by this much, so a kill lands mid-step. */
+    private final long chunkDelayMillis = Long.getLong("santa.debug.chunk-delay-ms", 0L);
 
     public PrePass(JobDefinition job, List<String> header, Store store, long runPk) {
         this(job, header, store, runPk, null);
@@ -105,7 +107,7 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
     }
 
     @Override
-    public void write(Chunk<? extends Checked> chunk) {
+    public void write(Chunk<? extends Checked> chunk) throws InterruptedException {
         Map<String, long[]> counts = new LinkedHashMap<>();
         Map<String, String> criterionOf = new LinkedHashMap<>();
         List<CarryStore.Mark> marks = new ArrayList<>();
@@ -145,6 +147,9 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
         counts.forEach((rule, n) -> store.addRuleCounts(runPk, rule, criterionOf.get(rule), n[0], n[1], n[2]));
         carryStore.mark(runPk, marks);
         carryStore.addMisses(runPk, misses);
+        if (chunkDelayMillis > 0) {
+            Thread.sleep(chunkDelayMillis);
+        }
     }
 
     private String content(Store.StoredItem item) {
