@@ -200,6 +200,15 @@ public final class CarryStore {
                 });
     }
 
+    /** The run's carried items, each with its input row ({@code sb_item.fields}), in input order. */
+    public void forEachCarried(long runPk, java.util.function.BiConsumer<String, String> action) {
+        jdbc.query("SELECT item_id, fields FROM sb_item WHERE run_pk = ? AND carry IS NOT NULL ORDER BY run_pk, record_index",
+                rs -> {
+                    action.accept(rs.getString(1), rs.getString(2));
+                },
+                runPk);
+    }
+
     /** Adds to the counts of items judged afresh, by reason (in the caller's transaction). */
     public void addMisses(long runPk, Map<CarryMiss, Long> misses) {
         misses.forEach((miss, n) -> {

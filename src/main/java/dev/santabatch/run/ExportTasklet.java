@@ -89,6 +89,17 @@ final class ExportTasklet implements Tasklet {
         if (truth != null) {
             // what the rules pre-pass left of each item: planted defects it fixed are not the reviewers'
             store.forEachRevision(run.runPk(), dev.santabatch.prepass.PrePass.CAUSE, truth::afterPrePass);
+            // a carried item has no rules revision of its own (its text came from the earlier run):
+            // what the rules make of its input is what the pre-pass would have left of it
+            dev.santabatch.rules.RuleEngine rules = dev.santabatch.rules.RuleEngine.forJob(run.job());
+            dev.santabatch.prepass.SourceFields source = new dev.santabatch.prepass.SourceFields(run.job(), header);
+            new dev.santabatch.carry.CarryStore(store.jdbc()).forEachCarried(run.runPk(), (id, fields) -> {
+                List<String> values = FieldsCodec.decode(fields);
+                dev.santabatch.rules.RuleOutcome o = rules.apply(source.content(values), source.of(values));
+                if (o.changed()) {
+                    truth.afterPrePass(id, o.text());
+                }
+            });
         }
         ShippingInvariant invariant = new ShippingInvariant(loop, run.runPk(), status);
         String shippedFile = ShippingInvariant.shippedFile(status);
