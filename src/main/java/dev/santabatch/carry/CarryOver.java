@@ -74,12 +74,7 @@ public final class CarryOver {
         return new CarryOver(carry, runPk, spec.maxAge(), sources);
     }
 
-    /** The run ids of the earlier runs looked at, newest first. */
-    public List<String> sourceRunIds() {
-        return sources.stream().map(s -> s.run().runId()).toList();
-    }
-
-    /** What is known of each of the given items of the run (by id; every id has an answer). */
+    /** What is known of each of the given items of the run, by id (every id has an answer). */
     public Map<String, Candidate> lookup(List<Store.StoredItem> items) {
         Map<String, Candidate> out = new LinkedHashMap<>();
         List<String> ids = items.stream().map(Store.StoredItem::id).toList();
@@ -132,7 +127,6 @@ public final class CarryOver {
                 held.computeIfAbsent(si.runPk(), k -> new ArrayList<>()).add(it.id());
             }
             pending.put(it.id(), new Pending(kind, si, runs));
-            out.put(it.id(), null); // answered below, in input order
         }
         Map<Long, Map<String, String>> texts = new HashMap<>();
         revised.forEach((run, revs) -> texts.put(run, carry.contents(run, revs)));
@@ -143,6 +137,11 @@ public final class CarryOver {
             CarryStore.SourceItem si = p.source();
             // null: unchanged there, so its content as ingested (equal to this run's: same digest)
             String text = si.currentRev() == 0 ? null : texts.getOrDefault(si.runPk(), Map.of()).get(id);
+            if (si.currentRev() > 0 && text == null) {
+                // its verified revision is not in the store: nothing to ship on that run's word
+                out.put(id, new Candidate(null, CarryMiss.NOT_VERIFIED));
+                return;
+            }
             Carried.Held heldBecause = null;
             if (kind == CarryKind.HELD) {
                 LoopStore.FailedReview fail = byRun.get(si.runPk()).fails().get(id);

@@ -245,7 +245,7 @@ public final class RunReport {
         run.put("escalations_by_cause", store.escalationsByCause(ctx.runPk()));
         Map<String, Long> byReason = new TreeMap<>(store.escalationsByReason(ctx.runPk()));
         if (outputs.failUnresolved() > 0) {
-            byReason.put("FAIL_UNRESOLVED", outputs.failUnresolved());
+            byReason.merge("FAIL_UNRESOLVED", outputs.failUnresolved(), Long::sum); // and any carried over as held
         }
         run.put("escalations_by_reason", byReason);
         run.put("issues_reattributed", attributionRun.reattributed());
