@@ -30,6 +30,7 @@ public class SantaBatchApplication {
         new LoopStore(store.jdbc()).createSchema();
         new dev.santabatch.loop.SpendStore(store.jdbc()).createSchema();
         new dev.santabatch.loop.LearnedRuleStore(store.jdbc()).createSchema();
+        new dev.santabatch.carry.CarryStore(store.jdbc()).createSchema();
         return store;
     }
 }

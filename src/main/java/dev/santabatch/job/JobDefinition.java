@@ -23,6 +23,7 @@ import java.util.Optional;
  * @param governor limits and retry policy of model calls
  * @param canaries the canary kinds that test each Santa criterion ({@code rubric[].canaries} or its
  *     default), by criterion id in rubric order; criteria without canaries are absent
+ * @param carryOver carry-over of outcomes from earlier runs of the job
  */
 public record JobDefinition(
         Path file,
@@ -38,7 +39,16 @@ public record JobDefinition(
         RunSpec run,
         BudgetSpec budget,
         GovernorSpec governor,
-        java.util.Map<String, List<CanaryKind>> canaries) {
+        java.util.Map<String, List<CanaryKind>> canaries,
+        CarryOverSpec carryOver) {
+
+    /** Carry-over at its defaults. */
+    public JobDefinition(Path file, String name, InputSpec input, String taskSpec, List<Criterion> rubric,
+            SamplingSpec sampling, SantaSpec santa, List<ReviewerSpec> reviewers, FixerSpec fixer, MatcherSpec matcher,
+            RunSpec run, BudgetSpec budget, GovernorSpec governor, java.util.Map<String, List<CanaryKind>> canaries) {
+        this(file, name, input, taskSpec, rubric, sampling, santa, reviewers, fixer, matcher, run, budget, governor,
+                canaries, CarryOverSpec.defaults());
+    }
 
     /** Every source column a rule reads, with the id of a rule that reads it, in rubric order. */
     public java.util.Map<String, String> ruleColumns() {

@@ -88,7 +88,7 @@ public final class JobFileLoader {
 
     private static final List<String> TOP_KEYS = List.of(
             "name", "input", "task-spec", "rubric", "sampling", "santa", "reviewers", "fixer", "matcher", "run", "budget",
-            "governor");
+            "governor", "carry-over");
     private static final List<String> INPUT_KEYS = List.of(
             "path", "id-column", "content-column", "category-column", "source-columns", "ground-truth");
     private static final List<String> CRITERION_KEYS = List.of("id", "name", "pass", "fail-signal", "checked-by", "rules",
@@ -113,6 +113,7 @@ public final class JobFileLoader {
             "max-output-tokens", "structured-output", "price-input-per-million", "price-output-per-million",
             "reasoning-effort");
     private static final List<String> RUN_KEYS = List.of("chunk-size", "concurrency");
+    private static final List<String> CARRY_OVER_KEYS = List.of("enabled", "max-age");
     private static final List<String> BUDGET_KEYS = List.of("max-calls", "max-tokens", "max-cost",
             "max-calls-per-round", "max-tokens-per-round", "max-cost-per-round");
 
@@ -140,6 +141,7 @@ public final class JobFileLoader {
         addAll(keys, "run.", RUN_KEYS);
         addAll(keys, "budget.", BUDGET_KEYS);
         addAll(keys, "governor.", GOVERNOR_KEYS);
+        addAll(keys, "carry-over.", CARRY_OVER_KEYS);
         return List.copyOf(keys);
     }
 
@@ -226,9 +228,12 @@ public final class JobFileLoader {
                 runObj.intIn("chunk-size", 500, 1, 100_000), runObj.intIn("concurrency", 4, 1, 256));
         BudgetSpec budget = budget(top.optObj("budget", BUDGET_KEYS));
         GovernorSpec governor = governor(top.optObj("governor", GOVERNOR_KEYS));
+        Obj carryObj = top.optObj("carry-over", CARRY_OVER_KEYS);
+        CarryOverSpec carryOver = new CarryOverSpec(carryObj.bool("enabled", true),
+                carryObj.intIn("max-age", CarryOverSpec.DEFAULT_MAX_AGE, 1, 1000));
         JobDefinition job = new JobDefinition(file, name, input, taskSpec, rubric, sampling, santa, reviewers, fixer,
                 matcher, run, budget, governor,
-                Collections.unmodifiableMap(new LinkedHashMap<>(canaries)));
+                Collections.unmodifiableMap(new LinkedHashMap<>(canaries)), carryOver);
         for (String same : job.sameModelReviewers(env)) {
             warnings.add(format("reviewers", top.node("reviewers"), "reviewers " + same
                     + " use the same endpoint and model: they share its biases, so their agreement says little;"

@@ -1,5 +1,10 @@
 package dev.santabatch.prepass;
 
+import dev.santabatch.carry.Carried;
+import dev.santabatch.carry.CarryKind;
+import dev.santabatch.carry.CarryMiss;
+import dev.santabatch.carry.CarryOver;
+import dev.santabatch.carry.CarryStore;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.rules.RuleEngine;
 import dev.santabatch.rules.RuleOutcome;
@@ -7,6 +12,8 @@ import dev.santabatch.rules.RuleResult;
 import dev.santabatch.rules.Violation;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +27,14 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * rules on every item, with their fixes. A fixed item gets a new revision (cause {@code rules});
  * a violation without a fix, or whose fix does not clear it, escalates the item. Counts per rule
  * are added in the chunk's transaction.
+ *
+ * <p>With carry-over ({@link CarryOver}), an item an earlier run of the job verified, unchanged
+ * since, inherits that run's outcome here, in the same chunk transaction: its text there (a revision
+ * of cause {@value CarryOver#CAUSE} when it differs from the input), and NICE, held or covered. The
+ * rules run on the carried text first: an item they would change, or hold, loses its carry-over and
+ * is checked from its input as any item.
  */
-public final class PrePass implements ItemProcessor<Store.StoredItem, PrePass.Checked>, ItemWriter<PrePass.Checked> {
+public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Checked>, ItemWriter<PrePass.Checked> {
 
     /** Cause of a revision made by the rules. */
     public static final String CAUSE = "rules";
@@ -30,31 +43,75 @@ public final class PrePass implements ItemProcessor<Store.StoredItem, PrePass.Ch
     private final SourceFields source;
     private final Store store;
     private final long runPk;
+    private final @Nullable CarryOver carryOver;
+    private final CarryStore carryStore;
+    /** A test hook, as the ingest's: each chunk's write is slowed by this much, so a kill lands mid-step. */
+    private final long chunkDelayMillis = Long.getLong("santa.debug.chunk-delay-ms", 0L);
 
     public PrePass(JobDefinition job, List<String> header, Store store, long runPk) {
+        this(job, header, store, runPk, null);
+    }
+
+    /** @param carryOver the run's carry-over; {@code null}: none (every item checked from its input) */
+    public PrePass(JobDefinition job, List<String> header, Store store, long runPk, @Nullable CarryOver carryOver) {
         this.engine = new RuleEngine(job.ruleCriteria());
         this.source = new SourceFields(job, header);
         this.store = store;
         this.runPk = runPk;
+        this.carryOver = carryOver;
+        this.carryStore = new CarryStore(store.jdbc());
     }
 
-    /** An item after the rules. */
-    public record Checked(Store.StoredItem item, RuleOutcome outcome) {}
+    /** An item to check, with what earlier runs of the job left of it. */
+    public record Input(Store.StoredItem item, CarryOver.Candidate candidate) {}
+
+    /**
+     * An item after the rules.
+     *
+     * @param outcome the rules on the item's input, or, for a carried item, on its carried text
+     * @param carried the outcome it inherits; {@code null}: checked as any item
+     * @param miss why an item an earlier run judged is judged afresh; {@code null}: carried, or new
+     */
+    public record Checked(Store.StoredItem item, RuleOutcome outcome, @Nullable Carried carried, @Nullable CarryMiss miss) {}
+
+    /** A page of items as the step processes them: each with what earlier runs left of it (one lookup a page). */
+    public List<Input> page(List<Store.StoredItem> items) {
+        if (carryOver == null) {
+            return items.stream().map(it -> new Input(it, new CarryOver.Candidate(null, null))).toList();
+        }
+        Map<String, CarryOver.Candidate> found = carryOver.lookup(items.stream().filter(it -> "ACTIVE".equals(it.state())).toList());
+        return items.stream()
+                .map(it -> new Input(it, found.getOrDefault(it.id(), new CarryOver.Candidate(null, null))))
+                .toList();
+    }
 
     @Override
-    public @Nullable Checked process(Store.StoredItem item) {
+    public @Nullable Checked process(Input input) {
+        Store.StoredItem item = input.item();
         if (!"ACTIVE".equals(item.state())) {
             return null;
         }
         List<String> fields = FieldsCodec.decode(item.fields());
         String content = item.content() != null ? item.content() : source.content(fields);
-        return new Checked(item, engine.apply(content, source.of(fields)));
+        Carried carried = input.candidate().carried();
+        CarryMiss miss = input.candidate().miss();
+        if (carried != null) {
+            RuleOutcome check = engine.apply(carried.text() != null ? carried.text() : content, source.of(fields));
+            if (!check.changed() && !check.mustEscalate()) {
+                return new Checked(item, check, carried, null);
+            }
+            // a rule changes or holds the carried text: checked from its input, as any item
+            miss = CarryMiss.RULES;
+        }
+        return new Checked(item, engine.apply(content, source.of(fields)), null, miss);
     }
 
     @Override
-    public void write(Chunk<? extends Checked> chunk) {
+    public void write(Chunk<? extends Checked> chunk) throws InterruptedException {
         Map<String, long[]> counts = new LinkedHashMap<>();
         Map<String, String> criterionOf = new LinkedHashMap<>();
+        List<CarryStore.Mark> marks = new ArrayList<>();
+        Map<CarryMiss, Long> misses = new EnumMap<>(CarryMiss.class);
         for (Checked c : chunk) {
             RuleOutcome o = c.outcome();
             for (RuleResult r : o.rules()) {
@@ -65,7 +122,21 @@ public final class PrePass implements ItemProcessor<Store.StoredItem, PrePass.Ch
                 n[2] += r.unfixable();
             }
             String id = c.item().id();
-            if (o.mustEscalate()) {
+            if (c.miss() != null) {
+                misses.merge(c.miss(), 1L, Long::sum);
+            }
+            Carried carried = c.carried();
+            if (carried != null) {
+                if (!o.original().equals(content(c.item()))) {
+                    // its text there, which the rules just passed
+                    store.addRevision(runPk, id, c.item().currentRev() + 1, 0, CarryOver.CAUSE, null, o.original());
+                }
+                Carried.Held h = carried.held();
+                if (carried.kind() == CarryKind.HELD && h != null) {
+                    store.escalate(runPk, id, 0, CarryOver.CAUSE, h.reason(), h.pattern(), h.lastAttempt(), h.issues());
+                }
+                marks.add(new CarryStore.Mark(id, carried.kind(), carried.fromRunPk(), carried.runs()));
+            } else if (o.mustEscalate()) {
                 // the last text that passed the rules stays the current one; the failed attempt is kept
                 store.escalate(runPk, id, 0, CAUSE, "UNFIXED_RULE_VIOLATION", null, o.changed() ? o.text() : null,
                         o.remaining().stream().map(Violation::message).toList());
@@ -74,5 +145,14 @@ public final class PrePass implements ItemProcessor<Store.StoredItem, PrePass.Ch
             }
         }
         counts.forEach((rule, n) -> store.addRuleCounts(runPk, rule, criterionOf.get(rule), n[0], n[1], n[2]));
+        carryStore.mark(runPk, marks);
+        carryStore.addMisses(runPk, misses);
+        if (chunkDelayMillis > 0) {
+            Thread.sleep(chunkDelayMillis);
+        }
+    }
+
+    private String content(Store.StoredItem item) {
+        return item.content() != null ? item.content() : source.content(FieldsCodec.decode(item.fields()));
     }
 }

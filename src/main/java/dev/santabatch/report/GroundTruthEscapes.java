@@ -70,6 +70,11 @@ public final class GroundTruthEscapes {
         }
     }
 
+    /** Whether the ground truth plants a defect in the item (only those are kept by {@link #afterPrePass}). */
+    public boolean planted(String id) {
+        return byItem.containsKey(id);
+    }
+
     /** Offers one accepted item: its input content, and its shipped content ({@code null} when held). */
     public void offer(String id, String original, @Nullable String shipped) {
         if (shipped != null) {

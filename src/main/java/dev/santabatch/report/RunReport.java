@@ -245,7 +245,7 @@ public final class RunReport {
         run.put("escalations_by_cause", store.escalationsByCause(ctx.runPk()));
         Map<String, Long> byReason = new TreeMap<>(store.escalationsByReason(ctx.runPk()));
         if (outputs.failUnresolved() > 0) {
-            byReason.put("FAIL_UNRESOLVED", outputs.failUnresolved());
+            byReason.merge("FAIL_UNRESOLVED", outputs.failUnresolved(), Long::sum); // and any carried over as held
         }
         run.put("escalations_by_reason", byReason);
         run.put("issues_reattributed", attributionRun.reattributed());
@@ -669,6 +669,19 @@ public final class RunReport {
     }
 
     /** The one-screen summary: the status first. */
+    /** A copy of {@code report} with {@code key} inserted after {@code afterKey} (at the end without it). */
+    public static Map<String, Object> after(Map<String, Object> report, String afterKey, String key, Object value) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        report.forEach((k, v) -> {
+            out.put(k, v);
+            if (k.equals(afterKey)) {
+                out.put(key, value);
+            }
+        });
+        out.putIfAbsent(key, value);
+        return out;
+    }
+
     public static List<String> summary(Map<String, Object> r) {
         List<String> lines = new ArrayList<>();
         lines.add("status:   " + String.valueOf(r.get("status")).toUpperCase()
@@ -688,6 +701,7 @@ public final class RunReport {
         if (!"catalog.csv".equals(file)) {
             lines.add("          no catalog.csv: the run did not end clean; publish nothing from it unverified");
         }
+        lines.addAll(dev.santabatch.carry.CarryReport.summary(r));
         lines.add("rounds:   " + run.get("rounds") + "; first-pass rate " + pct(run.get("first_pass_rate"))
                 + " (target > 70 %); mean reviews to NICE " + num(run.get("mean_reviews_to_nice")) + " (target < 1.5)");
         escapeLine(r).ifPresent(lines::add);

@@ -89,6 +89,20 @@ final class ExportTasklet implements Tasklet {
         if (truth != null) {
             // what the rules pre-pass left of each item: planted defects it fixed are not the reviewers'
             store.forEachRevision(run.runPk(), dev.santabatch.prepass.PrePass.CAUSE, truth::afterPrePass);
+            // a carried item has no rules revision of its own (its text came from the earlier run):
+            // what the rules make of its input is what the pre-pass would have left of it
+            dev.santabatch.rules.RuleEngine rules = dev.santabatch.rules.RuleEngine.forJob(run.job());
+            dev.santabatch.prepass.SourceFields source = new dev.santabatch.prepass.SourceFields(run.job(), header);
+            new dev.santabatch.carry.CarryStore(store.jdbc()).forEachCarried(run.runPk(), (id, fields) -> {
+                if (!truth.planted(id)) {
+                    return; // the rules cost half a millisecond an item: only where it counts
+                }
+                List<String> values = FieldsCodec.decode(fields);
+                dev.santabatch.rules.RuleOutcome o = rules.apply(source.content(values), source.of(values));
+                if (o.changed()) {
+                    truth.afterPrePass(id, o.text());
+                }
+            });
         }
         ShippingInvariant invariant = new ShippingInvariant(loop, run.runPk(), status);
         String shippedFile = ShippingInvariant.shippedFile(status);
@@ -167,6 +181,10 @@ final class ExportTasklet implements Tasklet {
                                 .map(dev.santabatch.job.ReviewerSpec::id).toList(),
                         !"llm".equals(run.job().fixer().type())),
                 status, new RunReport.Outputs(shippedFile, shipped[0], unverified[0], held[0], unresolved.size()), rejects);
+        Map<String, Object> carried = dev.santabatch.carry.CarryReport.of(store.jdbc(), run.runPk(), run.job().carryOver());
+        if (carried != null) {
+            report = RunReport.after(report, "outputs", "carry_over", carried);
+        }
         report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
         dev.santabatch.canary.CanaryStore canaries = new dev.santabatch.canary.CanaryStore(store.jdbc());
         RunReport.applyCanaries(report, dev.santabatch.loop.PanelFitCheck.estimates(canaries, run.runPk(), run.job()),
@@ -184,6 +202,8 @@ final class ExportTasklet implements Tasklet {
         HtmlReport.write(dir.resolve("report.html"), report,
                 RunTrend.withCurrent(RunTrend.earlier(store, run.job().name(), run.runId()), report));
         OutputFolder.publish(dir, run.outDir());
+        // a later run of the job may carry outcomes over from this one
+        store.markExported(run.runPk(), status);
         log.info("export: {} items in {}, {} unverified, {} held ({} with an unresolved FAIL), {} rejects, {} changes;"
                         + " status {}", shipped[0], run.outDir().resolve(shippedFile), unverified[0], held[0],
                 unresolved.size(), rejects, changes, status);

@@ -56,6 +56,49 @@ final class Fingerprints {
         return HexFormat.of().formatHex(sha256().digest(text.toString().getBytes(StandardCharsets.UTF_8)));
     }
 
+    /**
+     * The verification fingerprint (docs/carry-over.md): what a verdict on an item depends on beyond
+     * the item itself. The task specification, the Santa criteria (id, name, pass condition, failure
+     * signal) and the panel: each reviewer's id, type, criteria and thresholds, and for a model
+     * reviewer its model and the endpoint it is called at (resolved in {@code env}). Not the rules
+     * (they run on every item, carried ones too), nor the fixer, limits or operational settings. The
+     * reviewer prompt templates are compared apart ({@link dev.santabatch.llm.PromptTemplates}).
+     */
+    static String verification(JobDefinition job,
+            java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
+        StringBuilder text = new StringBuilder("task-spec\n").append(job.taskSpec()).append('\n');
+        for (dev.santabatch.job.Criterion c : job.santaCriteria()) {
+            text.append("criterion ").append(c.id()).append('\u0000').append(c.name()).append('\u0000').append(c.pass())
+                    .append('\u0000').append(c.failSignal()).append('\n');
+        }
+        for (ReviewerSpec r : job.reviewers()) {
+            text.append("reviewer ").append(r.id()).append(" type ").append(r.type()).append(" criteria ")
+                    .append(r.criteria()).append(" thresholds ").append(new java.util.TreeMap<>(r.thresholds()));
+            ModelSpec m = r.model();
+            if (m != null) {
+                text.append(" model ").append(m.model().strip()).append(" at ").append(m.resolvedBaseUrl(env));
+            }
+            text.append('\n');
+        }
+        return HexFormat.of().formatHex(sha256().digest(text.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * The digest of what an item's verdict depends on in the item: its content and its source facts
+     * (each source column's name and value, as reviewers are given them). Stored with the item at
+     * ingest; carry-over compares it with an earlier run's.
+     */
+    static String input(String content, java.util.Map<String, String> source) {
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        parts.add(content);
+        source.forEach((k, v) -> {
+            parts.add(k);
+            parts.add(v == null ? "" : v);
+        });
+        return HexFormat.of().formatHex(sha256().digest(
+                dev.santabatch.store.FieldsCodec.encode(parts).getBytes(StandardCharsets.UTF_8)));
+    }
+
     private static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");

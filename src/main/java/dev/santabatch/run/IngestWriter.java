@@ -22,11 +22,21 @@ final class IngestWriter implements ItemWriter<CatalogRecord> {
     private final long runPk;
     private final int categoryIndex;
     private final long chunkDelayMillis;
+    private final dev.santabatch.prepass.@Nullable SourceFields source;
 
     IngestWriter(Store store, long runPk, int categoryIndex) {
+        this(store, runPk, categoryIndex, null);
+    }
+
+    /**
+     * @param source the job's content and source columns: each item is stored with the digest of
+     *     their values (what carry-over compares); {@code null}: no digest
+     */
+    IngestWriter(Store store, long runPk, int categoryIndex, dev.santabatch.prepass.@Nullable SourceFields source) {
         this.store = store;
         this.runPk = runPk;
         this.categoryIndex = categoryIndex;
+        this.source = source;
         this.chunkDelayMillis = Long.getLong("santa.debug.chunk-delay-ms", 0L);
     }
 
@@ -54,8 +64,9 @@ final class IngestWriter implements ItemWriter<CatalogRecord> {
                         org.apache.commons.csv.CSVFormat.RFC4180.format(row.values().toArray())));
                 continue;
             }
-            items.add(new Store.NewItem(
-                    row.id(), row.recordIndex(), row.line(), category(row.values()), FieldsCodec.encode(row.values())));
+            items.add(new Store.NewItem(row.id(), row.recordIndex(), row.line(), category(row.values()),
+                    FieldsCodec.encode(row.values()),
+                    source == null ? null : Fingerprints.input(source.content(row.values()), source.of(row.values()))));
         }
         store.insertItems(runPk, items);
         store.insertRejects(runPk, rejects);

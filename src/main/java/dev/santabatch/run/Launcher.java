@@ -385,21 +385,29 @@ public final class Launcher {
         if (!acquire(store, row, me, err)) {
             return ExitCodes.USAGE;
         }
+        if (!acquireJob(store, row, me, err)) {
+            store.releaseLock(row.runPk(), me);
+            return ExitCodes.USAGE;
+        }
         try {
             String catalogHash = Fingerprints.file(input);
             String rubricHash = Fingerprints.rubric(job);
             Optional<String[]> started = store.fingerprint(row.runPk());
             if (started.isEmpty()) {
-                store.saveFingerprint(row.runPk(), catalogHash, rubricHash);
+                // what carry-over compares, and the earlier runs it may carry from, fixed as the run starts
+                store.saveFingerprint(row.runPk(), catalogHash, rubricHash, Fingerprints.verification(job, extensions.env()),
+                        dev.santabatch.llm.PromptTemplates.digest(),
+                        new dev.santabatch.carry.CarryStore(store.jdbc()).exportedRuns(job.name(), row.runPk(),
+                                job.carryOver().window()));
             } else if (!started.get()[0].equals(catalogHash) || !started.get()[1].equals(rubricHash)) {
                 String what = !started.get()[0].equals(catalogHash) ? "the catalog " + input : "the rubric in " + job.file();
                 err.println("santa-batch: " + what + " changed since run '" + runId + "' started; a restart would mix"
                         + " results of two versions. Restore it, or start a new run (a new --run-id).");
-                store.releaseLock(row.runPk(), me);
+                releaseLocks(store, row, me);
                 return ExitCodes.USAGE;
             }
         } catch (IOException e) {
-            store.releaseLock(row.runPk(), me);
+            releaseLocks(store, row, me);
             err.println("santa-batch: cannot read " + input + ": " + e.getMessage());
             return ExitCodes.USAGE;
         }
@@ -443,6 +451,8 @@ public final class Launcher {
                 }
                 out.println("resuming run '" + runId + "' of job '" + job.name() + "': execution " + last.getId()
                         + " ended " + s + "; restarting where it stopped");
+                // what it exported may change: no later run carries from it until it exports again
+                store.clearExported(row.runPk());
             } else {
                 out.println("starting run '" + runId + "' of job '" + job.name() + "' on " + input);
             }
@@ -513,7 +523,7 @@ public final class Launcher {
                 Thread.currentThread().interrupt();
             }
             try {
-                store.releaseLock(row.runPk(), me);
+                releaseLocks(store, row, me);
             } catch (RuntimeException e) {
                 log.warn("could not release the lock of run '{}' ({}); it expires with its heartbeat", runId, e.getMessage());
             }
@@ -784,6 +794,47 @@ public final class Launcher {
         }
         err.println("santa-batch: could not lock run '" + row.runId() + "'; another process is starting it");
         return false;
+    }
+
+    /**
+     * Takes the job's lock for the run (its run lock held): one live run per job on a store, since a
+     * run carries outcomes over from the job's earlier runs. A holder that is live (its run's lock
+     * is held by it with a fresh heartbeat) refuses this run in one line naming that run; a holder
+     * that is gone is replaced.
+     */
+    private static boolean acquireJob(Store store, Store.RunRow row, String me, PrintStream err) {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            if (store.takeJobLock(row.jobName(), row.runPk(), null, me)) {
+                return true;
+            }
+            Store.JobLock lock = store.jobLock(row.jobName()).orElse(null);
+            if (lock == null || lock.owner() == null) {
+                continue;
+            }
+            Store.RunRow holder = store.findRun(lock.runPk()).orElse(null);
+            if (holder != null && lock.owner().equals(holder.lockOwner()) && isAlive(lock.owner(), holder.heartbeatAt())) {
+                err.println("santa-batch: job '" + row.jobName() + "' has a live run, '" + holder.runId() + "' ("
+                        + lock.owner() + ", heartbeat " + (holder.heartbeatAt() == null ? "never"
+                                : Duration.between(holder.heartbeatAt(), Instant.now()).toSeconds() + " s ago")
+                        + "); refusing a second concurrent run of the job (run '" + row.runId() + "'): wait for it to end");
+                return false;
+            }
+            if (store.takeJobLock(row.jobName(), row.runPk(), lock.owner(), me)) {
+                if (lock.runPk() != row.runPk()) {
+                    log.warn("job '{}' was held by run {} of {}, which is gone (killed?): taking it over", row.jobName(),
+                            holder == null ? lock.runPk() : "'" + holder.runId() + "'", lock.owner());
+                }
+                return true;
+            }
+        }
+        err.println("santa-batch: could not lock job '" + row.jobName() + "'; another run of it is starting");
+        return false;
+    }
+
+    /** Releases the job's lock, then the run's. */
+    private static void releaseLocks(Store store, Store.RunRow row, String me) {
+        store.releaseJobLock(row.jobName(), me);
+        store.releaseLock(row.runPk(), me);
     }
 
     /** Owner strings are {@code pid@host#nonce}. */

@@ -85,7 +85,8 @@ public class SantaJobConfiguration {
                 .<CatalogRecord, CatalogRecord>chunk(run.job().run().chunkSize())
                 .transactionManager(tm)
                 .reader(reader)
-                .writer(new IngestWriter(store, run.runPk(), run.categoryIndex()))
+                .writer(new IngestWriter(store, run.runPk(), run.categoryIndex(),
+                        new dev.santabatch.prepass.SourceFields(run.job(), run.header())))
                 .interruptionPolicy(new StopAwareInterruptionPolicy())
                 .listener(new ProgressListener(INGEST, store, run.runPk()))
                 .build();
@@ -93,11 +94,12 @@ public class SantaJobConfiguration {
 
     @Bean
     Step prePassStep(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store) {
-        PrePass prePass = new PrePass(run.job(), run.header(), store, run.runPk());
+        PrePass prePass = new PrePass(run.job(), run.header(), store, run.runPk(),
+                dev.santabatch.carry.CarryOver.of(store, run.runPk(), run.job().carryOver()));
         return new StepBuilder(PREPASS, jobRepository)
-                .<Store.StoredItem, PrePass.Checked>chunk(run.job().run().chunkSize())
+                .<PrePass.Input, PrePass.Checked>chunk(run.job().run().chunkSize())
                 .transactionManager(tm)
-                .reader(new StoreItemReader(store, run.runPk(), run.job().run().chunkSize(), PREPASS))
+                .reader(new StoreItemReader<>(store, run.runPk(), run.job().run().chunkSize(), PREPASS, prePass::page))
                 .processor(prePass)
                 .writer(prePass)
                 .interruptionPolicy(new StopAwareInterruptionPolicy())

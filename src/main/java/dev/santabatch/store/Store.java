@@ -105,7 +105,31 @@ public class Store {
               verdict VARCHAR(16) NOT NULL,
               note VARCHAR,
               audited_at TIMESTAMP NOT NULL,
-              PRIMARY KEY (run_pk, item_id))""");
+              PRIMARY KEY (run_pk, item_id))""",
+            // carry-over across runs of a job (docs/carry-over.md), added after these tables were first
+            // released, so stores created before get the columns here: the digest of what an item's
+            // verdict depends on (its content and source facts), and, for an item whose outcome a run
+            // carried over, its kind (nice, held, covered), the run it came from and how many runs in
+            // a row it has been carried
+            "ALTER TABLE sb_item ADD COLUMN IF NOT EXISTS input_sha256 VARCHAR(64)",
+            "ALTER TABLE sb_item ADD COLUMN IF NOT EXISTS carry VARCHAR(16)",
+            "ALTER TABLE sb_item ADD COLUMN IF NOT EXISTS carried_from BIGINT",
+            "ALTER TABLE sb_item ADD COLUMN IF NOT EXISTS carried_runs INT",
+            // when the run's last export finished, and its status (a resume clears them until it exports again)
+            "ALTER TABLE sb_run ADD COLUMN IF NOT EXISTS exported_at TIMESTAMP",
+            "ALTER TABLE sb_run ADD COLUMN IF NOT EXISTS exported_status VARCHAR(32)",
+            // the verification fingerprint as the run started (task spec, Santa criteria, panel), the
+            // digest of the reviewer prompt templates, and the earlier runs carry-over looks at
+            // (their run_pk, newest first, comma-separated; empty: none)
+            "ALTER TABLE sb_fingerprint ADD COLUMN IF NOT EXISTS verification_sha256 VARCHAR(64)",
+            "ALTER TABLE sb_fingerprint ADD COLUMN IF NOT EXISTS prompts_sha256 VARCHAR(64)",
+            "ALTER TABLE sb_fingerprint ADD COLUMN IF NOT EXISTS carry_sources VARCHAR",
+            // one live run per job: the run holding it; its liveness is its run row's lock and heartbeat
+            """
+            CREATE TABLE IF NOT EXISTS sb_job_lock (
+              job_name VARCHAR(64) NOT NULL PRIMARY KEY,
+              run_pk BIGINT NOT NULL,
+              lock_owner VARCHAR(256))""");
 
     private final JdbcTemplate jdbc;
     private final NamedParameterJdbcTemplate named;
@@ -125,25 +149,74 @@ public class Store {
 
     // ---------------------------------------------------------------- runs
 
+    private static final String RUN_COLUMNS = "SELECT run_pk, job_name, run_id, job_file, input_path, out_dir, seed,"
+            + " created_at, lock_owner, heartbeat_at FROM sb_run";
+
+    private static final org.springframework.jdbc.core.RowMapper<RunRow> RUN = (rs, i) -> new RunRow(
+            rs.getLong(1),
+            rs.getString(2),
+            rs.getString(3),
+            rs.getString(4),
+            rs.getString(5),
+            rs.getString(6),
+            rs.getLong(7),
+            rs.getTimestamp(8).toInstant(),
+            rs.getString(9),
+            Optional.ofNullable(rs.getTimestamp(10)).map(Timestamp::toInstant).orElse(null));
+
     public Optional<RunRow> findRun(String jobName, String runId) {
-        return jdbc.query(
-                        "SELECT run_pk, job_name, run_id, job_file, input_path, out_dir, seed, created_at, lock_owner,"
-                                + " heartbeat_at FROM sb_run WHERE job_name = ? AND run_id = ?",
-                        (rs, i) -> new RunRow(
-                                rs.getLong(1),
-                                rs.getString(2),
-                                rs.getString(3),
-                                rs.getString(4),
-                                rs.getString(5),
-                                rs.getString(6),
-                                rs.getLong(7),
-                                rs.getTimestamp(8).toInstant(),
-                                rs.getString(9),
-                                Optional.ofNullable(rs.getTimestamp(10)).map(Timestamp::toInstant).orElse(null)),
-                        jobName,
-                        runId)
+        return jdbc.query(RUN_COLUMNS + " WHERE job_name = ? AND run_id = ?", RUN, jobName, runId).stream().findFirst();
+    }
+
+    /** The run row with key {@code runPk}. */
+    public Optional<RunRow> findRun(long runPk) {
+        return jdbc.query(RUN_COLUMNS + " WHERE run_pk = ?", RUN, runPk).stream().findFirst();
+    }
+
+    /**
+     * Takes the job's lock for run {@code runPk} if it is free or held by {@code expectedOwner}
+     * (compare-and-set): one live run per job.
+     *
+     * @return true if this process now holds it
+     */
+    public boolean takeJobLock(String jobName, long runPk, @Nullable String expectedOwner, String newOwner) {
+        try {
+            jdbc.update("INSERT INTO sb_job_lock (job_name, run_pk, lock_owner) VALUES (?, ?, NULL)", jobName, runPk);
+        } catch (org.springframework.dao.DuplicateKeyException exists) {
+            // the job has a lock row: compare-and-set below
+        }
+        int n = expectedOwner == null
+                ? jdbc.update("UPDATE sb_job_lock SET run_pk = ?, lock_owner = ? WHERE job_name = ? AND lock_owner IS NULL",
+                        runPk, newOwner, jobName)
+                : jdbc.update("UPDATE sb_job_lock SET run_pk = ?, lock_owner = ? WHERE job_name = ? AND lock_owner = ?",
+                        runPk, newOwner, jobName, expectedOwner);
+        return n == 1;
+    }
+
+    /** The job's lock: the run holding it and its owner; empty when the job has no lock row. */
+    public Optional<JobLock> jobLock(String jobName) {
+        return jdbc.query("SELECT run_pk, lock_owner FROM sb_job_lock WHERE job_name = ?",
+                        (rs, n) -> new JobLock(rs.getLong(1), rs.getString(2)), jobName)
                 .stream()
                 .findFirst();
+    }
+
+    public void releaseJobLock(String jobName, String owner) {
+        jdbc.update("UPDATE sb_job_lock SET lock_owner = NULL WHERE job_name = ? AND lock_owner = ?", jobName, owner);
+    }
+
+    /** @param owner the holder's owner string; {@code null}: free */
+    public record JobLock(long runPk, @Nullable String owner) {}
+
+    /** Records that the run's export finished, with the status it exported. */
+    public void markExported(long runPk, String status) {
+        jdbc.update("UPDATE sb_run SET exported_at = ?, exported_status = ? WHERE run_pk = ?",
+                Timestamp.from(Instant.now()), status, runPk);
+    }
+
+    /** A resumed run is no run to carry from until it exports again. */
+    public void clearExported(long runPk) {
+        jdbc.update("UPDATE sb_run SET exported_at = NULL, exported_status = NULL WHERE run_pk = ?", runPk);
     }
 
     /** Creates the run row unless it exists; returns the row as stored (first writer wins). */
@@ -242,8 +315,8 @@ public class Store {
             return;
         }
         jdbc.batchUpdate(
-                "INSERT INTO sb_item (run_pk, item_id, record_index, line, category, fields, state, current_rev)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', 0)",
+                "INSERT INTO sb_item (run_pk, item_id, record_index, line, category, fields, state, current_rev, input_sha256)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', 0, ?)",
                 items,
                 items.size(),
                 (ps, it) -> {
@@ -253,6 +326,7 @@ public class Store {
                     ps.setLong(4, it.line());
                     ps.setString(5, it.category());
                     ps.setString(6, it.fields());
+                    ps.setString(7, it.inputSha256());
                 });
     }
 
@@ -424,6 +498,17 @@ public class Store {
 
     public void saveFingerprint(long runPk, String catalog, String rubric) {
         jdbc.update("INSERT INTO sb_fingerprint (run_pk, catalog_sha256, rubric_sha256) VALUES (?, ?, ?)", runPk, catalog, rubric);
+    }
+
+    /**
+     * As {@link #saveFingerprint(long, String, String)}, with what carry-over compares and looks at:
+     * the verification fingerprint, the prompt templates' digest and the earlier runs to carry from.
+     */
+    public void saveFingerprint(long runPk, String catalog, String rubric, String verification, String prompts,
+            List<Long> carrySources) {
+        jdbc.update("INSERT INTO sb_fingerprint (run_pk, catalog_sha256, rubric_sha256, verification_sha256, prompts_sha256,"
+                        + " carry_sources) VALUES (?, ?, ?, ?, ?, ?)", runPk, catalog, rubric, verification, prompts,
+                String.join(",", carrySources.stream().map(String::valueOf).toList()));
     }
 
     public record AuditRow(String itemId, String verdict, String note) {}
@@ -732,8 +817,19 @@ public class Store {
             @Nullable String lockOwner,
             @Nullable Instant heartbeatAt) {}
 
-    /** An item as ingested: the whole input row as one CSV record, for exact export. */
-    public record NewItem(String id, long recordIndex, long line, @Nullable String category, String fields) {}
+    /**
+     * An item as ingested: the whole input row as one CSV record, for exact export.
+     *
+     * @param inputSha256 the digest of its content and source facts (what carry-over compares);
+     *     {@code null}: none
+     */
+    public record NewItem(String id, long recordIndex, long line, @Nullable String category, String fields,
+            @Nullable String inputSha256) {
+
+        public NewItem(String id, long recordIndex, long line, @Nullable String category, String fields) {
+            this(id, recordIndex, line, category, fields, null);
+        }
+    }
 
     public record RejectRow(long line, long endLine, String reason, String raw) {}
 

@@ -539,6 +539,13 @@ class JobFileLoaderTests {
     }
 
     @Test
+    void carryOverIsOnWithAMaxAgeOfSevenRunsUnlessTheJobSaysOtherwise() throws Exception {
+        assertThat(JobFileLoader.load(write(BASE)).carryOver()).isEqualTo(new CarryOverSpec(true, 7));
+        assertThat(JobFileLoader.load(write(BASE + "carry-over:\n  enabled: false\n  max-age: 3\n")).carryOver())
+                .isEqualTo(new CarryOverSpec(false, 3));
+    }
+
+    @Test
     void anAcceptanceNumberLoads() throws Exception {
         assertThat(JobFileLoader.load(write(BASE + "santa:\n  acceptance-number: 0\n")).santa().acceptanceNumber())
                 .isZero();
@@ -915,6 +922,14 @@ class JobFileLoaderTests {
                         governor:
                           max-atempts: 8
                         """, "governor.max-atempts", 12, "did you mean 'max-attempts'?"),
+                Arguments.of("carry-over max-age out of range", BASE + """
+                        carry-over:
+                          max-age: 0
+                        """, "carry-over.max-age", 12, "must be between 1 and 1000"),
+                Arguments.of("carry-over switch not a boolean", BASE + """
+                        carry-over:
+                          enabled: sometimes
+                        """, "carry-over.enabled", 12, "expected"),
                 Arguments.of("governor value out of range", BASE + """
                         governor:
                           max-in-flight-per-model: 0

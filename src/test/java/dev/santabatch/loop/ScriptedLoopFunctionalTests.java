@@ -745,8 +745,9 @@ class ScriptedLoopFunctionalTests {
                 .contains("low reviewer agreement").contains("the rubric needs tightening");
         assertThat(output).contains("<-- low reviewer agreement (kappa below 0.4): the rubric needs tightening");
 
-        // and with the job file's threshold at -1 the same agreement is not flagged
-        Files.writeString(job, Files.readString(job) + "  low-agreement-kappa: -1\n");
+        // and with the job file's threshold at -1 the same agreement is not flagged (carry-over off:
+        // the threshold judges nothing, so r2 would otherwise carry r1's outcomes over unreviewed)
+        Files.writeString(job, Files.readString(job) + "  low-agreement-kappa: -1\ncarry-over:\n  enabled: false\n");
         ByteArrayOutputStream out2 = new ByteArrayOutputStream();
         assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r2", null),
                         dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out2, true, StandardCharsets.UTF_8),

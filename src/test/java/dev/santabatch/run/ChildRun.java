@@ -36,6 +36,7 @@ final class ChildRun {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("-Dspring.datasource.url=" + TestJobs.h2Url(dir));
         cmd.add("-Dsanta.debug.chunk-delay-ms=" + chunkDelayMillis);
+        cmd.add("-Dsanta.test.hold-file=" + holdFile(dir)); // PassAll's reviewers wait while it exists
         cmd.add("dev.santabatch.run.PassAll"); // the real main, with passing reviewers: signals and locks are tested here
         cmd.addAll(List.of(args));
         Path log = Files.createTempFile(dir, "child-", ".log");
@@ -45,6 +46,11 @@ final class ChildRun {
                 .redirectOutput(log.toFile())
                 .start();
         return new ChildRun(p, log);
+    }
+
+    /** The file whose existence holds a child's reviews ({@link PassAll#awaitRelease}). */
+    static Path holdFile(Path dir) {
+        return dir.toAbsolutePath().resolve("hold-reviews");
     }
 
     int await(long seconds) throws InterruptedException {

@@ -27,6 +27,18 @@ class FingerprintsTests {
         return Fingerprints.rubric(JobFileLoader.load(job));
     }
 
+    String verification(String yaml, java.util.function.Function<String, String> env) throws Exception {
+        Path job = dir.resolve("job-" + System.nanoTime() + ".yml");
+        Files.writeString(job, yaml.replace("../sample-data/", Path.of("sample-data").toAbsolutePath() + "/"));
+        return Fingerprints.verification(JobFileLoader.load(job), env);
+    }
+
+    String verificationWith(String from, String to) throws Exception {
+        assertThat(original).contains(from);
+        return verification(original.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to)),
+                name -> null);
+    }
+
     String fingerprintWith(String from, String to) throws Exception {
         assertThat(original).contains(from);
         return fingerprint(original.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to)));
@@ -47,6 +59,37 @@ class FingerprintsTests {
         assertThat(fingerprintWith("structured-output: json-object", "structured-output: prompt")).isEqualTo(base);
         // the fixer and matcher models do not judge: not part of the rubric either
         assertThat(fingerprintWith("model: FIXER-MODEL", "model: OTHER-FIXER")).isEqualTo(base);
+    }
+
+    @Test
+    void theVerificationFingerprintIsWhatAVerdictDependsOnNotTheRulesNorTheLimits() throws Exception {
+        // carry-over (docs/carry-over.md): rules run on every item, carried ones too
+        original = Files.readString(Path.of("jobs/product-descriptions-llm.yml"));
+        String base = verification(original, name -> null);
+
+        assertThat(verificationWith("          risk-free: low-risk", "          risk-free: careful")).isEqualTo(base);
+        assertThat(verificationWith("pass: Between 40 and 2000 characters.", "pass: Between 50 and 2000 characters."))
+                .as("a criterion checked by rules only").isEqualTo(base);
+        assertThat(verificationWith("            keywords: [warranty,", "            keywords: [cover, warranty,"))
+                .as("the rules of a criterion checked by both").isEqualTo(base);
+        assertThat(verificationWith("  max-rounds: 5\n", "  max-rounds: 8\n")).isEqualTo(base);
+        assertThat(verificationWith("  max-rounds: 5\n", "  max-rounds: 5\n  canary-share: 0.1\n")).isEqualTo(base);
+        assertThat(verificationWith("model: FIXER-MODEL", "model: OTHER-FIXER")).isEqualTo(base);
+        assertThat(verificationWith("timeout: 120s", "timeout: 300s")).isEqualTo(base);
+
+        assertThat(verificationWith("Make no medical or absolute claims.", "Make no medical claims.")).isNotEqualTo(base);
+        assertThat(verificationWith("pass: Every sentence is about this item's own product.",
+                "pass: Every sentence is about this product.")).isNotEqualTo(base);
+        assertThat(verificationWith("pass: Every stated warranty and battery life equals the source facts.",
+                "pass: Every stated warranty equals the source facts.")).as("a criterion checked by both").isNotEqualTo(base);
+        assertThat(verificationWith("model: REVIEWER-C-MODEL", "model: ANOTHER-MODEL")).isNotEqualTo(base);
+        assertThat(verificationWith("base-url: http://localhost:11434/v1", "base-url: http://localhost:8000/v1"))
+                .isNotEqualTo(base);
+        assertThat(verificationWith("  - id: C\n    type: llm", "  - id: D\n    type: llm")).isNotEqualTo(base);
+        // a reviewer without a base URL is called at OPENAI_BASE_URL
+        String unset = original.replace("      base-url: http://localhost:11434/v1\n", "");
+        assertThat(verification(unset, name -> null)).isNotEqualTo(verification(unset,
+                name -> name.equals("OPENAI_BASE_URL") ? "http://gateway:8080/v1" : null));
     }
 
     @Test

@@ -41,6 +41,7 @@ public final class PassAll {
 
             @Override
             public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                awaitRelease();
                 List<Check> checks = request.rubric().stream()
                         .map(c -> new Check(c.id(), CheckResult.PASS, "ok"))
                         .toList();
@@ -48,6 +49,22 @@ public final class PassAll {
             }
         };
         return new Extensions(Map.of("lexical", pass, "semantic", pass), p -> r -> new FixOutcome.Fixed(r.content()));
+    }
+
+    /**
+     * Holds a review while the file named by {@code -Dsanta.test.hold-file} exists: a child run a test
+     * must find live (refusals, {@code status}) stays in its review step until the test deletes it.
+     */
+    static void awaitRelease() {
+        String hold = System.getProperty("santa.test.hold-file");
+        while (hold != null && java.nio.file.Files.exists(Path.of(hold))) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** Runs {@code run <job> [--out d] [--run-id id]} with passing reviewers; other commands as the CLI. */

@@ -2,6 +2,7 @@ package dev.santabatch.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -74,8 +75,9 @@ class ProcessFunctionalTests {
     @Test
     void aSecondConcurrentRunIsRefusedAndStatusReadsTheLiveStore() throws Exception {
         Path job = TestJobs.writeJob(dir, "live", TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(ROWS)), 10);
-        ChildRun child = ChildRun.start(dir, 1000, "run", job.toString(), "--run-id", "l1");
-        ChildRun.pollUntil(dir, ITEMS, n -> n > 0, 60, child.process);
+        Files.createFile(ChildRun.holdFile(dir)); // the first run stays in its review step until released
+        ChildRun child = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "l1");
+        ChildRun.pollUntil(dir, ITEMS, n -> n == ROWS, 60, child.process);
 
         ChildRun second = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "l1");
         int secondExit = second.await(60);
@@ -86,8 +88,37 @@ class ProcessFunctionalTests {
         assertThat(second.output()).contains("is live in another process");
         assertThat(statusExit).as(status.output()).isEqualTo(0);
         assertThat(status.output()).contains("l1").contains("STARTED");
+        Files.delete(ChildRun.holdFile(dir));
         assertThat(child.await(120)).as(child.output()).isEqualTo(0);
         assertCatalogHasEveryRowOnce(dir.resolve("out/live/l1/catalog.csv"));
+    }
+
+    @Test
+    void aSecondRunOfAJobWithALiveRunIsRefusedNamingTheLiveRun() throws Exception {
+        // given a live run of a job
+        Path job = TestJobs.writeJob(dir, "nightly", TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(ROWS)), 10);
+        Files.createFile(ChildRun.holdFile(dir)); // it stays in its review step until released
+        ChildRun child = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "night-1");
+        ChildRun.pollUntil(dir, ITEMS, n -> n == ROWS, 60, child.process);
+
+        // when another run of the same job starts, under another run id
+        ChildRun second = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "night-2");
+        int secondExit = second.await(60);
+
+        // then it is refused in one line naming the live run, which goes on to complete
+        assertThat(secondExit).as(second.output()).isEqualTo(2);
+        List<String> lines = second.output().lines().filter(l -> l.startsWith("santa-batch:")).toList();
+        assertThat(lines).as(second.output()).singleElement().satisfies(l -> assertThat(l)
+                .contains("job 'nightly' has a live run, 'night-1'").contains("refusing a second concurrent run"));
+        assertThat(ChildRun.queryLong(dir, "SELECT COUNT(*) FROM sb_item i JOIN sb_run r ON r.run_pk = i.run_pk"
+                + " WHERE r.run_id = 'night-2'")).isZero();
+        Files.delete(ChildRun.holdFile(dir));
+        assertThat(child.await(120)).as(child.output()).isEqualTo(0);
+        assertCatalogHasEveryRowOnce(dir.resolve("out/nightly/night-1/catalog.csv"));
+
+        // and once it has ended, the next run of the job runs
+        ChildRun third = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "night-2");
+        assertThat(third.await(120)).as(third.output()).isEqualTo(0);
     }
 
     @Test

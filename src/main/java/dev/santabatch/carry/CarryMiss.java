@@ -1,0 +1,25 @@
+package dev.santabatch.carry;
+
+/** Why an item an earlier run of the job judged is judged afresh, as counted in {@code report.json}. */
+public enum CarryMiss {
+    /** Its content or a source fact differs from what the earlier run ingested. */
+    CHANGED("changed"),
+    /** The earlier run was made under another verification fingerprint or other prompt templates. */
+    VERIFICATION_CHANGED("verification_changed"),
+    /** It has been carried {@code carry-over.max-age - 1} runs in a row. */
+    MAX_AGE("max_age"),
+    /** The earlier run did not verify it (left unverified: not shipped, not held). */
+    NOT_VERIFIED("not_verified"),
+    /** A rule changed its carried text, or found a violation in it. */
+    RULES("rules");
+
+    private final String key;
+
+    CarryMiss(String key) {
+        this.key = key;
+    }
+
+    public String key() {
+        return key;
+    }
+}

@@ -1,0 +1,178 @@
+package dev.santabatch.carry;
+
+import dev.santabatch.job.CarryOverSpec;
+import dev.santabatch.loop.LoopStore;
+import dev.santabatch.store.Store;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Finds, for a page of a run's items, what the earlier runs of its job left of them
+ * (docs/carry-over.md). The earlier runs are those chosen when the run started (its exported
+ * predecessors, newest first, at most {@code carry-over.max-age - 1}); an item's source is the
+ * newest of them that ingested its id. It is carried when its content and source facts equal
+ * what that run ingested, that run was made under the same verification fingerprint and prompt
+ * templates, that run verified it (NICE, held, or shipped under a clean sample) and, unless held,
+ * it has been carried fewer than {@code max-age - 1} runs in a row. The caller re-checks a carried
+ * item's text with the rules.
+ */
+public final class CarryOver {
+
+    /** The cause of the revision that gives a carried item its text from the earlier run. */
+    public static final String CAUSE = "carry-over";
+
+    /** What is known of an item: carried, or judged afresh for a reason, or new (both null). */
+    public record Candidate(@Nullable Carried carried, @Nullable CarryMiss miss) {
+        static final Candidate NEW = new Candidate(null, null);
+    }
+
+    /** An earlier run with what carrying from it needs. */
+    private record Source(CarryStore.SourceRun run, int position, boolean sameVerification, boolean ships,
+            Map<String, LoopStore.FailedReview> fails, Set<String> unverified) {}
+
+    private record Pending(CarryKind kind, CarryStore.SourceItem source, int runs) {}
+
+    private final CarryStore carry;
+    private final long runPk;
+    private final int maxAge;
+    private final List<Source> sources;
+
+    private CarryOver(CarryStore carry, long runPk, int maxAge, List<Source> sources) {
+        this.carry = carry;
+        this.runPk = runPk;
+        this.maxAge = maxAge;
+        this.sources = sources;
+    }
+
+    /**
+     * The carry-over of run {@code runPk}; {@code null} when it has nothing to carry from (off, no
+     * earlier run, or a run started before carry-over).
+     */
+    public static @Nullable CarryOver of(Store store, long runPk, CarryOverSpec spec) {
+        CarryStore carry = new CarryStore(store.jdbc());
+        CarryStore.Start start = carry.start(runPk).orElse(null);
+        if (!spec.enabled() || start == null || start.sources() == null || start.sources().isEmpty()
+                || start.verification() == null) {
+            return null;
+        }
+        LoopStore loop = new LoopStore(store.jdbc());
+        List<Source> sources = new ArrayList<>();
+        int position = 0;
+        for (CarryStore.SourceRun r : carry.runs(start.sources())) {
+            boolean same = start.verification().equals(r.verification()) && Objects.equals(start.prompts(), r.prompts());
+            boolean ships = "clean".equals(r.exportedStatus()) || "fully-reviewed".equals(r.exportedStatus());
+            Map<String, LoopStore.FailedReview> fails = same ? loop.failsOnCurrentRevision(r.runPk()) : Map.of();
+            Set<String> unverified = same ? loop.sampledActive(r.runPk()).keySet() : Set.of();
+            sources.add(new Source(r, position++, same, ships, fails, unverified));
+        }
+        return new CarryOver(carry, runPk, spec.maxAge(), sources);
+    }
+
+    /** What is known of each of the given items of the run, by id (every id has an answer). */
+    public Map<String, Candidate> lookup(List<Store.StoredItem> items) {
+        Map<String, Candidate> out = new LinkedHashMap<>();
+        List<String> ids = items.stream().map(Store.StoredItem::id).toList();
+        Map<String, String> digests = carry.digests(runPk, ids);
+        Map<Long, Source> byRun = new HashMap<>();
+        sources.forEach(s -> byRun.put(s.run().runPk(), s));
+        // each item's newest source that ingested it
+        Map<String, CarryStore.SourceItem> newest = new HashMap<>();
+        for (CarryStore.SourceItem si : carry.sourceItems(new ArrayList<>(byRun.keySet()), ids)) {
+            CarryStore.SourceItem seen = newest.get(si.itemId());
+            if (seen == null || byRun.get(si.runPk()).position() < byRun.get(seen.runPk()).position()) {
+                newest.put(si.itemId(), si);
+            }
+        }
+        // per source run, the items carried from it: their texts and why the held ones are held
+        Map<Long, Map<String, Integer>> revised = new HashMap<>();
+        Map<Long, List<String>> held = new HashMap<>();
+        Map<String, Pending> pending = new LinkedHashMap<>();
+        for (Store.StoredItem it : items) {
+            CarryStore.SourceItem si = newest.get(it.id());
+            if (si == null) {
+                out.put(it.id(), Candidate.NEW);
+                continue;
+            }
+            Source source = byRun.get(si.runPk());
+            String digest = digests.get(it.id());
+            if (!source.sameVerification()) {
+                out.put(it.id(), new Candidate(null, CarryMiss.VERIFICATION_CHANGED));
+                continue;
+            }
+            if (digest == null || !digest.equals(si.inputSha256())) {
+                out.put(it.id(), new Candidate(null, CarryMiss.CHANGED));
+                continue;
+            }
+            CarryKind kind = kind(si, source);
+            if (kind == null) {
+                out.put(it.id(), new Candidate(null, CarryMiss.NOT_VERIFIED));
+                continue;
+            }
+            // still as carried there (not reviewed there since): one run more in a row; else reviewed there
+            int runs = (kind.key().equals(si.carry()) && kind.state().equals(si.state()) ? si.carriedRuns() : 0) + 1;
+            if (kind != CarryKind.HELD && runs >= maxAge) {
+                out.put(it.id(), new Candidate(null, CarryMiss.MAX_AGE));
+                continue;
+            }
+            if (si.currentRev() > 0) {
+                revised.computeIfAbsent(si.runPk(), k -> new HashMap<>()).put(it.id(), si.currentRev());
+            }
+            if (kind == CarryKind.HELD && "ESCALATED".equals(si.state())) {
+                held.computeIfAbsent(si.runPk(), k -> new ArrayList<>()).add(it.id());
+            }
+            pending.put(it.id(), new Pending(kind, si, runs));
+        }
+        Map<Long, Map<String, String>> texts = new HashMap<>();
+        revised.forEach((run, revs) -> texts.put(run, carry.contents(run, revs)));
+        Map<Long, Map<String, Carried.Held>> why = new HashMap<>();
+        held.forEach((run, heldIds) -> why.put(run, carry.escalations(run, heldIds)));
+        pending.forEach((id, p) -> {
+            CarryKind kind = p.kind();
+            CarryStore.SourceItem si = p.source();
+            // null: unchanged there, so its content as ingested (equal to this run's: same digest)
+            String text = si.currentRev() == 0 ? null : texts.getOrDefault(si.runPk(), Map.of()).get(id);
+            if (si.currentRev() > 0 && text == null) {
+                // its verified revision is not in the store: nothing to ship on that run's word
+                out.put(id, new Candidate(null, CarryMiss.NOT_VERIFIED));
+                return;
+            }
+            Carried.Held heldBecause = null;
+            if (kind == CarryKind.HELD) {
+                LoopStore.FailedReview fail = byRun.get(si.runPk()).fails().get(id);
+                heldBecause = fail != null
+                        ? new Carried.Held("FAIL_UNRESOLVED", null, null, fail.issues())
+                        : why.getOrDefault(si.runPk(), Map.of()).getOrDefault(id, new Carried.Held(null, null, null, List.of()));
+            }
+            out.put(id, new Candidate(new Carried(kind, si.runPk(), p.runs(), text, heldBecause), null));
+        });
+        return out;
+    }
+
+    /** What the source run's export made of the item: NICE, held or covered; {@code null}: not verified there. */
+    private static @Nullable CarryKind kind(CarryStore.SourceItem si, Source source) {
+        switch (si.state()) {
+            case "NICE" -> {
+                return CarryKind.NICE;
+            }
+            case "ESCALATED" -> {
+                return CarryKind.HELD;
+            }
+            default -> {
+                // ACTIVE: as ShippingInvariant placed it at that run's export
+                if (source.fails().containsKey(si.itemId())) {
+                    return CarryKind.HELD; // held there for a FAIL the run ended before resolving
+                }
+                if (source.unverified().contains(si.itemId()) || !source.ships()) {
+                    return null;
+                }
+                return CarryKind.COVERED;
+            }
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package dev.santabatch.carry;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+
+/**
+ * Carry-over's reads and writes of the store: the columns {@code dev.santabatch.store.Store} adds to
+ * {@code sb_item}, {@code sb_run} and {@code sb_fingerprint}, and the counts of items judged afresh
+ * by reason ({@code sb_carry_count}, added in the pre-pass chunk's transaction, so exact across
+ * restarts). Portable between H2 and PostgreSQL.
+ */
+public final class CarryStore {
+
+    private static final List<String> DDL = List.of("""
+            CREATE TABLE IF NOT EXISTS sb_carry_count (
+              run_pk BIGINT NOT NULL,
+              outcome VARCHAR(32) NOT NULL,
+              items BIGINT NOT NULL,
+              PRIMARY KEY (run_pk, outcome))""");
+
+    private final JdbcTemplate jdbc;
+    private final NamedParameterJdbcTemplate named;
+
+    public CarryStore(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+        this.named = new NamedParameterJdbcTemplate(jdbc);
+    }
+
+    public void createSchema() {
+        DDL.forEach(jdbc::execute);
+    }
+
+    // ---------------------------------------------------------------- runs
+
+    /**
+     * What a run compares and looks at, as it started.
+     *
+     * @param verification its verification fingerprint; {@code null} for a run started before it was stored
+     * @param prompts its reviewer prompt templates' digest
+     * @param sources the earlier runs it carries from, newest first; {@code null}: not chosen (a run
+     *     started before carry-over)
+     */
+    public record Start(@Nullable String verification, @Nullable String prompts, @Nullable List<Long> sources) {}
+
+    public Optional<Start> start(long runPk) {
+        return jdbc.query("SELECT verification_sha256, prompts_sha256, carry_sources FROM sb_fingerprint WHERE run_pk = ?",
+                        (rs, n) -> new Start(rs.getString(1), rs.getString(2), sources(rs.getString(3))), runPk)
+                .stream()
+                .findFirst();
+    }
+
+    private static @Nullable List<Long> sources(@Nullable String text) {
+        if (text == null) {
+            return null;
+        }
+        List<Long> out = new ArrayList<>();
+        for (String s : text.split(",")) {
+            if (!s.isBlank()) {
+                out.add(Long.parseLong(s.strip()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * An earlier run carry-over may draw on.
+     *
+     * @param exportedStatus the status of its last export ({@code clean}, {@code not-clean}, ...);
+     *     {@code null}: not exported (or resumed since)
+     */
+    public record SourceRun(long runPk, String runId, @Nullable String verification, @Nullable String prompts,
+            @Nullable String exportedStatus) {}
+
+    /** The given runs, in the given order (runs no longer stored are left out). */
+    public List<SourceRun> runs(List<Long> runPks) {
+        if (runPks.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, SourceRun> byPk = new HashMap<>();
+        named.query("SELECT r.run_pk, r.run_id, f.verification_sha256, f.prompts_sha256, r.exported_status FROM sb_run r"
+                        + " LEFT JOIN sb_fingerprint f ON f.run_pk = r.run_pk WHERE r.run_pk IN (:runs)",
+                new MapSqlParameterSource("runs", runPks),
+                rs -> {
+                    byPk.put(rs.getLong(1), new SourceRun(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5)));
+                });
+        return runPks.stream().map(byPk::get).filter(java.util.Objects::nonNull).toList();
+    }
+
+    /**
+     * The runs of {@code jobName} created before {@code beforeRunPk} whose export finished, newest
+     * first, at most {@code limit}.
+     */
+    public List<Long> exportedRuns(String jobName, long beforeRunPk, int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        return jdbc.queryForList("SELECT run_pk FROM sb_run WHERE job_name = ? AND run_pk < ? AND exported_at IS NOT NULL"
+                + " ORDER BY run_pk DESC LIMIT ?", Long.class, jobName, beforeRunPk, limit);
+    }
+
+    // ---------------------------------------------------------------- items
+
+    /** The input digests of the given items of a run, by item id (items stored without one are left out). */
+    public Map<String, String> digests(long runPk, Collection<String> ids) {
+        Map<String, String> out = new HashMap<>();
+        if (ids.isEmpty()) {
+            return out;
+        }
+        named.query("SELECT item_id, input_sha256 FROM sb_item WHERE item_id IN (:ids) AND run_pk = :run"
+                        + " AND input_sha256 IS NOT NULL",
+                new MapSqlParameterSource("ids", new ArrayList<>(ids)).addValue("run", runPk),
+                rs -> {
+                    out.put(rs.getString(1), rs.getString(2));
+                });
+        return out;
+    }
+
+    /**
+     * An item as an earlier run left it.
+     *
+     * @param carry the kind that run carried it as; {@code null}: that run judged it itself
+     * @param carriedRuns the runs in a row it had been carried when that run carried it
+     */
+    public record SourceItem(String itemId, long runPk, @Nullable String inputSha256, String state, int currentRev,
+            @Nullable String carry, int carriedRuns) {}
+
+    /** The given items as the given runs left them (every run's row of every id). */
+    public List<SourceItem> sourceItems(List<Long> runPks, Collection<String> ids) {
+        if (runPks.isEmpty() || ids.isEmpty()) {
+            return List.of();
+        }
+        return named.query("SELECT item_id, run_pk, input_sha256, state, current_rev, carry, carried_runs FROM sb_item"
+                        + " WHERE item_id IN (:ids) AND run_pk IN (:runs)",
+                new MapSqlParameterSource("ids", new ArrayList<>(ids)).addValue("runs", runPks),
+                (rs, n) -> new SourceItem(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getInt(5),
+                        rs.getString(6), rs.getInt(7)));
+    }
+
+    /** The content of the given revisions of a run's items, by item id. */
+    public Map<String, String> contents(long runPk, Map<String, Integer> revisionByItem) {
+        Map<String, String> out = new HashMap<>();
+        if (revisionByItem.isEmpty()) {
+            return out;
+        }
+        named.query("SELECT item_id, rev, content FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run",
+                new MapSqlParameterSource("ids", new ArrayList<>(revisionByItem.keySet())).addValue("run", runPk),
+                rs -> {
+                    if (revisionByItem.get(rs.getString(1)) == rs.getInt(2)) {
+                        out.put(rs.getString(1), rs.getString(3));
+                    }
+                });
+        return out;
+    }
+
+    /** Why a run held the given items, by item id. */
+    public Map<String, Carried.Held> escalations(long runPk, Collection<String> ids) {
+        Map<String, Carried.Held> out = new HashMap<>();
+        if (ids.isEmpty()) {
+            return out;
+        }
+        named.query("SELECT item_id, reason, pattern, last_attempt, issues FROM sb_escalation WHERE run_pk = :run"
+                        + " AND item_id IN (:ids)",
+                new MapSqlParameterSource("ids", new ArrayList<>(ids)).addValue("run", runPk),
+                rs -> {
+                    String issues = rs.getString(5);
+                    out.put(rs.getString(1), new Carried.Held(rs.getString(2), rs.getString(3), rs.getString(4),
+                            issues == null || issues.isEmpty() ? List.of() : List.of(issues.split("\n"))));
+                });
+        return out;
+    }
+
+    /** An item a run carried: its kind, the run it came from and the runs in a row it has been carried. */
+    public record Mark(String itemId, CarryKind kind, long fromRunPk, int runs) {}
+
+    /** Records the carried items of a run (in the caller's transaction); a NICE one becomes NICE. */
+    public void mark(long runPk, List<Mark> marks) {
+        if (marks.isEmpty()) {
+            return;
+        }
+        jdbc.batchUpdate("UPDATE sb_item SET carry = ?, carried_from = ?, carried_runs = ?,"
+                        + " state = CASE WHEN ? = 'nice' THEN 'NICE' ELSE state END WHERE item_id = ? AND run_pk = ?",
+                marks, marks.size(), (ps, m) -> {
+                    ps.setString(1, m.kind().key());
+                    ps.setLong(2, m.fromRunPk());
+                    ps.setInt(3, m.runs());
+                    ps.setString(4, m.kind().key());
+                    ps.setString(5, m.itemId());
+                    ps.setLong(6, runPk);
+                });
+    }
+
+    /** The run's carried items, each with its input row ({@code sb_item.fields}), in input order. */
+    public void forEachCarried(long runPk, java.util.function.BiConsumer<String, String> action) {
+        jdbc.query("SELECT item_id, fields FROM sb_item WHERE run_pk = ? AND carry IS NOT NULL ORDER BY run_pk, record_index",
+                rs -> {
+                    action.accept(rs.getString(1), rs.getString(2));
+                },
+                runPk);
+    }
+
+    /** Adds to the counts of items judged afresh, by reason (in the caller's transaction). */
+    public void addMisses(long runPk, Map<CarryMiss, Long> misses) {
+        misses.forEach((miss, n) -> {
+            if (n == 0) {
+                return;
+            }
+            int updated = jdbc.update("UPDATE sb_carry_count SET items = items + ? WHERE run_pk = ? AND outcome = ?",
+                    n, runPk, miss.key());
+            if (updated == 0) {
+                jdbc.update("INSERT INTO sb_carry_count (run_pk, outcome, items) VALUES (?, ?, ?)", runPk, miss.key(), n);
+            }
+        });
+    }
+
+    /** Items judged afresh though an earlier run judged them, by reason, in {@link CarryMiss} order. */
+    public Map<String, Long> misses(long runPk) {
+        Map<String, Long> stored = new HashMap<>();
+        jdbc.query("SELECT outcome, items FROM sb_carry_count WHERE run_pk = ?", rs -> {
+            stored.put(rs.getString(1), rs.getLong(2));
+        }, runPk);
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (CarryMiss m : CarryMiss.values()) {
+            out.put(m.key(), stored.getOrDefault(m.key(), 0L));
+        }
+        return out;
+    }
+
+    /** The run's carried items: by source run, the count per kind (in {@link CarryKind} order). */
+    public Map<Long, Map<String, Long>> carried(long runPk) {
+        Map<Long, Map<String, Long>> out = new TreeMap<>(java.util.Comparator.reverseOrder());
+        jdbc.query("SELECT carried_from, carry, COUNT(*) FROM sb_item WHERE run_pk = ? AND carry IS NOT NULL"
+                        + " GROUP BY carried_from, carry",
+                rs -> {
+                    Map<String, Long> kinds = out.computeIfAbsent(rs.getLong(1), k -> {
+                        Map<String, Long> m = new LinkedHashMap<>();
+                        for (CarryKind kind : CarryKind.values()) {
+                            m.put(kind.key(), 0L);
+                        }
+                        return m;
+                    });
+                    kinds.put(rs.getString(2), rs.getLong(3));
+                },
+                runPk);
+        return out;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.santabatch.job;
+
+/**
+ * Carry-over across runs of the same job (docs/carry-over.md): an item whose content and source
+ * facts equal what an earlier run ingested, under the same verification fingerprint, inherits that
+ * run's outcome without a review.
+ *
+ * @param enabled whether a run carries outcomes over from earlier runs of its job. Defaults to true.
+ * @param maxAge an item is reviewed afresh at least once every this many runs of the job it is in: it
+ *     is carried at most {@code maxAge - 1} runs in a row ({@code 1}: never carried). Defaults to 7
+ *     (1-1000).
+ */
+public record CarryOverSpec(boolean enabled, int maxAge) {
+
+    public static final int DEFAULT_MAX_AGE = 7;
+
+    /** Carry-over on, items reviewed afresh at least every {@value #DEFAULT_MAX_AGE} runs. */
+    public static CarryOverSpec defaults() {
+        return new CarryOverSpec(true, DEFAULT_MAX_AGE);
+    }
+
+    /** How many earlier runs a run looks back at: an item's verdict older than that has expired anyway. */
+    public int window() {
+        return enabled ? maxAge - 1 : 0;
+    }
+}

@@ -1,0 +1,463 @@
+package dev.santabatch.carry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.santabatch.loop.Extensions;
+import dev.santabatch.loop.ReviewerType;
+import dev.santabatch.report.RunReport;
+import dev.santabatch.review.Check;
+import dev.santabatch.review.CheckResult;
+import dev.santabatch.review.FixOutcome;
+import dev.santabatch.review.Review;
+import dev.santabatch.review.ReviewOutcome;
+import dev.santabatch.review.Reviewer;
+import dev.santabatch.review.Verdict;
+import dev.santabatch.run.Launcher;
+import dev.santabatch.run.RunRequest;
+import dev.santabatch.run.StopSignal;
+import dev.santabatch.run.TestJobsAccess;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Carry-over across runs of one job, whole runs with scripted reviewers: a panel that fails every
+ * item carrying a boilerplate marker and records every item it is asked to review, a fixer that
+ * removes the marker (or has no fix for it). A second run on the same catalog reviews none of the
+ * items the first verified NICE or held, and ships their texts; what the verdict depends on (a
+ * source fact, a criterion, a model, the prompt templates) invalidates it; rules run on carried
+ * items; {@code max-age} forces a fresh review.
+ *
+ * <p>The store is PostgreSQL when SANTA_TEST_PG_URL (and _USER, _PASSWORD) is set, else H2 in file
+ * mode; each test's job has its own name, so tests sharing a PostgreSQL store do not see each other's runs.
+ */
+class CarryOverFunctionalTests {
+
+    static final String MARKER = " Shop now, limited stock!";
+    static final int ITEMS = 200;
+
+    @TempDir
+    Path dir;
+
+    private String job;
+
+    @BeforeEach
+    void reset() {
+        StopSignal.reset();
+        job = "carry-" + Long.toString(System.nanoTime(), 36);
+    }
+
+    // ---------------------------------------------------------------- tests
+
+    @Test
+    void anUnchangedNiceItemIsCarriedWithoutAReviewAndShipsItsFixedRevision() throws Exception {
+        // given a first run: the marked items it sampled were fixed and passed, the rest shipped covered
+        Path jobFile = writeJob(catalog(List.of()), "");
+        Run first = run(jobFile, "r1", scripted());
+        assertThat(first.exit()).as(first.out()).isZero();
+        Map<String, String> states = states("r1");
+        List<String> nice = ids(states, "NICE");
+        List<String> fixedNice = santaFixed("r1").stream().filter(nice::contains).toList();
+        assertThat(fixedNice).as("sampled marked items fixed and passed in r1").isNotEmpty();
+        assertThat(first.report()).doesNotContainKey("carry_over");
+
+        // when the job runs again on the same catalog
+        Run second = run(jobFile, "r2", scripted());
+
+        // then no item r1 verified NICE is reviewed, each ships with its text of r1 (fixes included)
+        assertThat(second.exit()).as(second.out()).isZero();
+        assertThat(second.reviewed()).doesNotContainAnyElementsOf(nice);
+        Map<String, Object> carry = carryOver(second);
+        assertThat(n(carry.get("nice"))).isEqualTo((long) nice.size());
+        assertThat(n(carry.get("covered"))).isEqualTo((long) ITEMS - nice.size());
+        assertThat(n(carry.get("held"))).isEqualTo(0L);
+        assertThat(carry.get("looked_at")).isEqualTo(List.of("r1"));
+        assertThat((List<?>) carry.get("from_runs")).singleElement()
+                .satisfies(r -> assertThat(((Map<?, ?>) r).get("run_id")).isEqualTo("r1"));
+        Map<String, String> shipped1 = contents(first.dir().resolve("catalog.csv"));
+        Map<String, String> shipped2 = contents(second.dir().resolve("catalog.csv"));
+        for (String id : fixedNice) {
+            assertThat(shipped2.get(id)).isEqualTo(shipped1.get(id)).doesNotContain(MARKER.strip());
+        }
+        assertThat(records(second.dir().resolve("changes.csv")))
+                .filteredOn(c -> c.get("cause").equals("carry-over") && fixedNice.contains(c.get("item_id")))
+                .hasSize(fixedNice.size())
+                .allSatisfy(c -> assertThat(c.get("before")).contains(MARKER.strip()));
+        assertThat(states("r2")).containsAllEntriesOf(filter(states, "NICE"));
+        assertThat(second.out()).contains("carried:  " + ITEMS + " items from run 'r1' (nice " + nice.size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"a source fact", "a criterion", "a model", "the prompt templates", "carry-over off"})
+    void whatTheVerdictDependsOnInvalidatesIt(String change) throws Exception {
+        // given a first run
+        Path catalog = catalog(List.of());
+        Path jobFile = writeJob(catalog, "");
+        Run first = run(jobFile, "r1", scripted());
+        assertThat(first.exit()).as(first.out()).isZero();
+        List<String> nice = ids(states("r1"), "NICE");
+        String changed = nice.get(0);
+
+        // when the job runs again with one thing changed
+        switch (change) {
+            case "a source fact" -> Files.writeString(catalog, Files.readString(catalog)
+                    .replaceFirst("(?m)^" + changed + ",([^,]*),([^,]*),([^,]*),([0-9]+)\\.99", changed + ",$1,$2,$3,$4.49"));
+            case "a criterion" -> Files.writeString(jobFile, Files.readString(jobFile)
+                    .replace("pass: About its own product.", "pass: About its own product only."));
+            case "a model" -> Files.writeString(jobFile, Files.readString(jobFile).replace("model: model-b,", "model: model-b2,"));
+            case "the prompt templates" -> update("UPDATE sb_fingerprint SET prompts_sha256 = 'templates of another build'"
+                    + " WHERE run_pk = (SELECT run_pk FROM sb_run WHERE job_name = '" + job + "' AND run_id = 'r1')");
+            case "carry-over off" -> Files.writeString(jobFile, Files.readString(jobFile) + "carry-over:\n  enabled: false\n");
+            default -> throw new IllegalArgumentException(change);
+        }
+        Run second = run(jobFile, "r2", scripted());
+
+        // then the items it touches are judged afresh, and counted
+        assertThat(second.exit()).as(second.out()).isZero();
+        Map<String, Object> carry = carryOver(second);
+        Map<?, ?> afresh = (Map<?, ?>) carry.get("judged_afresh");
+        switch (change) {
+            case "a source fact" -> {
+                assertThat(n(afresh.get("changed"))).isEqualTo(1L);
+                assertThat(n(carry.get("nice"))).isEqualTo((long) nice.size() - 1);
+                assertThat(n(carry.get("carried"))).isEqualTo((long) ITEMS - 1);
+                assertThat(query("SELECT carry FROM sb_item i JOIN sb_run r ON r.run_pk = i.run_pk WHERE r.job_name = '"
+                        + job + "' AND r.run_id = 'r2' AND i.item_id = '" + changed + "'")).containsExactly((String) null);
+            }
+            case "carry-over off" -> {
+                assertThat(carry.get("enabled")).isEqualTo(false);
+                assertThat(n(carry.get("carried"))).isEqualTo(0L);
+                assertThat(second.reviewed()).isNotEmpty();
+            }
+            default -> {
+                assertThat(n(carry.get("carried"))).isEqualTo(0L);
+                assertThat(n(afresh.get("verification_changed"))).isEqualTo((long) ITEMS);
+                assertThat(second.reviewed()).isNotEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aNewRuleRunsOnCarriedItemsAndAnItemItChangesLosesItsCarryOver() throws Exception {
+        // given a first run without rules over a catalog where every seventh item says "superb"
+        List<String> superb = new ArrayList<>();
+        for (int i = 7; i <= ITEMS; i += 7) {
+            superb.add(String.format("T%04d", i));
+        }
+        Path jobFile = writeJob(catalog(superb), "");
+        Run first = run(jobFile, "r1", scripted());
+        assertThat(first.exit()).as(first.out()).isZero();
+        assertThat(first.reviewed()).as("some superb item was reviewed in r1").containsAnyElementsOf(superb);
+
+        // when the second run has a rule that replaces the word (a rule criterion: not a Santa one)
+        Files.writeString(jobFile, Files.readString(jobFile).replace("rubric:\n", """
+                rubric:
+                  - id: no-superlatives
+                    pass: No superlative.
+                    fail-signal: A superlative.
+                    rules:
+                      - {id: superlatives, type: forbidden-terms, terms: [superb], replacements: {superb: good}, fix: substitute}
+                """));
+        Run second = run(jobFile, "r2", scripted());
+
+        // then the rule alone invalidates nothing, but every item it changes is judged afresh, with the rule's fix
+        assertThat(second.exit()).as(second.out()).isZero();
+        Map<String, Object> carry = carryOver(second);
+        assertThat(n(carry.get("carried"))).isEqualTo((long) ITEMS - superb.size());
+        assertThat(n(((Map<?, ?>) carry.get("judged_afresh")).get("rules"))).isEqualTo((long) superb.size());
+        assertThat(n(((Map<?, ?>) carry.get("judged_afresh")).get("verification_changed"))).isEqualTo(0L);
+        Map<String, String> shipped = contents(second.dir().resolve("catalog.csv"));
+        assertThat(superb).allSatisfy(id -> assertThat(shipped.get(id)).doesNotContainIgnoringCase("superb"));
+        assertThat(records(second.dir().resolve("changes.csv")))
+                .filteredOn(c -> c.get("cause").equals("rules")).extracting(c -> c.get("item_id"))
+                .containsExactlyInAnyOrderElementsOf(superb);
+        assertThat(query("SELECT i.item_id FROM sb_item i JOIN sb_run r ON r.run_pk = i.run_pk WHERE r.job_name = '" + job
+                + "' AND r.run_id = 'r2' AND i.carry IS NULL")).containsExactlyInAnyOrderElementsOf(superb);
+        assertThat(second.reviewed()).doesNotContainAnyElementsOf(ids(states("r1"), "NICE").stream()
+                .filter(id -> !superb.contains(id)).toList());
+    }
+
+    @Test
+    void anUnchangedHeldItemStaysHeldWithoutAReview() throws Exception {
+        // given a first run whose fixer has no fix for the marker: every marked item is held
+        Path jobFile = writeJob(catalog(List.of()), "");
+        Run first = run(jobFile, "r1", cannotFix());
+        assertThat(first.exit()).as(first.out()).isZero();
+        Map<String, CSVRecord> held1 = byId(records(first.dir().resolve("escalations.csv")));
+        assertThat(held1).hasSize(ITEMS / 5);
+
+        // when the job runs again on the same catalog
+        Run second = run(jobFile, "r2", cannotFix());
+
+        // then they are held again, as r1 held them, and none is reviewed
+        assertThat(second.exit()).as(second.out()).isZero();
+        assertThat(second.reviewed()).doesNotContainAnyElementsOf(held1.keySet());
+        assertThat(n(carryOver(second).get("held"))).isEqualTo((long) held1.size());
+        Map<String, CSVRecord> held2 = byId(records(second.dir().resolve("escalations.csv")));
+        assertThat(held2.keySet()).isEqualTo(held1.keySet());
+        held2.forEach((id, r) -> {
+            assertThat(r.get("cause")).isEqualTo("carry-over");
+            assertThat(r.get("reason")).isEqualTo(held1.get(id).get("reason"));
+            assertThat(r.get("open_issues")).isEqualTo(held1.get(id).get("open_issues"));
+            assertThat(r.get("original")).contains(MARKER.strip());
+        });
+        assertThat(contents(second.dir().resolve("catalog.csv"))).doesNotContainKeys(held1.keySet().toArray(String[]::new));
+    }
+
+    @Test
+    void maxAgeForcesAFreshReview() throws Exception {
+        // given max-age 2: an item is carried at most one run in a row
+        Path jobFile = writeJob(catalog(List.of()), "carry-over:\n  max-age: 2\n");
+        assertThat(run(jobFile, "r1", scripted()).exit()).isZero();
+        Run second = run(jobFile, "r2", scripted());
+        assertThat(n(carryOver(second).get("carried"))).isEqualTo((long) ITEMS);
+        List<String> carriedNice = query("SELECT i.item_id FROM sb_item i JOIN sb_run r ON r.run_pk = i.run_pk"
+                + " WHERE r.job_name = '" + job + "' AND r.run_id = 'r2' AND i.carry = 'nice'");
+        assertThat(carriedNice).isNotEmpty();
+
+        // when a third run follows
+        Run third = run(jobFile, "r3", scripted());
+
+        // then what r2 carried is judged afresh: nothing carried from r2 but the items r2 reviewed itself
+        assertThat(third.exit()).as(third.out()).isZero();
+        Map<String, Object> carry = carryOver(third);
+        long reviewedInR2 = second.sampled();
+        assertThat(n(carry.get("carried"))).isEqualTo(reviewedInR2);
+        assertThat(n(((Map<?, ?>) carry.get("judged_afresh")).get("max_age"))).isEqualTo((long) ITEMS - reviewedInR2);
+        assertThat(query("SELECT MAX(carried_runs) FROM sb_item i JOIN sb_run r ON r.run_pk = i.run_pk WHERE r.job_name = '"
+                + job + "' AND r.run_id = 'r3'")).containsExactly("1");
+        // the items r1 verified NICE and r2 carried are back in the sampling population
+        assertThat(ids(states("r3"), "ACTIVE")).containsAll(carriedNice.stream()
+                .filter(id -> !third.reviewed().contains(id)).toList());
+    }
+
+    // ---------------------------------------------------------------- the scripted panel
+
+    /** A run: its exit, printed summary, report and output folder, and the items its panel was asked to review. */
+    record Run(int exit, String out, Map<String, Object> report, Path dir, Set<String> reviewed) {
+        /** Items the run's rounds sampled. */
+        long sampled() {
+            return ((Number) ((Map<?, ?>) report.get("run")).get("sampled")).longValue();
+        }
+    }
+
+    /** Fails on-specification when the text carries the marker; records every item it reviews. */
+    private static ReviewerType marker(Set<String> reviewed) {
+        return spec -> new Reviewer() {
+            @Override
+            public String id() {
+                return spec.id();
+            }
+
+            @Override
+            public Set<String> criteria() {
+                return new LinkedHashSet<>(spec.criteria());
+            }
+
+            @Override
+            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
+                reviewed.add(request.itemId());
+                boolean bad = request.content().contains(MARKER.strip());
+                List<Check> checks = new ArrayList<>();
+                for (var c : request.rubric()) {
+                    boolean fail = bad && c.id().equals("on-specification");
+                    checks.add(new Check(c.id(), fail ? CheckResult.FAIL : CheckResult.PASS, fail ? "marker" : "ok"));
+                }
+                return new ReviewOutcome.Reviewed(new Review(bad ? Verdict.FAIL : Verdict.PASS, checks,
+                        bad ? List.of("on-specification: carries the shop-now boilerplate sentence") : List.of(), List.of()),
+                        Duration.ofMillis(1));
+            }
+        };
+    }
+
+    private interface Panel {
+        Extensions extensions(Set<String> reviewed);
+    }
+
+    private static Panel scripted() {
+        return reviewed -> new Extensions(Map.of("llm", marker(reviewed)),
+                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+    }
+
+    private static Panel cannotFix() {
+        return reviewed -> new Extensions(Map.of("llm", marker(reviewed)),
+                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+    }
+
+    // ---------------------------------------------------------------- fixtures
+
+    /** {@value #ITEMS} items, every fifth with the marker, the {@code superb} ones saying so. */
+    private Path catalog(List<String> superb) throws Exception {
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> r : TestJobsAccess.rows(ITEMS)) {
+            List<String> row = new ArrayList<>(r);
+            if (Integer.parseInt(row.get(0).substring(1)) % 5 == 0) {
+                row.set(7, row.get(7) + MARKER);
+            }
+            if (superb.contains(row.get(0))) {
+                row.set(7, row.get(7) + " Superb value.");
+            }
+            rows.add(row);
+        }
+        return TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+    }
+
+    /**
+     * A job over {@code catalog} whose reviewers are models (their identity is in the verification
+     * fingerprint; the scripted panel stands in for them, so no call leaves the process), then {@code extra}.
+     */
+    private Path writeJob(Path catalog, String extra) throws Exception {
+        Path file = TestJobsAccess.writeJob(dir, job, catalog, 50);
+        String models = """
+                sampling:
+                  seed: 7
+                reviewers:
+                  - id: B
+                    type: llm
+                    model: {base-url: http://127.0.0.1:9/v1, model: model-b, api-key-env: SANTA_TEST_UNUSED_KEY}
+                  - id: C
+                    type: llm
+                    model: {base-url: http://127.0.0.1:9/v1, model: model-c, api-key-env: SANTA_TEST_UNUSED_KEY}
+                """;
+        Files.writeString(file, Files.readString(file) + models + extra);
+        return file;
+    }
+
+    private Run run(Path jobFile, String runId, Panel panel) throws Exception {
+        Set<String> reviewed = ConcurrentHashMap.newKeySet();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        StopSignal.reset();
+        int exit = Launcher.run(new RunRequest(jobFile, null, dir.resolve("out"), runId, null), props(),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                panel.extensions(reviewed));
+        Path runDir = dir.resolve("out").resolve(job).resolve(runId);
+        String printed = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        Map<String, Object> report = Files.exists(runDir.resolve("report.json")) ? RunReport.read(runDir.resolve("report.json"))
+                : Map.of();
+        return new Run(exit, printed, report, runDir, Set.copyOf(reviewed));
+    }
+
+    private static long n(Object number) {
+        return ((Number) number).longValue();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> carryOver(Run run) {
+        assertThat(run.report()).as(run.out()).containsKey("carry_over");
+        return (Map<String, Object>) run.report().get("carry_over");
+    }
+
+    /** The store: PostgreSQL from the environment, else H2 in file mode under the test's folder. */
+    private Map<String, Object> props() {
+        Map<String, Object> p = new HashMap<>(TestJobsAccess.h2(dir));
+        String url = System.getenv("SANTA_TEST_PG_URL");
+        if (url != null && !url.isBlank()) {
+            p.put("spring.datasource.url", url);
+            p.put("spring.datasource.username", System.getenv().getOrDefault("SANTA_TEST_PG_USER", "postgres"));
+            p.put("spring.datasource.password", System.getenv().getOrDefault("SANTA_TEST_PG_PASSWORD", ""));
+        }
+        return p;
+    }
+
+    private Connection connect() throws SQLException {
+        Map<String, Object> p = props();
+        return DriverManager.getConnection((String) p.get("spring.datasource.url"),
+                (String) p.getOrDefault("spring.datasource.username", "sa"),
+                (String) p.getOrDefault("spring.datasource.password", ""));
+    }
+
+    private List<String> query(String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = connect(); ResultSet rs = c.createStatement().executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    private void update(String sql) throws SQLException {
+        try (Connection c = connect()) {
+            assertThat(c.createStatement().executeUpdate(sql)).isEqualTo(1);
+        }
+    }
+
+    /** Item id to state in a run of the test's job. */
+    private Map<String, String> states(String runId) throws SQLException {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (Connection c = connect();
+                ResultSet rs = c.createStatement().executeQuery("SELECT i.item_id, i.state FROM sb_item i JOIN sb_run r"
+                        + " ON r.run_pk = i.run_pk WHERE r.job_name = '" + job + "' AND r.run_id = '" + runId + "'"
+                        + " ORDER BY i.record_index")) {
+            while (rs.next()) {
+                out.put(rs.getString(1), rs.getString(2));
+            }
+        }
+        return out;
+    }
+
+    /** Items with a Santa fix in a run. */
+    private List<String> santaFixed(String runId) throws SQLException {
+        return query("SELECT DISTINCT v.item_id FROM sb_revision v JOIN sb_run r ON r.run_pk = v.run_pk WHERE r.job_name = '"
+                + job + "' AND r.run_id = '" + runId + "' AND v.cause = 'santa-fix'");
+    }
+
+    private static List<String> ids(Map<String, String> states, String state) {
+        return states.entrySet().stream().filter(e -> e.getValue().equals(state)).map(Map.Entry::getKey).toList();
+    }
+
+    private static Map<String, String> filter(Map<String, String> states, String state) {
+        Map<String, String> out = new LinkedHashMap<>();
+        states.forEach((k, v) -> {
+            if (v.equals(state)) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    static List<CSVRecord> records(Path csv) throws Exception {
+        try (Reader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8);
+                var p = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
+            return p.getRecords();
+        }
+    }
+
+    private static Map<String, CSVRecord> byId(List<CSVRecord> rows) {
+        Map<String, CSVRecord> out = new LinkedHashMap<>();
+        rows.forEach(r -> out.put(r.get("item_id"), r));
+        return out;
+    }
+
+    private static Map<String, String> contents(Path csv) throws Exception {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (CSVRecord r : records(csv)) {
+            out.put(r.get("id"), r.get("description"));
+        }
+        return out;
+    }
+}
