@@ -31,6 +31,7 @@ public class SantaBatchApplication {
         new dev.santabatch.loop.SpendStore(store.jdbc()).createSchema();
         new dev.santabatch.loop.LearnedRuleStore(store.jdbc()).createSchema();
         new dev.santabatch.carry.CarryStore(store.jdbc()).createSchema();
+        new dev.santabatch.history.RunSummaryStore(store.jdbc()).createSchema();
         return store;
     }
 }

@@ -12,7 +12,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The command line: {@code run}, {@code restart}, {@code status}, {@code generate}. Parses and
+ * The command line: {@code run}, {@code restart}, {@code status}, {@code history}, {@code audit},
+ * {@code generate}. Parses and
  * validates everything it can before any Spring context starts, so a usage error costs nothing
  * and exits 2.
  */
@@ -28,6 +29,8 @@ public final class Cli {
                   restart a FAILED or STOPPED execution (see 'status')
               status [--limit <n>]
                   recent executions: id, job, run id, status, start, end
+              history <job-file> [--limit <n>] [--json]
+                  the job's runs, one line each (figures, first-pass rate, cost), and their trend
               audit <run-output-dir> <filled-audit.csv>
                   take a filled-in audit.csv back: escape rate with a 95 % interval into report.json
               generate --seed <n> --rows <n> --out <csv> [--truth <csv>] [--pool sample|held-out|fresh]
@@ -68,6 +71,18 @@ public final class Cli {
               store; works while a run is live in another process.
             """;
 
+    static final String HISTORY_HELP = """
+            usage: santa-batch history <job-file> [--limit <n>] [--json]
+
+              The runs of the job named in <job-file> that the store holds, oldest first (the
+              latest 30 by default), one line each: start, run id, status, items, changed, carried
+              over, shipped, held, first-pass rate, patterns new and seen again, model calls, cost,
+              bound, audit escape rate; then the trend of first-pass rate and cost from the first
+              exported run listed to the last. A live, killed or failed run shows its status
+              without figures. --json writes the same as one JSON object. Reads the store; works
+              while a run is live in another process. See docs/history.md.
+            """;
+
     private Cli() {}
 
     public static int run(String[] args) {
@@ -89,13 +104,14 @@ public final class Cli {
                 case "run" -> runCommand(rest, springProperties, out, err);
                 case "restart" -> restartCommand(rest, springProperties, out, err);
                 case "status" -> statusCommand(rest, springProperties, out, err);
+                case "history" -> historyCommand(rest, springProperties, out, err);
                 case "audit" -> auditCommand(rest, springProperties, out, err);
                 case "generate" -> dev.santabatch.sampledata.SampleCatalogGenerator.run(rest.toArray(String[]::new));
                 default -> throw new UsageException("unknown command '" + command + "'");
             };
         } catch (UsageException e) {
             err.println("santa-batch: " + e.getMessage());
-            err.println("Run 'santa-batch --help' or 'santa-batch " + (List.of("run", "restart", "status", "audit").contains(command) ? command + " " : "") + "--help' for usage.");
+            err.println("Run 'santa-batch --help' or 'santa-batch " + (List.of("run", "restart", "status", "history", "audit").contains(command) ? command + " " : "") + "--help' for usage.");
             return ExitCodes.USAGE;
         }
     }
@@ -163,17 +179,42 @@ public final class Cli {
         if (!args.isEmpty()) {
             throw new UsageException("status: unexpected argument(s) " + args);
         }
+        return Launcher.status(limit(opts, 20), props, out, err);
+    }
+
+    /** {@code --limit}: a whole number of at least 1, else {@code otherwise}. */
+    private static int limit(Map<String, String> opts, int otherwise) throws UsageException {
         int limit;
         try {
-            limit = Integer.parseInt(opts.getOrDefault("--limit", "20"));
+            limit = Integer.parseInt(opts.getOrDefault("--limit", String.valueOf(otherwise)));
         } catch (NumberFormatException e) {
             throw new UsageException("--limit: expected an integer, got '" + opts.get("--limit") + "'");
         }
         if (limit < 1) {
             throw new UsageException("--limit: must be at least 1");
         }
-        return Launcher.status(limit, props, out, err);
+        return limit;
     }
+
+    private static int historyCommand(List<String> args, Map<String, Object> props, PrintStream out, PrintStream err)
+            throws UsageException {
+        if (args.stream().anyMatch(Cli::isHelp)) {
+            out.print(HISTORY_HELP);
+            return ExitCodes.OK;
+        }
+        boolean json = args.remove(JSON);
+        if (args.remove(JSON)) {
+            throw new UsageException("option '" + JSON + "' given twice");
+        }
+        Map<String, String> opts = options(args, List.of("--limit"));
+        if (args.size() != 1) {
+            throw new UsageException(args.isEmpty() ? "history: missing <job-file>"
+                    : "history: unexpected argument(s) " + args.subList(1, args.size()));
+        }
+        return Launcher.history(Path.of(args.get(0)), limit(opts, 30), json, props, out, err);
+    }
+
+    private static final String JSON = "--json";
 
     static final String AUDIT_HELP = """
             usage: santa-batch audit <run-output-dir> <filled-audit.csv>

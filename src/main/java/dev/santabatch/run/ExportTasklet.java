@@ -202,6 +202,9 @@ final class ExportTasklet implements Tasklet {
         HtmlReport.write(dir.resolve("report.html"), report,
                 RunTrend.withCurrent(RunTrend.earlier(store, run.job().name(), run.runId()), report));
         OutputFolder.publish(dir, run.outDir());
+        // the figures 'history' lists, recorded with the export's end (one transaction in the job)
+        new dev.santabatch.history.RunSummaryStore(store.jdbc()).save(run.runPk(), dev.santabatch.history.RunSummary.of(
+                report, dev.santabatch.history.PatternMemory.of(store.jdbc(), run.job().name(), run.runPk())));
         // a later run of the job may carry outcomes over from this one
         store.markExported(run.runPk(), status);
         log.info("export: {} items in {}, {} unverified, {} held ({} with an unresolved FAIL), {} rejects, {} changes;"

@@ -187,6 +187,33 @@ public final class Launcher {
     }
 
     /**
+     * {@code history}: the job's runs on this store, one line each, oldest first, with the trend
+     * (or the same as JSON). Reads the store only: works while a run of the job is live.
+     */
+    public static int history(Path jobFile, int limit, boolean json, Map<String, Object> props, PrintStream out,
+            PrintStream err) {
+        JobDefinition job;
+        try {
+            job = JobFileLoader.loadWithWarnings(jobFile, withStandIns(Extensions.none(), props).env()).definition();
+        } catch (JobFileException e) {
+            err.println("santa-batch: invalid job file: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        try (ConfigurableApplicationContext base = baseContext(props)) {
+            dev.santabatch.history.History.Listing listing = dev.santabatch.history.History.read(
+                    base.getBean(Store.class).jdbc(), job.name(), limit, RunParameters.RUN_ID, Launcher::isAlive);
+            if (json) {
+                out.println(dev.santabatch.history.History.json(listing));
+            } else {
+                dev.santabatch.history.History.text(listing).forEach(out::println);
+            }
+            return ExitCodes.OK;
+        } catch (StoreLockedException e) {
+            return storeLocked(e, err);
+        }
+    }
+
+    /**
      * Takes a filled-in {@code audit.csv} back: stores the verdicts with the run, computes the escape
      * rate (defective among audited, with a 95 % Clopper-Pearson interval) and writes it into the
      * run's {@code report.json}.
@@ -228,6 +255,9 @@ public final class Launcher {
                 // as the export computes it
                 audit = RunReport.storedAudit(store, row.runPk(), ids);
                 earlier = dev.santabatch.report.RunTrend.earlier(store, job, runId);
+                new dev.santabatch.history.RunSummaryStore(store.jdbc()).saveAudit(row.runPk(),
+                        audit == null ? 0 : ((Number) audit.get("audited")).longValue(),
+                        audit != null && audit.get("escape_rate") instanceof Number rate ? rate.doubleValue() : null);
             }
             if (audit == null) {
                 audit = new java.util.LinkedHashMap<>(Map.of("audited", 0, "defective", 0));

@@ -46,6 +46,10 @@ class CliTests {
                 "restart twelve                       | must be a number",
                 "status --limit 0                     | --limit: must be at least 1",
                 "status now                           | status: unexpected argument",
+                "history                              | history: missing <job-file>",
+                "history jobs/x.yml jobs/y.yml        | history: unexpected argument",
+                "history jobs/x.yml --limit 0         | --limit: must be at least 1",
+                "history jobs/x.yml --json --json     | option '--json' given twice",
             })
     void badCommandLinesAreUsageErrors(String line, String message) {
         Result r = cli(line.isBlank() ? new String[0] : line.trim().split("\\s+"));
@@ -54,7 +58,7 @@ class CliTests {
     }
 
     @ParameterizedTest
-    @CsvSource({"--help, usage: santa-batch <command>", "run --help, usage: santa-batch run", "restart --help, usage: santa-batch restart", "status --help, usage: santa-batch status"})
+    @CsvSource({"--help, usage: santa-batch <command>", "run --help, usage: santa-batch run", "restart --help, usage: santa-batch restart", "status --help, usage: santa-batch status", "history --help, usage: santa-batch history"})
     void everyCommandHasHelp(String line, String expected) {
         Result r = cli(line.split(" "));
         assertThat(r.exit()).isEqualTo(ExitCodes.OK);
@@ -62,7 +66,8 @@ class CliTests {
     }
 
     @ParameterizedTest
-    @CsvSource({"run jobs/does-not-exist.yml, does-not-exist.yml", "restart 999999, no execution with id 999999"})
+    @CsvSource({"run jobs/does-not-exist.yml, does-not-exist.yml", "restart 999999, no execution with id 999999",
+            "history jobs/does-not-exist.yml, does-not-exist.yml"})
     void missingThingsAreUsageErrorsNamingThem(String line, String expected) {
         Result r = cli(line.split(" "));
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);

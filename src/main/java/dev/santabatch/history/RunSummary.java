@@ -1,0 +1,74 @@
+package dev.santabatch.history;
+
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A run's figures as its export wrote them into {@code report.json}, kept in the store
+ * ({@link RunSummaryStore}) so that {@code history} needs no output folder.
+ *
+ * @param status the report's status ({@code clean}, {@code fully-reviewed}, {@code not-clean},
+ *     {@code budget-stopped})
+ * @param items items read (rejects apart)
+ * @param changed items an earlier run judged whose content or a source fact changed since
+ *     ({@code carry_over.judged_afresh.changed}); {@code null} when the run had no earlier run to
+ *     look at or carry-over was off
+ * @param carriedOver items whose outcome was carried over from an earlier run
+ * @param shipped items in {@code catalog.csv} (or {@code verified.csv})
+ * @param held items in {@code escalations.csv}
+ * @param firstPassRate the run's first-pass rate; {@code null} when no item was reviewed
+ * @param patternsNew failure patterns no earlier run of the job had ({@link PatternMemory})
+ * @param patternsSeenAgain failure patterns an earlier run of the job had too
+ * @param modelCalls model calls (HTTP attempts, retries included) over every execution
+ * @param estimatedCost their estimated cost from the job file's prices
+ * @param bound the defect rate a clean sample bounds (95 %); {@code null} when none is stated
+ * @param audited shipped items a person audited ({@code santa-batch audit})
+ * @param escapeRate defective among those; {@code null} until some are audited
+ */
+public record RunSummary(String status, long items, @Nullable Long changed, long carriedOver, long shipped, long held,
+        @Nullable Double firstPassRate, int patternsNew, int patternsSeenAgain, long modelCalls, double estimatedCost,
+        @Nullable Double bound, long audited, @Nullable Double escapeRate) {
+
+    /** The figures of an export's report ({@code report.json}'s map) and the run's patterns. */
+    public static RunSummary of(Map<String, Object> report, PatternMemory.Counts patterns) {
+        Map<?, ?> run = map(report.get("run"));
+        Map<?, ?> outputs = map(report.get("outputs"));
+        Map<?, ?> carry = map(report.get("carry_over"));
+        boolean carrying = Boolean.TRUE.equals(carry.get("enabled"));
+        Map<?, ?> calls = map(map(run.get("model_calls")).get("run"));
+        Map<?, ?> bound = map(run.get("bound"));
+        Map<?, ?> audit = map(report.get("escape_rate_audit"));
+        Double cost = number(calls.get("estimated_cost"));
+        Long changed = carrying ? whole(map(carry.get("judged_afresh")).get("changed")) : null;
+        return new RunSummary(String.valueOf(report.get("status")),
+                orZero(whole(map(report.get("input")).get("items"))),
+                changed,
+                carrying ? orZero(whole(carry.get("carried"))) : 0,
+                orZero(whole(outputs.get("shipped"))),
+                orZero(whole(outputs.get("held"))),
+                number(run.get("first_pass_rate")),
+                patterns.fresh(),
+                patterns.seenAgain(),
+                orZero(whole(calls.get("calls"))),
+                cost == null ? 0 : cost,
+                Boolean.TRUE.equals(bound.get("stated")) ? number(bound.get("defect_rate_below")) : null,
+                orZero(whole(audit.get("audited"))),
+                number(audit.get("escape_rate")));
+    }
+
+    private static Map<?, ?> map(@Nullable Object o) {
+        return o instanceof Map<?, ?> m ? m : Map.of();
+    }
+
+    private static @Nullable Double number(@Nullable Object o) {
+        return o instanceof Number n ? n.doubleValue() : null;
+    }
+
+    private static @Nullable Long whole(@Nullable Object o) {
+        return o instanceof Number n ? n.longValue() : null;
+    }
+
+    private static long orZero(@Nullable Long n) {
+        return n == null ? 0 : n;
+    }
+}
