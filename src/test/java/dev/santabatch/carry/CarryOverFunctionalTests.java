@@ -52,7 +52,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * items; {@code max-age} forces a fresh review.
  *
  * <p>The store is PostgreSQL when SANTA_TEST_PG_URL (and _USER, _PASSWORD) is set, else H2 in file
- * mode; each test's job has its own name, so tests sharing a PostgreSQL store do not see each other's runs.
+ * mode; each test's job has its own name, and the class its own schema in PostgreSQL, so tests sharing a store do not see each other's runs.
  */
 class CarryOverFunctionalTests {
 
@@ -376,12 +376,31 @@ class CarryOverFunctionalTests {
         Map<String, Object> p = new HashMap<>(TestJobsAccess.h2(dir));
         String url = System.getenv("SANTA_TEST_PG_URL");
         if (url != null && !url.isBlank()) {
-            p.put("spring.datasource.url", url);
+            p.put("spring.datasource.url", pgSchema(url));
             p.put("spring.datasource.username", System.getenv().getOrDefault("SANTA_TEST_PG_USER", "postgres"));
             p.put("spring.datasource.password", System.getenv().getOrDefault("SANTA_TEST_PG_PASSWORD", ""));
         }
         return p;
     }
+
+    /** This class's own schema in the PostgreSQL database: another test class may create the store's tables there at the same time. */
+    private static String pgSchema(String url) {
+        synchronized (CarryOverFunctionalTests.class) {
+            if (pgUrl == null) {
+                String schema = "carry_" + Long.toString(System.nanoTime(), 36);
+                try (Connection c = DriverManager.getConnection(url, System.getenv().getOrDefault("SANTA_TEST_PG_USER", "postgres"),
+                        System.getenv().getOrDefault("SANTA_TEST_PG_PASSWORD", ""))) {
+                    c.createStatement().execute("CREATE SCHEMA " + schema);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+                pgUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+            }
+            return pgUrl;
+        }
+    }
+
+    private static String pgUrl;
 
     private Connection connect() throws SQLException {
         Map<String, Object> p = props();

@@ -193,11 +193,12 @@ class HistoryFunctionalTests {
 
     @Test
     void aRunLiveInAnotherProcessListsAsRunningAndOnceKilledAsDead() throws Exception {
-        // given a run in another process, slowed at chunk boundaries so it is live for a while
+        // given a run in another process, held in its review step until the test ends it
         Path catalog = TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(ITEMS));
         Path job = TestJobs.writeJob(dir, "nightly", catalog, 10);
-        ChildRun child = ChildRun.start(dir, 1000, "run", job.toString(), "--run-id", "k1");
-        ChildRun.pollUntil(dir, "SELECT COUNT(*) FROM sb_item", n -> n > 0, 60, child.process);
+        java.nio.file.Files.createFile(ChildRun.holdFile(dir));
+        ChildRun child = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "k1");
+        ChildRun.pollUntil(dir, "SELECT COUNT(*) FROM sb_item", n -> n == ITEMS, 120, child.process);
 
         // when history reads the store while it is live, then after a kill -9
         Result live = cli("history", job.toString());
