@@ -81,7 +81,7 @@ final class DecideTasklet implements Tasklet {
         loop.decide(run.runPk(), round.round(), decision);
         loop.recordAcceptance(run.runPk(), round.round(), acceptance.stored());
         long nice = sample.stream().filter(s -> "NICE".equals(s.outcome())).count();
-        long first = sample.stream().filter(s -> "NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0).count();
+        long first = sample.stream().filter(LoopStore.SampleOutcome::niceOnFirstReview).count();
         log.info("decide: round {}: {} sampled, {} nice ({} on first review; {} failures, acceptance number {}{}),"
                 + " {} eligible left: {}", round.round(), sample.size(), nice, first, acceptance.failures(),
                 acceptance.acceptanceNumber(), acceptance.systematic() ? ", systematic" : "", stillEligible, decision);

@@ -227,16 +227,32 @@ public final class LoopStore {
 
     /**
      * @param rev the revision the item was sampled at (the text its round's review 0 is of)
+     * @param flagged whether the item has a FAIL seen outside its own review ({@link #flag}: a clean
+     *     canary, a learned rule's fresh review, the batch fix) on the revision it was sampled at or
+     *     on its current revision: a failure of the sample, whatever its own review said
      */
     public record SampleOutcome(String itemId, String stratum, @Nullable String outcome, @Nullable String reason,
-            @Nullable Integer reviews, @Nullable Integer fixes, int rev) {}
+            @Nullable Integer reviews, @Nullable Integer fixes, int rev, boolean flagged) {
+
+        public SampleOutcome(String itemId, String stratum, @Nullable String outcome, @Nullable String reason,
+                @Nullable Integer reviews, @Nullable Integer fixes, int rev) {
+            this(itemId, stratum, outcome, reason, reviews, fixes, rev, false);
+        }
+
+        /** NICE on its first review, without a fix, and failed by no reviewer outside it ({@link #flagged}). */
+        public boolean niceOnFirstReview() {
+            return "NICE".equals(outcome) && fixes != null && fixes == 0 && !flagged;
+        }
+    }
 
     public List<SampleOutcome> sample(long runPk, int round) {
         return jdbc.query(
-                "SELECT item_id, stratum, outcome, reason, reviews, fixes, rev FROM sb_sample WHERE run_pk = ? AND round_no = ?"
-                        + " ORDER BY seq",
+                "SELECT s.item_id, s.stratum, s.outcome, s.reason, s.reviews, s.fixes, s.rev, EXISTS (SELECT 1 FROM sb_flag f"
+                        + " JOIN sb_item i ON i.run_pk = f.run_pk AND i.item_id = f.item_id WHERE f.run_pk = s.run_pk"
+                        + " AND f.item_id = s.item_id AND (f.rev = s.rev OR f.rev = i.current_rev))"
+                        + " FROM sb_sample s WHERE s.run_pk = ? AND s.round_no = ? ORDER BY s.seq",
                 (rs, n) -> new SampleOutcome(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        (Integer) rs.getObject(5), (Integer) rs.getObject(6), rs.getInt(7)),
+                        (Integer) rs.getObject(5), (Integer) rs.getObject(6), rs.getInt(7), rs.getBoolean(8)),
                 runPk, round);
     }
 
@@ -301,6 +317,13 @@ public final class LoopStore {
             jdbc.update("INSERT INTO sb_flag (run_pk, item_id, rev, round_no, issues) VALUES (?, ?, ?, ?, ?)",
                     runPk, itemId, rev, round, text);
         }
+    }
+
+    /** Whether {@code rev} of an item is flagged ({@link #flag}): a reviewer failed that text outside its own review. */
+    public boolean flagged(long runPk, String itemId, int rev) {
+        Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_flag WHERE run_pk = ? AND item_id = ? AND rev = ?",
+                Integer.class, runPk, itemId, rev);
+        return n != null && n > 0;
     }
 
     /**

@@ -26,8 +26,7 @@ public final class PanelFitCheck {
             if (sample.isEmpty() || sample.stream().anyMatch(s -> s.outcome() == null || "UNREVIEWED".equals(s.outcome()))) {
                 continue;
             }
-            long failures = sample.stream()
-                    .filter(s -> !("NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0)).count();
+            long failures = sample.stream().filter(s -> !s.niceOnFirstReview()).count();
             out.add(new PanelFit.RoundFailures(r.round(), failures, sample.size()));
         }
         return out;

@@ -36,7 +36,9 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * restart reviews exactly the items without a stored outcome. Items that failed to review are
  * retried by a restart; above the job's threshold share they fail the step. A review stored for
  * the item's current revision (in review 0 of this round's earlier attempt or of an earlier round)
- * is reused, not paid again: only the reviewers without one are called.
+ * is reused, not paid again: only the reviewers without one are called; unless that revision is
+ * flagged (a reviewer failed it outside its own review, {@link LoopStore#flag}): then every reviewer
+ * reviews it afresh.
  */
 final class ReviewStep {
 
@@ -192,6 +194,13 @@ final class ReviewStep {
 
         private java.util.Map<String, Review> stored(Store.StoredItem item) {
             java.util.Map<String, Review> out = new java.util.LinkedHashMap<>();
+            if (loop.flagged(run.runPk(), item.id(), item.currentRev())) {
+                // a reviewer failed this text outside the item's own review (a clean canary, a learned
+                // rule's fresh review): its stored passes are not reused; the panel reviews it afresh
+                log.info("review: {} rev {} is flagged; reviewing it afresh, not reusing its stored reviews", item.id(),
+                        item.currentRev());
+                return out;
+            }
             loop.storedFirstReviews(run.runPk(), item.id(), item.currentRev()).forEach((reviewer, json) -> {
                 try {
                     out.put(reviewer, Review.fromJson(json));

@@ -160,7 +160,7 @@ public final class UnreachablePatterns {
             }
         }
         return sample.stream()
-                .filter(s -> !("NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0))
+                .filter(s -> !s.niceOnFirstReview())
                 .allMatch(s -> covered.contains(s.itemId()) && !reachable.contains(s.itemId()));
     }
 

@@ -168,7 +168,7 @@ public final class RunReport {
                 if (s.outcome() != null) {
                     SantaMetrics.ItemOutcome o = new SantaMetrics.ItemOutcome(SantaOutcome.valueOf(s.outcome()),
                             s.reason() == null ? null : SantaReason.valueOf(s.reason()),
-                            s.reviews() == null ? 0 : s.reviews(), s.fixes() == null ? 0 : s.fixes());
+                            s.reviews() == null ? 0 : s.reviews(), s.fixes() == null ? 0 : s.fixes(), s.flagged());
                     outcomes.add(o);
                     histories.computeIfAbsent(s.itemId(), k -> new ArrayList<>()).add(o);
                     if (o.firstReviewCompleted()) {

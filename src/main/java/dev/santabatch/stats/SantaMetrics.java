@@ -57,8 +57,14 @@ public record SantaMetrics(
      * @param reason why ESCALATED / UNREVIEWED; {@code null} for NICE
      * @param reviews panel reviews performed (1 for nice on the first review)
      * @param fixes accepted fixes
+     * @param flagged failed by a reviewer outside its own review (a clean canary, a learned rule's
+     *     fresh review) on the revision reviewed or its current one: not NICE on first review
      */
-    public record ItemOutcome(SantaOutcome outcome, @Nullable SantaReason reason, int reviews, int fixes) {
+    public record ItemOutcome(SantaOutcome outcome, @Nullable SantaReason reason, int reviews, int fixes, boolean flagged) {
+        public ItemOutcome(SantaOutcome outcome, @Nullable SantaReason reason, int reviews, int fixes) {
+            this(outcome, reason, reviews, fixes, false);
+        }
+
         public ItemOutcome {
             Objects.requireNonNull(outcome, "outcome");
             if (reviews < 0 || fixes < 0) {
@@ -85,9 +91,9 @@ public record SantaMetrics(
             return reviews >= 1;
         }
 
-        /** True when the first review passed: NICE without a fix. */
+        /** True when the first review passed: NICE without a fix, and not {@link #flagged}. */
         boolean niceOnFirstReview() {
-            return outcome == SantaOutcome.NICE && fixes == 0;
+            return outcome == SantaOutcome.NICE && fixes == 0 && !flagged;
         }
     }
 

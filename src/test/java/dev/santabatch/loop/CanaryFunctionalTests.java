@@ -315,4 +315,29 @@ class CanaryFunctionalTests {
         assertThat(failedClean).isNotEmpty();
         assertThat(shipped).as(o).doesNotContainAnyElementsOf(failedClean);
     }
+
+    @Test
+    void aSampleWhoseItemsACleanCopyFailedIsNotCountedClean() throws Exception {
+        Path job = job(3);
+        Files.writeString(job, Files.readString(job)
+                + "  acceptance-number: 0\n  min-panel-sensitivity: 0\n  max-false-flag-rate: 1\n  max-fail-share: 1\n");
+        Map<String, String> texts = new HashMap<>();
+        for (List<String> row : TestJobsAccess.rows(400)) {
+            texts.put(row.get(0), row.get(7));
+        }
+        // the lexical reviewer passes every original text the first time it sees it and fails it the
+        // second time: in a clean canary's review, after the item's own review passed it
+        Map<String, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        Predicate<ReviewRequest> bad = r -> r.content().equals(texts.get(r.itemId())) && seen.merge(r.itemId(), 1, Integer::sum) == 2;
+        Extensions ext = new Extensions(Map.of("lexical", failing(bad), "semantic", failing(r -> false)),
+                panels -> request -> new FixOutcome.CannotFix("scripted"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        run(job, ext, out);
+        Path run = dir.resolve("out/loop/r1");
+        Map<String, String> held = new HashMap<>();
+        ScriptedLoopFunctionalTests.records(run.resolve("escalations.csv")).forEach(r -> held.put(r.get("item_id"), r.get("reason")));
+        assertThat(held).containsValue("FAIL_UNRESOLVED");
+        assertThat(run.resolve("catalog.csv")).as("a sample with an unresolved FAIL above acceptance number 0 is not clean")
+                .doesNotExist();
+    }
 }
