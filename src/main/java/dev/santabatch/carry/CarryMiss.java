@@ -3,23 +3,18 @@ package dev.santabatch.carry;
 /** Why an item an earlier run of the job judged is judged afresh, as counted in {@code report.json}. */
 public enum CarryMiss {
     /** Its content or a source fact differs from what the earlier run ingested. */
-    CHANGED("changed"),
+    CHANGED,
     /** The earlier run was made under another verification fingerprint or other prompt templates. */
-    VERIFICATION_CHANGED("verification_changed"),
+    VERIFICATION_CHANGED,
     /** It has been carried {@code carry-over.max-age - 1} runs in a row. */
-    MAX_AGE("max_age"),
+    MAX_AGE,
     /** The earlier run did not verify it (left unverified: not shipped, not held). */
-    NOT_VERIFIED("not_verified"),
+    NOT_VERIFIED,
     /** A rule changed its carried text, or found a violation in it. */
-    RULES("rules");
+    RULES;
 
-    private final String key;
-
-    CarryMiss(String key) {
-        this.key = key;
-    }
-
+    /** The name counted in {@code report.json}: the lower-case name. */
     public String key() {
-        return key;
+        return name().toLowerCase(java.util.Locale.ROOT);
     }
 }

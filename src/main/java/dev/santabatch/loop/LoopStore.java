@@ -234,11 +234,6 @@ public final class LoopStore {
     public record SampleOutcome(String itemId, String stratum, @Nullable String outcome, @Nullable String reason,
             @Nullable Integer reviews, @Nullable Integer fixes, int rev, boolean flagged) {
 
-        public SampleOutcome(String itemId, String stratum, @Nullable String outcome, @Nullable String reason,
-                @Nullable Integer reviews, @Nullable Integer fixes, int rev) {
-            this(itemId, stratum, outcome, reason, reviews, fixes, rev, false);
-        }
-
         /** NICE on its first review, without a fix, and failed by no reviewer outside it ({@link #flagged}). */
         public boolean niceOnFirstReview() {
             return "NICE".equals(outcome) && fixes != null && fixes == 0 && !flagged;

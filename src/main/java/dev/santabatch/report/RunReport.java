@@ -668,7 +668,6 @@ public final class RunReport {
         bound.put("sentence", sentence);
     }
 
-    /** The one-screen summary: the status first. */
     /** A copy of {@code report} with {@code key} inserted after {@code afterKey} (at the end without it). */
     public static Map<String, Object> after(Map<String, Object> report, String afterKey, String key, Object value) {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -682,6 +681,7 @@ public final class RunReport {
         return out;
     }
 
+    /** The one-screen summary: the status first. */
     public static List<String> summary(Map<String, Object> r) {
         List<String> lines = new ArrayList<>();
         lines.add("status:   " + String.valueOf(r.get("status")).toUpperCase()

@@ -61,10 +61,6 @@ public record SantaMetrics(
      *     fresh review) on the revision reviewed or its current one: not NICE on first review
      */
     public record ItemOutcome(SantaOutcome outcome, @Nullable SantaReason reason, int reviews, int fixes, boolean flagged) {
-        public ItemOutcome(SantaOutcome outcome, @Nullable SantaReason reason, int reviews, int fixes) {
-            this(outcome, reason, reviews, fixes, false);
-        }
-
         public ItemOutcome {
             Objects.requireNonNull(outcome, "outcome");
             if (reviews < 0 || fixes < 0) {
@@ -75,8 +71,9 @@ public record SantaMetrics(
             }
         }
 
+        /** The outcome of the item's own reviews (a flag from outside them is the store's: {@code LoopStore.sample}). */
         public static ItemOutcome of(SantaResult r) {
-            return new ItemOutcome(r.outcome(), r.reason(), r.reviewsToNice(), r.fixes());
+            return new ItemOutcome(r.outcome(), r.reason(), r.reviewsToNice(), r.fixes(), false);
         }
 
         /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.loop.Extensions;
 import dev.santabatch.loop.ReviewerType;
+import dev.santabatch.loop.ScriptedReviewer;
 import dev.santabatch.report.RunReport;
 import dev.santabatch.review.Check;
 import dev.santabatch.review.CheckResult;
@@ -266,31 +267,11 @@ class CarryOverFunctionalTests {
 
     /** Fails on-specification when the text carries the marker; records every item it reviews. */
     private static ReviewerType marker(Set<String> reviewed) {
-        return spec -> new Reviewer() {
-            @Override
-            public String id() {
-                return spec.id();
-            }
-
-            @Override
-            public Set<String> criteria() {
-                return new LinkedHashSet<>(spec.criteria());
-            }
-
-            @Override
-            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
-                reviewed.add(request.itemId());
-                boolean bad = request.content().contains(MARKER.strip());
-                List<Check> checks = new ArrayList<>();
-                for (var c : request.rubric()) {
-                    boolean fail = bad && c.id().equals("on-specification");
-                    checks.add(new Check(c.id(), fail ? CheckResult.FAIL : CheckResult.PASS, fail ? "marker" : "ok"));
-                }
-                return new ReviewOutcome.Reviewed(new Review(bad ? Verdict.FAIL : Verdict.PASS, checks,
-                        bad ? List.of("on-specification: carries the shop-now boilerplate sentence") : List.of(), List.of()),
-                        Duration.ofMillis(1));
-            }
-        };
+        return ScriptedReviewer.answering(r -> {
+            reviewed.add(r.itemId());
+            return r.content().contains(MARKER.strip()) ? List.of("on-specification: carries the shop-now boilerplate sentence")
+                    : List.of();
+        });
     }
 
     private interface Panel {

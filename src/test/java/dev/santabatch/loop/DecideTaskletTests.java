@@ -104,6 +104,21 @@ class DecideTaskletTests {
     }
 
     @Test
+    void aSampledItemAReviewerFailedOutsideItsOwnReviewIsAFailureOfTheSample() {
+        // given a sample whose every item passed its own review, one of them failed by a clean canary's
+        // review of its sampled text (a flag), and a job that accepts no failure
+        reviewed(0);
+        loop.flag(run.runPk(), id(3), 1, 2, List.of("B: on-specification: fails its clean copy"));
+        List<LoopStore.SampleOutcome> sample = loop.sample(run.runPk(), 2);
+
+        // then that item is not NICE on first review, and the sample is not clean at c = 0
+        assertThat(sample).filteredOn(LoopStore.SampleOutcome::flagged).extracting(LoopStore.SampleOutcome::itemId)
+                .containsExactly(id(3));
+        assertThat(SampleAcceptance.of(sample, List.of(), 0)).isEqualTo(new SampleAcceptance(SAMPLED, 1, 0, false))
+                .extracting(SampleAcceptance::clean).isEqualTo(false);
+    }
+
+    @Test
     void isolatedFailuresUpToTheAcceptanceNumberAreClean() {
         reviewed(C);
         patterns(C, false);

@@ -691,29 +691,7 @@ class ScriptedLoopFunctionalTests {
 
     /** Fails on-specification when {@code bad} says so; passes everything else. */
     static ReviewerType failing(java.util.function.Predicate<dev.santabatch.review.ReviewRequest> bad, String wording) {
-        return spec -> new Reviewer() {
-            @Override
-            public String id() {
-                return spec.id();
-            }
-
-            @Override
-            public Set<String> criteria() {
-                return new LinkedHashSet<>(spec.criteria());
-            }
-
-            @Override
-            public ReviewOutcome review(dev.santabatch.review.ReviewRequest request) {
-                boolean fail = bad.test(request);
-                List<Check> checks = new ArrayList<>();
-                for (var c : request.rubric()) {
-                    boolean f = fail && c.id().equals("on-specification");
-                    checks.add(new Check(c.id(), f ? CheckResult.FAIL : CheckResult.PASS, f ? wording : "ok"));
-                }
-                return new ReviewOutcome.Reviewed(new Review(fail ? Verdict.FAIL : Verdict.PASS, checks,
-                        fail ? List.of("on-specification: " + wording) : List.of(), List.of()), Duration.ofMillis(1));
-            }
-        };
+        return ScriptedReviewer.answering(r -> bad.test(r) ? List.of("on-specification: " + wording) : List.of());
     }
 
     @Test

@@ -115,13 +115,13 @@ class UnreachablePatternsTests {
         unreachable.mark(RUN, 2, List.of(pattern(LABEL, 3)), similarity);
         List<LoopStore.SampleOutcome> sample = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            sample.add(new LoopStore.SampleOutcome("I" + i, "s", "NICE", null, 2, 1, 0));
+            sample.add(new LoopStore.SampleOutcome("I" + i, "s", "NICE", null, 2, 1, 0, false));
         }
-        sample.add(new LoopStore.SampleOutcome("clean", "s", "NICE", null, 1, 0, 0));
+        sample.add(new LoopStore.SampleOutcome("clean", "s", "NICE", null, 1, 0, 0, false));
 
         assertThat(unreachable.onlyUnreachableFailures(RUN, 2, sample)).isTrue();
 
-        sample.add(new LoopStore.SampleOutcome("other", "s", "ESCALATED", "MAX_ITERATIONS", 3, 2, 0));
+        sample.add(new LoopStore.SampleOutcome("other", "s", "ESCALATED", "MAX_ITERATIONS", 3, 2, 0, false));
         assertThat(unreachable.onlyUnreachableFailures(RUN, 2, sample)).isFalse();
     }
 
@@ -136,7 +136,7 @@ class UnreachablePatternsTests {
         unreachable.mark(RUN, 2, List.of(pattern(LABEL, 3)), similarity);
         List<LoopStore.SampleOutcome> sample = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            sample.add(new LoopStore.SampleOutcome("I" + i, "s", "NICE", null, 2, 1, 0));
+            sample.add(new LoopStore.SampleOutcome("I" + i, "s", "NICE", null, 2, 1, 0, false));
         }
 
         assertThat(unreachable.numbers(RUN, 2)).containsExactly(1);

@@ -19,17 +19,17 @@ class SantaMetricsTests {
     static List<ItemOutcome> round() {
         List<ItemOutcome> items = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
-            items.add(new ItemOutcome(SantaOutcome.NICE, null, 1, 0)); // nice on the first review
+            items.add(new ItemOutcome(SantaOutcome.NICE, null, 1, 0, false)); // nice on the first review
         }
-        items.add(new ItemOutcome(SantaOutcome.NICE, null, 2, 1));
-        items.add(new ItemOutcome(SantaOutcome.NICE, null, 2, 1));
-        items.add(new ItemOutcome(SantaOutcome.NICE, null, 3, 2));
-        items.add(new ItemOutcome(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY, 4, 3));
+        items.add(new ItemOutcome(SantaOutcome.NICE, null, 2, 1, false));
+        items.add(new ItemOutcome(SantaOutcome.NICE, null, 2, 1, false));
+        items.add(new ItemOutcome(SantaOutcome.NICE, null, 3, 2, false));
+        items.add(new ItemOutcome(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY, 4, 3, false));
         // a reviewer failed in review 0: the panel review was attempted (1) but never completed
-        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 1, 0));
+        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 1, 0, false));
         // a reviewer failed in review 1, after a completed review 0 and a fix: reviewed
-        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 2, 1));
-        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED, 1, 0)); // reviewed once
+        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 2, 1, false));
+        items.add(new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED, 1, 0, false)); // reviewed once
         return items;
     }
 
@@ -63,13 +63,23 @@ class SantaMetricsTests {
     }
 
     @Test
+    void anItemFailedOutsideItsOwnReviewIsNotNiceOnFirstReview() {
+        // a NICE item without a fix that a clean canary's review failed (flagged) is not a first pass
+        SantaMetrics m = SantaMetrics.of(List.of(new ItemOutcome(SantaOutcome.NICE, null, 1, 0, false),
+                new ItemOutcome(SantaOutcome.NICE, null, 1, 0, true)));
+
+        assertThat(m.niceFirstReview()).isEqualTo(1);
+        assertThat(m.firstPassRate().getAsDouble()).isCloseTo(0.5, within(1e-12));
+    }
+
+    @Test
     void theRunCountsAnItemSampledInSeveralRoundsOnce() {
-        ItemOutcome niceFirst = new ItemOutcome(SantaOutcome.NICE, null, 1, 0);
-        ItemOutcome niceAfterFix = new ItemOutcome(SantaOutcome.NICE, null, 2, 1);
-        ItemOutcome failedInReview0 = new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 1, 0);
-        ItemOutcome failedInReview1 = new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 2, 1);
-        ItemOutcome fixerFailed = new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED, 1, 0);
-        ItemOutcome escalated = new ItemOutcome(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY, 4, 3);
+        ItemOutcome niceFirst = new ItemOutcome(SantaOutcome.NICE, null, 1, 0, false);
+        ItemOutcome niceAfterFix = new ItemOutcome(SantaOutcome.NICE, null, 2, 1, false);
+        ItemOutcome failedInReview0 = new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 1, 0, false);
+        ItemOutcome failedInReview1 = new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.REVIEWER_FAILED, 2, 1, false);
+        ItemOutcome fixerFailed = new ItemOutcome(SantaOutcome.UNREVIEWED, SantaReason.FIXER_FAILED, 1, 0, false);
+        ItemOutcome escalated = new ItemOutcome(SantaOutcome.ESCALATED, SantaReason.STILL_NAUGHTY, 4, 3, false);
         List<List<ItemOutcome>> histories = List.of(
                 List.of(niceFirst), // A: reviewed, NICE first
                 List.of(failedInReview0, niceFirst), // B: first completed review in round 2, NICE: first pass
@@ -112,8 +122,8 @@ class SantaMetricsTests {
         // exactly 70 % is not above 70 %
         List<ItemOutcome> seventy = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            seventy.add(i < 7 ? new ItemOutcome(SantaOutcome.NICE, null, 1, 0)
-                    : new ItemOutcome(SantaOutcome.NICE, null, 2, 1));
+            seventy.add(i < 7 ? new ItemOutcome(SantaOutcome.NICE, null, 1, 0, false)
+                    : new ItemOutcome(SantaOutcome.NICE, null, 2, 1, false));
         }
         assertThat(SeedTargets.of(SantaMetrics.of(seventy), OptionalDouble.empty()).get(0).status())
                 .isEqualTo(Status.MISSED);
