@@ -32,6 +32,7 @@ public class SantaBatchApplication {
         new dev.santabatch.loop.LearnedRuleStore(store.jdbc()).createSchema();
         new dev.santabatch.carry.CarryStore(store.jdbc()).createSchema();
         new dev.santabatch.history.RunSummaryStore(store.jdbc()).createSchema();
+        new dev.santabatch.plan.PlanStore(store).createSchema();
         return store;
     }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Finds, for a page of a run's items, what the earlier runs of its job left of them
@@ -55,13 +56,34 @@ public final class CarryOver {
      * earlier run, or a run started before carry-over).
      */
     public static @Nullable CarryOver of(Store store, long runPk, CarryOverSpec spec) {
-        CarryStore carry = new CarryStore(store.jdbc());
-        CarryStore.Start start = carry.start(runPk).orElse(null);
-        if (!spec.enabled() || start == null || start.sources() == null || start.sources().isEmpty()
-                || start.verification() == null) {
+        CarryStore.Start start = new CarryStore(store.jdbc()).start(runPk).orElse(null);
+        return start == null ? null : of(store.jdbc(), runPk, start, spec);
+    }
+
+    /**
+     * What a run of {@code jobName} started now would carry over, read from the store without
+     * writing to it (for {@code santa-batch plan}): its earlier runs chosen as a run's start chooses
+     * them, compared under the given fingerprint and prompt templates. Look items up with {@link
+     * #lookup(List, Map)}, giving their digests. {@code null} when it would have nothing to carry from.
+     *
+     * @param verification the verification fingerprint a run started now would store
+     * @param prompts the digest of the prompt templates a run started now would store
+     */
+    public static @Nullable CarryOver preview(JdbcTemplate jdbc, String jobName, String verification, String prompts,
+            CarryOverSpec spec) {
+        List<Long> sources = new CarryStore(jdbc).exportedRuns(jobName, Long.MAX_VALUE, spec.window());
+        return of(jdbc, NO_RUN, new CarryStore.Start(verification, prompts, sources), spec);
+    }
+
+    /** The run key of a preview, which has no run (and so no digests stored). */
+    private static final long NO_RUN = -1;
+
+    private static @Nullable CarryOver of(JdbcTemplate jdbc, long runPk, CarryStore.Start start, CarryOverSpec spec) {
+        if (!spec.enabled() || start.sources() == null || start.sources().isEmpty() || start.verification() == null) {
             return null;
         }
-        LoopStore loop = new LoopStore(store.jdbc());
+        CarryStore carry = new CarryStore(jdbc);
+        LoopStore loop = new LoopStore(jdbc);
         List<Source> sources = new ArrayList<>();
         int position = 0;
         for (CarryStore.SourceRun r : carry.runs(start.sources())) {
@@ -74,11 +96,23 @@ public final class CarryOver {
         return new CarryOver(carry, runPk, spec.maxAge(), sources);
     }
 
+    /** The earlier runs it looks at, newest first. */
+    public List<CarryStore.SourceRun> lookedAt() {
+        return sources.stream().map(Source::run).toList();
+    }
+
     /** What is known of each of the given items of the run, by id (every id has an answer). */
     public Map<String, Candidate> lookup(List<Store.StoredItem> items) {
-        Map<String, Candidate> out = new LinkedHashMap<>();
         List<String> ids = items.stream().map(Store.StoredItem::id).toList();
-        Map<String, String> digests = carry.digests(runPk, ids);
+        return lookup(ids, carry.digests(runPk, ids));
+    }
+
+    /**
+     * What is known of each of the given items, by id (every id has an answer), their input digests
+     * given (an item without one is judged afresh as changed). Reads the store only.
+     */
+    public Map<String, Candidate> lookup(List<String> ids, Map<String, String> digests) {
+        Map<String, Candidate> out = new LinkedHashMap<>();
         Map<Long, Source> byRun = new HashMap<>();
         sources.forEach(s -> byRun.put(s.run().runPk(), s));
         // each item's newest source that ingested it
@@ -93,40 +127,40 @@ public final class CarryOver {
         Map<Long, Map<String, Integer>> revised = new HashMap<>();
         Map<Long, List<String>> held = new HashMap<>();
         Map<String, Pending> pending = new LinkedHashMap<>();
-        for (Store.StoredItem it : items) {
-            CarryStore.SourceItem si = newest.get(it.id());
+        for (String id : ids) {
+            CarryStore.SourceItem si = newest.get(id);
             if (si == null) {
-                out.put(it.id(), Candidate.NEW);
+                out.put(id, Candidate.NEW);
                 continue;
             }
             Source source = byRun.get(si.runPk());
-            String digest = digests.get(it.id());
+            String digest = digests.get(id);
             if (!source.sameVerification()) {
-                out.put(it.id(), new Candidate(null, CarryMiss.VERIFICATION_CHANGED));
+                out.put(id, new Candidate(null, CarryMiss.VERIFICATION_CHANGED));
                 continue;
             }
             if (digest == null || !digest.equals(si.inputSha256())) {
-                out.put(it.id(), new Candidate(null, CarryMiss.CHANGED));
+                out.put(id, new Candidate(null, CarryMiss.CHANGED));
                 continue;
             }
             CarryKind kind = kind(si, source);
             if (kind == null) {
-                out.put(it.id(), new Candidate(null, CarryMiss.NOT_VERIFIED));
+                out.put(id, new Candidate(null, CarryMiss.NOT_VERIFIED));
                 continue;
             }
             // still as carried there (not reviewed there since): one run more in a row; else reviewed there
             int runs = (kind.key().equals(si.carry()) && kind.state().equals(si.state()) ? si.carriedRuns() : 0) + 1;
             if (kind != CarryKind.HELD && runs >= maxAge) {
-                out.put(it.id(), new Candidate(null, CarryMiss.MAX_AGE));
+                out.put(id, new Candidate(null, CarryMiss.MAX_AGE));
                 continue;
             }
             if (si.currentRev() > 0) {
-                revised.computeIfAbsent(si.runPk(), k -> new HashMap<>()).put(it.id(), si.currentRev());
+                revised.computeIfAbsent(si.runPk(), k -> new HashMap<>()).put(id, si.currentRev());
             }
             if (kind == CarryKind.HELD && "ESCALATED".equals(si.state())) {
-                held.computeIfAbsent(si.runPk(), k -> new ArrayList<>()).add(it.id());
+                held.computeIfAbsent(si.runPk(), k -> new ArrayList<>()).add(id);
             }
-            pending.put(it.id(), new Pending(kind, si, runs));
+            pending.put(id, new Pending(kind, si, runs));
         }
         Map<Long, Map<String, String>> texts = new HashMap<>();
         revised.forEach((run, revs) -> texts.put(run, carry.contents(run, revs)));

@@ -12,8 +12,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The command line: {@code run}, {@code restart}, {@code status}, {@code history}, {@code audit},
- * {@code generate}. Parses and
+ * The command line: {@code run}, {@code restart}, {@code status}, {@code history}, {@code plan},
+ * {@code audit}, {@code generate}. Parses and
  * validates everything it can before any Spring context starts, so a usage error costs nothing
  * and exits 2.
  */
@@ -31,6 +31,8 @@ public final class Cli {
                   recent executions: id, job, run id, status, start, end
               history <job-file> [--limit <n>] [--json]
                   the job's runs, one line each (figures, first-pass rate, cost), and their trend
+              plan <job-file> [--input <csv>] [--target-bound <p>] [--json]
+                  what a run would sample, carry over and spend (calls, tokens, cost), with no model call
               audit <run-output-dir> <filled-audit.csv>
                   take a filled-in audit.csv back: escape rate with a 95 % interval into report.json
               generate --seed <n> --rows <n> --out <csv> [--truth <csv>] [--pool sample|held-out|fresh]
@@ -83,6 +85,20 @@ public final class Cli {
               while a run is live in another process. See docs/history.md.
             """;
 
+    static final String PLAN_HELP = """
+            usage: santa-batch plan <job-file> [--input <csv>] [--target-bound <p>] [--json]
+
+              What a run of the job started now would do and spend, with no model call and nothing
+              written: items and rejects, carry-over from the job's earlier runs, what the rules fix
+              and hold, the eligible items, round 1's sample and the bound it would give if clean,
+              the clean sample a bound below --target-bound needs (default 0.05), and the expected
+              model calls, tokens and cost of round 1 and of a whole run against full verification.
+              Expected fixes follow the median first-pass rate of the job's last 5 runs, else the
+              Santa Method's 70 %. --input reads that catalog instead of the job file's input.path.
+              --json writes the same as one JSON object. Reads the store; works while a run is live
+              in another process. See docs/plan.md.
+            """;
+
     private Cli() {}
 
     public static int run(String[] args) {
@@ -105,13 +121,14 @@ public final class Cli {
                 case "restart" -> restartCommand(rest, springProperties, out, err);
                 case "status" -> statusCommand(rest, springProperties, out, err);
                 case "history" -> historyCommand(rest, springProperties, out, err);
+                case "plan" -> planCommand(rest, springProperties, out, err);
                 case "audit" -> auditCommand(rest, springProperties, out, err);
                 case "generate" -> dev.santabatch.sampledata.SampleCatalogGenerator.run(rest.toArray(String[]::new));
                 default -> throw new UsageException("unknown command '" + command + "'");
             };
         } catch (UsageException e) {
             err.println("santa-batch: " + e.getMessage());
-            err.println("Run 'santa-batch --help' or 'santa-batch " + (List.of("run", "restart", "status", "history", "audit").contains(command) ? command + " " : "") + "--help' for usage.");
+            err.println("Run 'santa-batch --help' or 'santa-batch " + (List.of("run", "restart", "status", "history", "plan", "audit").contains(command) ? command + " " : "") + "--help' for usage.");
             return ExitCodes.USAGE;
         }
     }
@@ -202,10 +219,7 @@ public final class Cli {
             out.print(HISTORY_HELP);
             return ExitCodes.OK;
         }
-        boolean json = args.remove(JSON);
-        if (args.remove(JSON)) {
-            throw new UsageException("option '" + JSON + "' given twice");
-        }
+        boolean json = json(args);
         Map<String, String> opts = options(args, List.of("--limit"));
         if (args.size() != 1) {
             throw new UsageException(args.isEmpty() ? "history: missing <job-file>"
@@ -215,6 +229,42 @@ public final class Cli {
     }
 
     private static final String JSON = "--json";
+
+    private static int planCommand(List<String> args, Map<String, Object> props, PrintStream out, PrintStream err)
+            throws UsageException {
+        if (args.stream().anyMatch(Cli::isHelp)) {
+            out.print(PLAN_HELP);
+            return ExitCodes.OK;
+        }
+        boolean json = json(args);
+        Map<String, String> opts = options(args, List.of("--input", "--target-bound"));
+        if (args.size() != 1) {
+            throw new UsageException(args.isEmpty() ? "plan: missing <job-file>"
+                    : "plan: unexpected argument(s) " + args.subList(1, args.size()));
+        }
+        Double target = null;
+        if (opts.containsKey("--target-bound")) {
+            try {
+                target = Double.parseDouble(opts.get("--target-bound"));
+            } catch (NumberFormatException e) {
+                throw new UsageException("--target-bound: expected a number, got '" + opts.get("--target-bound") + "'");
+            }
+            if (!(target > 0 && target < 1)) {
+                throw new UsageException("--target-bound: must be between 0 and 1 (a share: 0.05 for 5 %), got "
+                        + opts.get("--target-bound"));
+            }
+        }
+        return Launcher.plan(Path.of(args.get(0)), pathOrNull(opts.get("--input")), target, json, props, out, err);
+    }
+
+    /** Removes {@code --json} from {@code args}: whether it was there (once). */
+    private static boolean json(List<String> args) throws UsageException {
+        boolean json = args.remove(JSON);
+        if (args.remove(JSON)) {
+            throw new UsageException("option '" + JSON + "' given twice");
+        }
+        return json;
+    }
 
     static final String AUDIT_HELP = """
             usage: santa-batch audit <run-output-dir> <filled-audit.csv>

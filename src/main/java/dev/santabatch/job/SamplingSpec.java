@@ -12,4 +12,10 @@ import org.jspecify.annotations.Nullable;
  * @param fullReviewBelow with fewer eligible items than this, all are reviewed. Defaults to 100.
  * @param seed random seed of the draw; {@code null} means a fresh seed, recorded with the run
  */
-public record SamplingSpec(double rate, boolean allowRateOutsideRange, int minSize, int fullReviewBelow, @Nullable Long seed) {}
+public record SamplingSpec(double rate, boolean allowRateOutsideRange, int minSize, int fullReviewBelow, @Nullable Long seed) {
+
+    /** The sampler's settings for these values. */
+    public dev.santabatch.sampling.SamplingSettings settings() {
+        return new dev.santabatch.sampling.SamplingSettings(rate, allowRateOutsideRange, minSize, fullReviewBelow);
+    }
+}

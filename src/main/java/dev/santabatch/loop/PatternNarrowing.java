@@ -162,7 +162,7 @@ public final class PatternNarrowing {
      * The ranking puts the likeliest first; asking about more pays for items the sample says are
      * clean (on a templated catalog every text is near a failing sentence's template).
      */
-    static int predicted(int k, int n, int eligible) {
+    public static int predicted(int k, int n, int eligible) {
         if (n <= 0 || k <= 0) {
             return eligible;
         }

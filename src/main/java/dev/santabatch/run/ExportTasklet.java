@@ -185,6 +185,10 @@ final class ExportTasklet implements Tasklet {
         if (carried != null) {
             report = RunReport.after(report, "outputs", "carry_over", carried);
         }
+        Map<String, Object> planned = new dev.santabatch.plan.PlanStore(store).report(run.runPk(), snapshot);
+        if (planned != null) {
+            report = RunReport.after(report, "run", "plan", planned);
+        }
         report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
         dev.santabatch.canary.CanaryStore canaries = new dev.santabatch.canary.CanaryStore(store.jdbc());
         RunReport.applyCanaries(report, dev.santabatch.loop.PanelFitCheck.estimates(canaries, run.runPk(), run.job()),

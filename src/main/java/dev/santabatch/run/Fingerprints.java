@@ -23,7 +23,7 @@ import java.util.HexFormat;
  * temperature, structured-output mode): fixing them after a failed run (a wrong key, a timeout
  * too short, a mode the endpoint rejects) must leave the run restartable.
  */
-final class Fingerprints {
+public final class Fingerprints {
 
     private Fingerprints() {}
 
@@ -64,7 +64,7 @@ final class Fingerprints {
      * (they run on every item, carried ones too), nor the fixer, limits or operational settings. The
      * reviewer prompt templates are compared apart ({@link dev.santabatch.llm.PromptTemplates}).
      */
-    static String verification(JobDefinition job,
+    public static String verification(JobDefinition job,
             java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
         StringBuilder text = new StringBuilder("task-spec\n").append(job.taskSpec()).append('\n');
         for (dev.santabatch.job.Criterion c : job.santaCriteria()) {
@@ -88,7 +88,7 @@ final class Fingerprints {
      * (each source column's name and value, as reviewers are given them). Stored with the item at
      * ingest; carry-over compares it with an earlier run's.
      */
-    static String input(String content, java.util.Map<String, String> source) {
+    public static String input(String content, java.util.Map<String, String> source) {
         java.util.List<String> parts = new java.util.ArrayList<>();
         parts.add(content);
         source.forEach((k, v) -> {

@@ -192,11 +192,8 @@ public final class Launcher {
      */
     public static int history(Path jobFile, int limit, boolean json, Map<String, Object> props, PrintStream out,
             PrintStream err) {
-        JobDefinition job;
-        try {
-            job = JobFileLoader.loadWithWarnings(jobFile, withStandIns(Extensions.none(), props).env()).definition();
-        } catch (JobFileException e) {
-            err.println("santa-batch: invalid job file: " + e.getMessage());
+        JobDefinition job = readOnlyJob(jobFile, props, err);
+        if (job == null) {
             return ExitCodes.USAGE;
         }
         try (ConfigurableApplicationContext base = baseContext(props)) {
@@ -210,6 +207,57 @@ public final class Launcher {
             return ExitCodes.OK;
         } catch (StoreLockedException e) {
             return storeLocked(e, err);
+        }
+    }
+
+    /** The job file for a command that only reads; {@code null} after its error was printed (exit 2). */
+    private static @Nullable JobDefinition readOnlyJob(Path jobFile, Map<String, Object> props, PrintStream err) {
+        try {
+            return JobFileLoader.loadWithWarnings(jobFile, withStandIns(Extensions.none(), props).env()).definition();
+        } catch (JobFileException e) {
+            err.println("santa-batch: invalid job file: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * {@code plan}: what a run of the job started now on {@code input} (else the job file's) would do
+     * and spend, without a model call and without writing to the store (docs/plan.md). Reads the
+     * store only: works while a run of the job is live.
+     *
+     * @param targetBound the bound whose clean sample size is stated; {@code null}: {@link
+     *     dev.santabatch.plan.Plan#DEFAULT_TARGET_BOUND}
+     */
+    public static int plan(Path jobFile, @Nullable Path input, @Nullable Double targetBound, boolean json,
+            Map<String, Object> props, PrintStream out, PrintStream err) {
+        JobDefinition job = readOnlyJob(jobFile, props, err);
+        if (job == null) {
+            return ExitCodes.USAGE;
+        }
+        Path catalog = absolute(input != null ? input : job.input().path());
+        if (checkedHeader(job, catalog, err) == null) {
+            return ExitCodes.USAGE;
+        }
+        try (ConfigurableApplicationContext base = baseContext(props)) {
+            Store store = base.getBean(Store.class);
+            dev.santabatch.plan.Census census = dev.santabatch.plan.CatalogCensus.count(job, catalog, store,
+                    withStandIns(Extensions.none(), props).env());
+            dev.santabatch.plan.Plan plan = dev.santabatch.plan.Plan.of(job, catalog.toString(), census,
+                    dev.santabatch.plan.PlanHistory.read(store.jdbc(), job.name(), Long.MAX_VALUE),
+                    new dev.santabatch.plan.Plan.Options(
+                            base.getEnvironment().getProperty(CANARIES_PROPERTY, Boolean.class, true),
+                            targetBound != null ? targetBound : dev.santabatch.plan.Plan.DEFAULT_TARGET_BOUND));
+            if (json) {
+                out.println(plan.json());
+            } else {
+                plan.text().forEach(out::println);
+            }
+            return ExitCodes.OK;
+        } catch (StoreLockedException e) {
+            return storeLocked(e, err);
+        } catch (CatalogException | IOException e) {
+            err.println("santa-batch: invalid input: " + e.getMessage());
+            return ExitCodes.USAGE;
         }
     }
 
@@ -363,6 +411,34 @@ public final class Launcher {
         return ExitCodes.USAGE;
     }
 
+    /**
+     * The input catalog's header, after the checks a run makes before it starts: the file is there and
+     * readable, its header reads, and it has every column a rule reads. {@code null} when a check
+     * fails, the error printed to {@code err} (exit 2: nothing run).
+     */
+    private static @Nullable List<String> checkedHeader(JobDefinition job, Path input, PrintStream err) {
+        if (!Files.isRegularFile(input) || !Files.isReadable(input)) {
+            err.println("santa-batch: input catalog " + input + " does not exist or is not a readable file");
+            return null;
+        }
+        List<String> header;
+        try (CatalogReader reader = CatalogReader.open(input, job.input(), null)) {
+            header = reader.header();
+        } catch (CatalogException | IOException e) {
+            err.println("santa-batch: invalid input: " + e.getMessage());
+            return null;
+        }
+        for (Map.Entry<String, String> c : job.ruleColumns().entrySet()) {
+            if (!header.contains(c.getKey())) {
+                // a rule reading a column the catalog lacks would silently check nothing
+                err.println("santa-batch: invalid input: " + input + ": column '" + c.getKey() + "', read by rule '"
+                        + c.getValue() + "' of " + job.file() + ", is not in the header; header is " + header);
+                return null;
+            }
+        }
+        return header;
+    }
+
     private static int launch(ConfigurableApplicationContext base, JobDefinition job, List<String> warnings,
             RunRequest request, PrintStream out, PrintStream err, Extensions extensions) {
         Store store = base.getBean(Store.class);
@@ -388,24 +464,9 @@ public final class Launcher {
             outDir = Path.of(row.outDir());
             seed = row.seed();
         }
-        if (!Files.isRegularFile(input) || !Files.isReadable(input)) {
-            err.println("santa-batch: input catalog " + input + " does not exist or is not a readable file");
+        List<String> header = checkedHeader(job, input, err);
+        if (header == null) {
             return ExitCodes.USAGE;
-        }
-        List<String> header;
-        try (CatalogReader reader = CatalogReader.open(input, job.input(), null)) {
-            header = reader.header();
-        } catch (CatalogException | IOException e) {
-            err.println("santa-batch: invalid input: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
-        for (Map.Entry<String, String> c : job.ruleColumns().entrySet()) {
-            if (!header.contains(c.getKey())) {
-                // a rule reading a column the catalog lacks would silently check nothing
-                err.println("santa-batch: invalid input: " + input + ": column '" + c.getKey() + "', read by rule '"
-                        + c.getValue() + "' of " + job.file() + ", is not in the header; header is " + header);
-                return ExitCodes.USAGE;
-            }
         }
 
         Store.RunRow row = store.createRunIfAbsent(new Store.RunRow(

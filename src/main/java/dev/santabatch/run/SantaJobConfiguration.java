@@ -22,14 +22,15 @@ import org.springframework.transaction.PlatformTransactionManager;
  * The santa-batch job, top to bottom:
  *
  * <pre>
- * ingest ─► pre-pass ─► sample ─► review ─► canaries ─► classify ─► batch-fix ─► decide ─┬─► export
- *                          ▲                                                              │
- *                          └──────────────────────── CONTINUE (rounds left) ──────────────┘
+ * ingest ─► pre-pass ─► plan ─► sample ─► review ─► canaries ─► classify ─► batch-fix ─► decide ─┬─► export
+ *                                   ▲                                                              │
+ *                                   └──────────────────────── CONTINUE (rounds left) ──────────────┘
  * </pre>
  *
  * Every loop step is round-aware and idempotent ({@code allowStartIfComplete}), so the loop can
  * revisit them and a restart resumes where it stopped. An export after a round that ended not
- * clean stops the job (restartable at {@code sample}, after raising {@code santa.max-rounds}).
+ * clean stops the job (restartable at {@code sample}, after raising {@code santa.max-rounds}). The
+ * plan step estimates the run's spend once, with no model call, for the report (docs/plan.md).
  * Registered only for an invocation that runs a job; the {@link RunContext} and {@link Panels}
  * beans are supplied by the caller.
  */
@@ -39,15 +40,17 @@ public class SantaJobConfiguration {
     static final String INGEST = "ingest";
     static final String PREPASS = "pre-pass";
     static final String EXPORT = "export";
+    static final String PLAN = "plan";
 
     @Bean
-    Job santaJob(JobRepository jobRepository, RunContext run, Step ingestStep, Step prePassStep, LoopSteps loop,
-            Step exportStep) {
+    Job santaJob(JobRepository jobRepository, RunContext run, Step ingestStep, Step prePassStep, Step planStep,
+            LoopSteps loop, Step exportStep) {
         Step sample = loop.sampleStep();
         JobExecutionDecider decider = loop.decider();
         return new JobBuilder(run.job().name(), jobRepository)
                 .start(ingestStep)
                 .next(prePassStep)
+                .next(planStep)
                 .next(sample)
                 .next(loop.reviewStep())
                 .next(loop.canaryStep())
@@ -104,6 +107,14 @@ public class SantaJobConfiguration {
                 .writer(prePass)
                 .interruptionPolicy(new StopAwareInterruptionPolicy())
                 .listener(new ProgressListener(PREPASS, store, run.runPk()))
+                .build();
+    }
+
+    @Bean
+    Step planStep(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
+            @Value("${" + Launcher.CANARIES_PROPERTY + ":true}") boolean canaries) {
+        return new StepBuilder(PLAN, jobRepository)
+                .tasklet(StopAwareTasklet.of(new dev.santabatch.plan.PlanTasklet(store, run, canaries)), tm)
                 .build();
     }
 

@@ -1,0 +1,131 @@
+package dev.santabatch.plan;
+
+import dev.santabatch.carry.Carried;
+import dev.santabatch.carry.CarryKind;
+import dev.santabatch.carry.CarryOver;
+import dev.santabatch.carry.CarryStore;
+import dev.santabatch.catalog.CatalogException;
+import dev.santabatch.catalog.CatalogReader;
+import dev.santabatch.catalog.CatalogRecord;
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.llm.PromptTemplates;
+import dev.santabatch.prepass.PrePass;
+import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.run.Fingerprints;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link Census} of a run of the job started now on a catalog, without writing anything: the
+ * catalog read by the run's own reader (a row the reader rejects, or a later row with an id seen
+ * before, is a reject, as the ingest counts them), each item matched against the job's earlier runs
+ * by the run's carry-over code ({@link CarryOver#preview}, reading the store), then checked by the
+ * pre-pass's own processing ({@link PrePass#process}: the rules on a carried item's text, and on the
+ * input of any other). Memory: the ids read (to find duplicates) and one page of items.
+ */
+public final class CatalogCensus {
+
+    private CatalogCensus() {}
+
+    /**
+     * @param env the environment the models would see (the verification fingerprint resolves their endpoints in it)
+     * @throws CatalogException the catalog cannot be read (its header)
+     */
+    public static Census count(JobDefinition job, Path input, Store store, Function<String, @Nullable String> env)
+            throws IOException, CatalogException {
+        CarryOver carry = CarryOver.preview(store.jdbc(), job.name(), Fingerprints.verification(job, env),
+                PromptTemplates.digest(), job.carryOver());
+        Tally tally = new Tally();
+        try (CatalogReader reader = CatalogReader.open(input, job.input(), null)) {
+            List<String> header = reader.header();
+            SourceFields source = new SourceFields(job, header);
+            String categoryColumn = job.input().categoryColumn();
+            int category = categoryColumn == null ? -1 : header.indexOf(categoryColumn);
+            PrePass prePass = new PrePass(job, header, store, -1, carry);
+            Set<String> ids = new HashSet<>();
+            List<CatalogRecord.CatalogRow> page = new ArrayList<>();
+            int pageSize = job.run().chunkSize();
+            for (CatalogRecord r = reader.next(); r != null; r = reader.next()) {
+                if (r instanceof CatalogRecord.CatalogRow row && ids.add(row.id())) {
+                    page.add(row);
+                    if (page.size() == pageSize) {
+                        tally.page(page, source, category, carry, prePass);
+                        page.clear();
+                    }
+                } else {
+                    tally.rejects++;
+                }
+            }
+            tally.page(page, source, category, carry, prePass);
+        }
+        return new Census(tally.items, tally.rejects,
+                carry == null ? List.of() : carry.lookedAt().stream().map(CarryStore.SourceRun::runId).toList(),
+                tally.carried, tally.afresh, tally.rulesFixed, tally.rulesHeld, tally.eligible, tally.covered,
+                tally.prompts.items());
+    }
+
+    private static final class Tally {
+        long items;
+        long rejects;
+        long rulesFixed;
+        long rulesHeld;
+        final Map<String, Long> carried = new LinkedHashMap<>();
+        final Map<String, Long> afresh = new LinkedHashMap<>();
+        final Map<String, Long> eligible = new HashMap<>();
+        final Map<String, Long> covered = new HashMap<>();
+        final Census.PromptDraw prompts = new Census.PromptDraw();
+
+        void page(List<CatalogRecord.CatalogRow> rows, SourceFields source, int category, @Nullable CarryOver carry,
+                PrePass prePass) {
+            if (rows.isEmpty()) {
+                return;
+            }
+            Map<String, CarryOver.Candidate> found = Map.of();
+            if (carry != null) {
+                Map<String, String> digests = new HashMap<>();
+                rows.forEach(r -> digests.put(r.id(), Fingerprints.input(source.content(r.values()), source.of(r.values()))));
+                found = carry.lookup(rows.stream().map(CatalogRecord.CatalogRow::id).toList(), digests);
+            }
+            for (CatalogRecord.CatalogRow row : rows) {
+                items++;
+                Store.StoredItem item = new Store.StoredItem(row.id(), row.recordIndex(), row.line(),
+                        FieldsCodec.encode(row.values()), "ACTIVE", 0, null);
+                PrePass.Checked c = prePass.process(new PrePass.Input(item,
+                        found.getOrDefault(row.id(), new CarryOver.Candidate(null, null))));
+                if (c == null) {
+                    continue;
+                }
+                if (c.miss() != null) {
+                    afresh.merge(c.miss().key(), 1L, Long::sum);
+                }
+                Carried kept = c.carried();
+                String cat = category < 0 ? "" : row.values().get(category);
+                if (kept != null) {
+                    carried.merge(kept.kind().key(), 1L, Long::sum);
+                    if (kept.kind() != CarryKind.COVERED) {
+                        continue;
+                    }
+                    covered.merge(cat, 1L, Long::sum);
+                } else if (c.outcome().mustEscalate()) {
+                    rulesHeld++;
+                    continue;
+                } else if (c.outcome().changed()) {
+                    rulesFixed++;
+                }
+                eligible.merge(cat, 1L, Long::sum);
+                prompts.offer(row.id(), c.outcome().text(), source.of(row.values()));
+            }
+        }
+    }
+}

@@ -1,0 +1,508 @@
+package dev.santabatch.plan;
+
+import dev.santabatch.job.Criterion;
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.ModelSpec;
+import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.llm.CallEstimates;
+import dev.santabatch.llm.MatchRequest;
+import dev.santabatch.loop.PatternNarrowing;
+import dev.santabatch.review.FixRequest;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.sampling.SamplingSettings;
+import dev.santabatch.sampling.StratifiedSampler;
+import dev.santabatch.sampling.StratumKey;
+import dev.santabatch.stats.AcceptanceNumber;
+import dev.santabatch.stats.CleanSampleBound;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A run's expected model calls, tokens and cost, before it runs (docs/plan.md): round 1's and a
+ * whole run's against full verification, from a {@link Census} of what round 1 starts with and the
+ * {@link PlanHistory} of the job's last runs. The model of a round:
+ *
+ * <ul>
+ *   <li>every sampled item is reviewed once by each model reviewer;
+ *   <li>a share {@code 1 − p} of them is NAUGHTY (p the expected first-pass rate); each is fixed and
+ *       reviewed again by each model reviewer, and a fixed text fails again at the same rate, up to
+ *       {@code santa.max-iterations} fixes: {@code Σ_{i < max} (1 − p)^i} fixes per NAUGHTY item;
+ *   <li>the round's canaries ({@code santa.canary-share} of the sample, at least
+ *       {@code santa.min-canaries}, no more than the items passed) are reviewed by each model reviewer;
+ *   <li>with a model matcher, the failures form systematic patterns of {@code santa.systematic-min-items}
+ *       items (the smallest, and the commonest), and each pattern's matcher calls are its candidate cap:
+ *       the prevalence's 95 % upper limit × the eligible items left × 1.5, at most
+ *       {@code matcher.max-candidate-share} of them (as the batch fix caps them);
+ *   <li>a whole run takes the rounds the job's last runs took (their median), else two; its last round
+ *       is clean: its failures are the panel's false failures (2 % per reviewer), with no batch fix.
+ * </ul>
+ *
+ * Full verification is every eligible item reviewed by each model reviewer, with fixes at the same
+ * first-pass rate. A call's tokens are those the call governor reserves for it (the prompt's
+ * characters / 4, and the model's {@code max-output-tokens}), averaged over the prompts built for
+ * {@value Census#PROMPT_ITEMS} real eligible items; its cost is at the job file's prices.
+ */
+public final class Plan {
+
+    /** α of the bounds: 95 % confidence. */
+    static final double ALPHA = 1 - CleanSampleBound.CONFIDENCE;
+
+    /** The target bound when {@code --target-bound} is not given. */
+    public static final double DEFAULT_TARGET_BOUND = 0.05;
+
+    /**
+     * What the plan is asked beyond the job and the store.
+     *
+     * @param canaries whether rounds draw canaries (the launcher's canary switch)
+     * @param targetBound the bound whose clean sample size is stated
+     */
+    public record Options(boolean canaries, double targetBound) {}
+
+    /** Expected calls of one kind, per round or run: as counted by the call governor (no retries). */
+    record Calls(double reviews, double fixes, double fixReviews, double canaryReviews, double matcher) {
+
+        static final Calls NONE = new Calls(0, 0, 0, 0, 0);
+
+        Calls plus(Calls o) {
+            return new Calls(reviews + o.reviews, fixes + o.fixes, fixReviews + o.fixReviews,
+                    canaryReviews + o.canaryReviews, matcher + o.matcher);
+        }
+
+        double total() {
+            return reviews + fixes + fixReviews + canaryReviews + matcher;
+        }
+    }
+
+    /** One round as planned: its eligible items, sample and calls. */
+    record Round(int round, long eligible, int sample, boolean clean, Calls calls) {}
+
+    private final JobDefinition job;
+    private final String input;
+    private final Census census;
+    private final PlanHistory history;
+    private final Options options;
+    private final List<ModelSpec> reviewers;
+    private final @Nullable ModelSpec fixer;
+    private final @Nullable ModelSpec matcher;
+    private final StratifiedSampler.Allocation roundOneSample;
+    private final double fixIterations;
+    private final List<Round> rounds;
+    private final Calls fullVerification;
+    private final PerCall perCall;
+
+    private Plan(JobDefinition job, String input, Census census, PlanHistory history, Options options) {
+        this.job = job;
+        this.input = input;
+        this.census = census;
+        this.history = history;
+        this.options = options;
+        this.reviewers = job.reviewers().stream().filter(r -> "llm".equals(r.type())).map(ReviewerSpec::model).toList();
+        this.fixer = "llm".equals(job.fixer().type()) ? job.fixer().model() : null;
+        this.matcher = job.batchFixByModelMatcher() ? job.matcher().model() : null;
+        this.roundOneSample = sample(job, census);
+        double q = 1 - history.firstPassRate();
+        this.fixIterations = fixIterations(q, job.santa().maxIterations());
+        this.rounds = rounds(q);
+        long e = census.eligibleTotal();
+        double naughty = q * e;
+        this.fullVerification = new Calls(e * reviewers.size(), fixer == null ? 0 : naughty * fixIterations,
+                naughty * fixIterations * reviewers.size(), 0, 0);
+        this.perCall = PerCall.of(job, census.promptItems(), reviewers, fixer, matcher);
+    }
+
+    /** The plan of a run of {@code job} on {@code input} that starts as {@code census} says. */
+    public static Plan of(JobDefinition job, String input, Census census, PlanHistory history, Options options) {
+        return new Plan(job, input, census, history, options);
+    }
+
+    // ---------------------------------------------------------------- the model
+
+    /**
+     * Round 1's sample per stratum, as the sample step draws it: the one place a plan sizes a sample.
+     * Covered items are sampled with the rest, by category, at {@code sampling.rate}.
+     */
+    static StratifiedSampler.Allocation sample(JobDefinition job, Census census) {
+        Map<StratumKey, Integer> counts = new TreeMap<>();
+        census.eligible().forEach((category, n) -> counts.put(new StratumKey(category, false), Math.toIntExact(n)));
+        return StratifiedSampler.allocate(counts, job.sampling().settings());
+    }
+
+    /** Fixes per NAUGHTY item: {@code Σ_{i < max} q^i}, each fixed text failing again at rate q. */
+    static double fixIterations(double q, int maxIterations) {
+        double sum = 0;
+        double term = 1;
+        for (int i = 0; i < maxIterations; i++) {
+            sum += term;
+            term *= q;
+        }
+        return sum;
+    }
+
+    private List<Round> rounds(double q) {
+        SamplingSettings settings = job.sampling().settings();
+        int planned = roundOneSample.fullReview() ? 1
+                : Math.min(job.santa().maxRounds(), history.rounds() != null ? Math.max(1, history.rounds()) : 2);
+        List<Round> out = new ArrayList<>();
+        long eligible = roundOneSample.eligible();
+        int n = roundOneSample.sampleSize();
+        for (int k = 1; k <= planned && eligible > 0; k++) {
+            if (k > 1) {
+                n = StratifiedSampler.sampleSize(Math.toIntExact(eligible), settings);
+            }
+            boolean clean = k > 1 && k == planned;
+            double rate = clean ? Math.min(q, AcceptanceNumber.PANEL_FALSE_FAILURE) : q;
+            out.add(new Round(k, eligible, n, clean, round(n, clean ? 0 : eligible - n, rate)));
+            eligible -= n;
+        }
+        return out;
+    }
+
+    /**
+     * One round's calls: a sample of {@code n}, failing at rate {@code q}, whose batch fix chooses from
+     * {@code left} eligible items (0: no batch fix).
+     */
+    private Calls round(int n, long left, double q) {
+        int r = reviewers.size();
+        double naughty = q * n;
+        double fixes = naughty * fixIterations(q, job.santa().maxIterations());
+        double canaries = options.canaries() && r > 0 ? Math.min(job.santa().fit().canaries(n), (1 - q) * n) : 0;
+        double matcherCalls = 0;
+        if (matcher != null && left > 0) {
+            if (history.matcherPerDefect() != null) {
+                // as many per predicted defect among the items left as the job's last runs made
+                matcherCalls = history.matcherPerDefect() * q * left;
+            } else {
+                // the failures in patterns of the fewest items that make one systematic, each pattern
+                // given its candidate cap
+                int k = job.santa().systematicMinItems();
+                int perPattern = Math.min((int) Math.max(1, Math.floor(job.matcher().maxCandidateShare() * left)),
+                        PatternNarrowing.predicted(k, n, Math.toIntExact(left)));
+                matcherCalls = naughty / k * perPattern;
+            }
+        }
+        return new Calls(n * r, fixer == null ? 0 : fixes, fixes * r, canaries * r, matcherCalls);
+    }
+
+    // ---------------------------------------------------------------- tokens and cost
+
+    /** Tokens and cost of one call of each kind, from the prompts of the census's items. */
+    record PerCall(int items, double reviewInput, List<Long> reviewOutput, List<Double> reviewCost, double fixInput,
+            long fixOutput, double fixCost, double matchInput, long matchOutput, double matchCost) {
+
+        static PerCall of(JobDefinition job, List<Census.PromptItem> items, List<ModelSpec> reviewers,
+                @Nullable ModelSpec fixer, @Nullable ModelSpec matcher) {
+            List<Criterion> criteria = job.santaCriteria();
+            String issue = criteria.isEmpty() ? "" : criteria.get(0).id() + ": " + criteria.get(0).failSignal();
+            double review = 0;
+            double fix = 0;
+            double match = 0;
+            ModelSpec any = reviewers.isEmpty() ? null : reviewers.get(0);
+            for (int i = 0; i < items.size(); i++) {
+                Census.PromptItem it = items.get(i);
+                if (any != null) {
+                    review += CallEstimates.review(new ReviewRequest(job.taskSpec(), it.id(), it.source(), it.content(),
+                            criteria), any).input();
+                }
+                if (fixer != null) {
+                    fix += CallEstimates.fix(new FixRequest(it.content(), it.source(), List.of(issue), job.taskSpec(),
+                            it.id()), fixer).input();
+                }
+                if (matcher != null && !criteria.isEmpty()) {
+                    // the sample's fixes of the pattern as examples: two other items' texts stand for them
+                    List<MatchRequest.Example> examples = new ArrayList<>();
+                    for (int j = 1; j <= 2 && j < items.size(); j++) {
+                        String other = items.get((i + j) % items.size()).content();
+                        examples.add(new MatchRequest.Example(other, other));
+                    }
+                    match += CallEstimates.match(new MatchRequest(criteria.get(0).id(), issue, examples, job.taskSpec(),
+                            it.source(), it.content()), matcher).input();
+                }
+            }
+            int n = Math.max(1, items.size());
+            double reviewIn = review / n;
+            double fixIn = fix / n;
+            double matchIn = match / n;
+            return new PerCall(items.size(), reviewIn, reviewers.stream().map(m -> (long) m.maxOutputTokens()).toList(),
+                    reviewers.stream().map(m -> cost(reviewIn, m)).toList(), fixIn,
+                    fixer == null ? 0 : fixer.maxOutputTokens(), fixer == null ? 0 : cost(fixIn, fixer), matchIn,
+                    matcher == null ? 0 : matcher.maxOutputTokens(), matcher == null ? 0 : cost(matchIn, matcher));
+        }
+
+        private static double cost(double input, ModelSpec model) {
+            return CallEstimates.cost(new CallEstimates.Tokens(Math.round(input), model.maxOutputTokens()), model);
+        }
+
+        /** Tokens of {@code calls}; reviews are spread evenly over the model reviewers. */
+        double tokens(Calls calls) {
+            double t = 0;
+            int r = reviewOutput.size();
+            double perReviewer = r == 0 ? 0 : (calls.reviews() + calls.fixReviews() + calls.canaryReviews()) / r;
+            for (long out : reviewOutput) {
+                t += perReviewer * (reviewInput + out);
+            }
+            return t + calls.fixes() * (fixInput + fixOutput) + calls.matcher() * (matchInput + matchOutput);
+        }
+
+        double cost(Calls calls) {
+            int r = reviewCost.size();
+            double perReviewer = r == 0 ? 0 : (calls.reviews() + calls.fixReviews() + calls.canaryReviews()) / r;
+            double c = 0;
+            for (double each : reviewCost) {
+                c += perReviewer * each;
+            }
+            return c + calls.fixes() * fixCost + calls.matcher() * matchCost;
+        }
+    }
+
+    // ---------------------------------------------------------------- figures
+
+    /** Round 1's expected calls. */
+    public long roundOneCalls() {
+        return rounds.isEmpty() ? 0 : Math.round(rounds.get(0).calls().total());
+    }
+
+    /** A whole run's expected calls. */
+    public long wholeRunCalls() {
+        return Math.round(whole().total());
+    }
+
+    public int roundOneSampleSize() {
+        return roundOneSample.sampleSize();
+    }
+
+    private Calls whole() {
+        Calls c = Calls.NONE;
+        for (Round r : rounds) {
+            c = c.plus(r.calls());
+        }
+        return c;
+    }
+
+    /** The bound a clean round-1 sample of its size gives; {@code null} for a full review or no sample. */
+    @Nullable Double roundOneBound() {
+        int n = roundOneSample.sampleSize();
+        return roundOneSample.fullReview() || n < 1 ? null : CleanSampleBound.upperBound(n, 0, 1, ALPHA);
+    }
+
+    int targetSampleSize() {
+        return CleanSampleBound.sampleSizeFor(options.targetBound(), 1, ALPHA);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+
+    /** {@link #toMap()} as JSON text. */
+    public String json() {
+        try {
+            return JSON.writeValueAsString(toMap());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("plan: cannot write JSON", e);
+        }
+    }
+
+    /** A plan's JSON text back as a map. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> parse(String json) {
+        try {
+            return JSON.readValue(json, LinkedHashMap.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("plan: cannot read JSON", e);
+        }
+    }
+
+    /** The plan as one JSON object (a map in key order); the same figures as {@link #text()}. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("job", job.name());
+        m.put("input", input);
+        m.put("model_calls", "none: a plan calls no model");
+        m.put("items", census.items());
+        m.put("rejects", census.rejects());
+        Map<String, Object> carry = new LinkedHashMap<>();
+        carry.put("enabled", job.carryOver().enabled());
+        carry.put("looked_at", census.lookedAt());
+        carry.put("carried", census.carriedTotal());
+        carry.putAll(census.carried());
+        carry.put("judged_afresh", census.judgedAfresh());
+        carry.put("new", census.fresh());
+        m.put("carry_over", carry);
+        m.put("pre_pass", ordered("fixed_by_rules", census.rulesFixed(), "held_by_rules", census.rulesHeld()));
+        m.put("strata", strata());
+        Map<String, Object> sample = new LinkedHashMap<>();
+        sample.put("eligible", roundOneSample.eligible());
+        sample.put("size", roundOneSample.sampleSize());
+        sample.put("full_review", roundOneSample.fullReview());
+        Map<String, Object> byCategory = new LinkedHashMap<>();
+        roundOneSample.strata().forEach(s -> byCategory.put(s.key().category(), ordered("eligible", s.size(), "sample", s.quota())));
+        sample.put("by_category", byCategory);
+        sample.put("bound_if_clean", roundOneBound());
+        m.put("round_1_sample", sample);
+        m.put("target", ordered("bound", options.targetBound(), "clean_sample_size", targetSampleSize()));
+        m.put("assumptions", assumptions());
+        m.put("tokens_per_call", tokensPerCall());
+        m.put("round_1", spend(rounds.isEmpty() ? Calls.NONE : rounds.get(0).calls()));
+        Map<String, Object> whole = spend(whole());
+        whole.put("rounds", rounds.size());
+        whole.put("by_round", rounds.stream().map(r -> {
+            Map<String, Object> one = ordered("round", r.round(), "eligible", r.eligible(), "sample", r.sample(),
+                    "clean", r.clean());
+            one.put("calls", Math.round(r.calls().total()));
+            return one;
+        }).toList());
+        m.put("whole_run", whole);
+        m.put("full_verification", spend(fullVerification));
+        double full = fullVerification.total();
+        m.put("share_of_full_verification", ordered("round_1", full == 0 ? null : roundOneCalls() / full,
+                "whole_run", full == 0 ? null : whole().total() / full));
+        return m;
+    }
+
+    private List<Map<String, Object>> strata() {
+        // covered items are sampled with the changed and new ones, at sampling.rate
+        Map<String, Object> all = ordered("stratum", "pattern-c", "eligible", census.eligibleTotal(),
+                "covered_included", census.coveredTotal(), "sample", roundOneSample.sampleSize());
+        all.put("sampling", roundOneSample.fullReview() ? "every item (fewer than " + job.sampling().fullReviewBelow()
+                + " eligible)" : "rate " + job.sampling().rate() + ", at least " + job.sampling().minSize() + ", by category");
+        return List.of(all);
+    }
+
+    private Map<String, Object> assumptions() {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("first_pass_rate", history.firstPassRate());
+        a.put("first_pass_rate_from", history.runs().isEmpty() ? "the Santa Method's target (no exported run of the job)"
+                : "the median of the job's last " + history.runs().size() + " exported runs");
+        a.put("runs", history.runs().stream().map(r -> ordered("run_id", r.runId(), "first_pass_rate", r.firstPassRate(),
+                "rounds", r.rounds(), "matcher_calls_per_defect", r.matcherPerDefect())).toList());
+        a.put("fixes_per_naughty_item", fixIterations);
+        a.put("rounds", rounds.size());
+        a.put("rounds_from", roundOneSample.fullReview() ? "a full review is one round"
+                : history.rounds() != null ? "the median of the same runs" : "round 1 finds the patterns, round 2 is clean");
+        a.put("model_reviewers", reviewers.size());
+        a.put("fixer_is_model", fixer != null);
+        a.put("model_matcher", matcher != null);
+        a.put("matcher_calls_per_defect", history.matcherPerDefect());
+        a.put("matcher_calls_from", matcher == null ? null : history.matcherPerDefect() != null
+                ? "the median of the same runs' round 1" : "the candidate caps of patterns of santa.systematic-min-items failures");
+        a.put("canaries", options.canaries());
+        return a;
+    }
+
+    private Map<String, Object> tokensPerCall() {
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("prompts_of_items", perCall.items());
+        t.put("review", ordered("input", Math.round(perCall.reviewInput()), "output", perCall.reviewOutput()));
+        t.put("fix", fixer == null ? null : ordered("input", Math.round(perCall.fixInput()), "output", perCall.fixOutput()));
+        t.put("matcher", matcher == null ? null
+                : ordered("input", Math.round(perCall.matchInput()), "output", perCall.matchOutput()));
+        return t;
+    }
+
+    private Map<String, Object> spend(Calls c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("calls", Math.round(c.total()));
+        m.put("by_kind", ordered("reviews", Math.round(c.reviews()), "fixes", Math.round(c.fixes()), "fix_reviews",
+                Math.round(c.fixReviews()), "canary_reviews", Math.round(c.canaryReviews()), "matcher", Math.round(c.matcher())));
+        m.put("tokens", Math.round(perCall.tokens(c)));
+        m.put("estimated_cost", perCall.cost(c));
+        return m;
+    }
+
+    private static Map<String, Object> ordered(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    // ---------------------------------------------------------------- text
+
+    /** The plan for a person. */
+    public List<String> text() {
+        List<String> lines = new ArrayList<>();
+        lines.add("plan of job '" + job.name() + "' on " + input + " (no model call)");
+        lines.add("input:      " + census.items() + " items, " + census.rejects() + " rejects");
+        if (!job.carryOver().enabled()) {
+            lines.add("carry-over: off (carry-over.enabled: false)");
+        } else if (census.lookedAt().isEmpty()) {
+            lines.add("carry-over: none (no exported run of the job to carry from)");
+        } else {
+            Map<String, Long> c = census.carried();
+            lines.add("carry-over: from " + String.join(", ", census.lookedAt().stream().map(id -> "'" + id + "'").toList())
+                    + ": nice " + c.get("nice") + ", held " + c.get("held") + " (not reviewed again), covered "
+                    + c.get("covered") + " (eligible)");
+            List<String> afresh = new ArrayList<>();
+            census.judgedAfresh().forEach((k, v) -> {
+                if (v > 0) {
+                    afresh.add(k.replace('_', ' ') + " " + v);
+                }
+            });
+            lines.add("            judged afresh: " + (afresh.isEmpty() ? "none" : String.join(", ", afresh)) + "; new "
+                    + census.fresh());
+        }
+        lines.add("pre-pass:   rules fix " + census.rulesFixed() + " items, hold " + census.rulesHeld());
+        lines.add("eligible:   " + census.eligibleTotal() + " (changed or new " + (census.eligibleTotal() - census.coveredTotal())
+                + ", covered " + census.coveredTotal() + ")");
+        Double bound = roundOneBound();
+        lines.add("round 1:    sample " + roundOneSample.sampleSize() + " of " + roundOneSample.eligible() + " ("
+                + strata().get(0).get("sampling") + ")" + (bound == null ? ""
+                        : "; clean, it would bound the defect rate below " + pct(bound) + " (95 %)"));
+        lines.add("target:     a bound below " + pct(options.targetBound()) + " needs a clean sample of "
+                + targetSampleSize() + " items");
+        lines.add("expected:   first-pass rate " + pct(history.firstPassRate()) + (history.runs().isEmpty()
+                ? ", the Santa Method's target (no exported run of the job yet)"
+                : ", the median of " + String.join(", ", history.runs().stream()
+                        .map(r -> "'" + r.runId() + "' " + pct(r.firstPassRate())).toList()))
+                + "; " + String.format(java.util.Locale.ROOT, "%.2f", fixIterations) + " fixes per NAUGHTY item; "
+                + rounds.size() + (rounds.size() == 1 ? " round" : " rounds"));
+        List<List<String>> table = new ArrayList<>();
+        table.add(List.of("", "CALLS", "REVIEWS", "FIXES", "CANARIES", "MATCHER", "TOKENS", "COST"));
+        table.add(row("round 1", rounds.isEmpty() ? Calls.NONE : rounds.get(0).calls()));
+        table.add(row("whole run", whole()));
+        table.add(row("full verification", fullVerification));
+        lines.addAll(align(table));
+        double full = fullVerification.total();
+        if (full > 0) {
+            lines.add("of full verification: round 1 " + pct(roundOneCalls() / full) + ", whole run "
+                    + pct(whole().total() / full) + " of its calls");
+        }
+        if (reviewers.isEmpty()) {
+            lines.add("note:       no model reviewer: reviews are offline checks, not model calls");
+        }
+        return lines;
+    }
+
+    private List<String> row(String label, Calls c) {
+        return List.of(label, String.valueOf(Math.round(c.total())), String.valueOf(Math.round(c.reviews() + c.fixReviews())),
+                String.valueOf(Math.round(c.fixes())), String.valueOf(Math.round(c.canaryReviews())),
+                String.valueOf(Math.round(c.matcher())), String.valueOf(Math.round(perCall.tokens(c))),
+                String.format(java.util.Locale.ROOT, "%.4f", perCall.cost(c)));
+    }
+
+    private static List<String> align(List<List<String>> table) {
+        int[] width = new int[table.get(0).size()];
+        table.forEach(r -> {
+            for (int c = 0; c < r.size(); c++) {
+                width[c] = Math.max(width[c], r.get(c).length());
+            }
+        });
+        List<String> out = new ArrayList<>();
+        for (List<String> r : table) {
+            StringBuilder b = new StringBuilder();
+            for (int c = 0; c < r.size(); c++) {
+                String pad = " ".repeat(width[c] - r.get(c).length());
+                b.append(c == 0 ? r.get(c) + pad : "  " + pad + r.get(c));
+            }
+            out.add(b.toString().stripTrailing());
+        }
+        return out;
+    }
+
+    private static String pct(double d) {
+        return String.format(java.util.Locale.ROOT, "%.1f %%", d * 100);
+    }
+}
