@@ -376,7 +376,7 @@ public final class Plan {
         a.put("first_pass_rate_from", history.runs().isEmpty() ? "the Santa Method's target (no exported run of the job)"
                 : "the median of the job's last " + history.runs().size() + " exported runs");
         a.put("runs", history.runs().stream().map(r -> ordered("run_id", r.runId(), "first_pass_rate", r.firstPassRate(),
-                "rounds", r.rounds(), "matcher_calls_per_defect", r.matcherPerDefect())).toList());
+                "rounds", r.rounds(), "matcher_calls_per_defect", matcher == null ? null : r.matcherPerDefect())).toList());
         a.put("fixes_per_naughty_item", fixIterations);
         a.put("rounds", rounds.size());
         a.put("rounds_from", roundOneSample.fullReview() ? "a full review is one round"
@@ -384,7 +384,7 @@ public final class Plan {
         a.put("model_reviewers", reviewers.size());
         a.put("fixer_is_model", fixer != null);
         a.put("model_matcher", matcher != null);
-        a.put("matcher_calls_per_defect", history.matcherPerDefect());
+        a.put("matcher_calls_per_defect", matcher == null ? null : history.matcherPerDefect());
         a.put("matcher_calls_from", matcher == null ? null : history.matcherPerDefect() != null
                 ? "the median of the same runs' round 1" : "the candidate caps of patterns of santa.systematic-min-items failures");
         a.put("canaries", options.canaries());

@@ -61,6 +61,22 @@ final class ChildRun {
         return process.exitValue();
     }
 
+    /**
+     * Waits until the child has printed {@code text} (within {@code timeoutSeconds}, while it lives): e.g.
+     * that it has opened the store, before the test opens it too (an H2 file store is shared through
+     * the process that opened it first; opening and closing it in a loop while the child starts races
+     * the child for its lock).
+     */
+    void awaitOutput(String text, long timeoutSeconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (!output().contains(text)) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError("child did not print '" + text + "'; log:\n" + output());
+            }
+            Thread.sleep(50);
+        }
+    }
+
     String output() {
         try {
             return Files.readString(log);

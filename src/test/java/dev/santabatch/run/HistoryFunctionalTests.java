@@ -277,7 +277,7 @@ class HistoryFunctionalTests {
      * {@code shopWording}, the free-shipping one with its own issue. With {@code hold} (reached,
      * release), the first review counts {@code reached} down and waits for {@code release}.
      */
-    private static Extensions panel(String shopWording, CountDownLatch @Nullable [] hold) {
+    static Extensions panel(String shopWording, CountDownLatch @Nullable [] hold) {
         ReviewerType marker = ScriptedReviewer.answering(request -> {
             if (hold != null) {
                 hold[0].countDown();
@@ -303,7 +303,7 @@ class HistoryFunctionalTests {
     // ---------------------------------------------------------------- fixtures
 
     /** {@value #ITEMS} items; item i's description gets {@code extra.apply(i)} appended. */
-    private static void writeCatalog(Path file, java.util.function.IntFunction<String> extra) throws Exception {
+    static void writeCatalog(Path file, java.util.function.IntFunction<String> extra) throws Exception {
         List<List<String>> rows = new ArrayList<>();
         for (List<String> r : TestJobs.rows(ITEMS)) {
             List<String> row = new ArrayList<>(r);
