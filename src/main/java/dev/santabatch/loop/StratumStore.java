@@ -115,7 +115,7 @@ public final class StratumStore {
     }
 
     /** Records the draw (in the sample step's transaction). */
-    void insert(Draw d) {
+    public void insert(Draw d) {
         jdbc.update("INSERT INTO sb_stratum (run_pk, stratum, round_no, strata, target_bound, items, sample_size, looks,"
                         + " last_look_run, entered, changed_items, changed_sample, changed_full_review)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -124,13 +124,13 @@ public final class StratumStore {
     }
 
     /** Records the decision on the covered sample: its failures and unreviewed items, and the round that reopened it. */
-    void decide(long runPk, int failures, int unreviewed, @Nullable Integer reopenedRound) {
+    public void decide(long runPk, int failures, int unreviewed, @Nullable Integer reopenedRound) {
         jdbc.update("UPDATE sb_stratum SET failures = ?, unreviewed = ?, reopened_round = ? WHERE run_pk = ? AND stratum = ?",
                 failures, unreviewed, reopenedRound, runPk, COVERED);
     }
 
     /** Records the changed stratum's own decision of the round just decided. */
-    void changedOutcome(long runPk, String decision) {
+    public void changedOutcome(long runPk, String decision) {
         jdbc.update("UPDATE sb_stratum SET changed_outcome = ? WHERE run_pk = ? AND stratum = ?", decision, runPk, COVERED);
     }
 
