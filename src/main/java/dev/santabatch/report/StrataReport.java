@@ -72,7 +72,8 @@ final class StrataReport {
                 : sampled > failures ? StratumBound.upperBound(sampled, failures, rounds.size(), h, StratumBound.ALPHA)
                 : null;
         List<Stratum> strata = new ArrayList<>();
-        strata.add(new Stratum(CHANGED, items, sampled, rounds.size(), failures, false, null, changedBound, inFull,
+        strata.add(new Stratum(CHANGED, items, sampled, rounds.size(), failures, false, null, changedBound,
+                inFull && items > 0,
                 "new and changed items, items judged afresh" + (draw.reopened() ? ", and the covered stratum's items"
                         + " after it was reopened" : "") + ": those eligible in round " + last.round()
                         + " (the last), neither verified NICE in an earlier round nor held"));
@@ -135,17 +136,17 @@ final class StrataReport {
             if (s.bound() != null && s.items() > 0) {
                 parts.add(s.name() + ": " + s.items() + " items, " + (s.reviewedInFull() ? "reviewed in full"
                         : "below " + Percent.format(s.bound()) + " (clean sample of " + s.sampled() + " with "
-                                + s.failures() + (s.failures() == 1 ? " failure, " : " failures, ") + s.looks()
-                                + (CHANGED.equals(s.name()) ? (s.looks() == 1 ? " round" : " rounds")
-                                        : (s.looks() == 1 ? " look" : " looks")) + " looked at)"));
+                                + s.failures() + (s.failures() == 1 ? " failure, " : " failures, ")
+                                + (CHANGED.equals(s.name()) ? s.looks() + (s.looks() == 1 ? " round" : " rounds")
+                                        + " looked at" : "look " + s.looks() + " at the stratum") + ")"));
             }
         }
         Map<String, Object> m = RunReport.ordered("stated", true, "strata", draw.strata(), "eligible", catalogItems,
                 "confidence", CleanSampleBound.CONFIDENCE, "defect_rate_below", catalog,
                 "sentence", "Among the " + catalogItems + " items the strata's samples cover, for defects these reviewers"
                         + " can detect, the defect rate is below " + Percent.format(catalog) + " with 95 % confidence ("
-                        + String.join("; ", parts) + "; each stratum at 95 % over " + draw.strata()
-                        + (draw.strata() == 1 ? " stratum" : " strata") + ", weighted by its items; report.json strata).");
+                        + String.join("; ", parts) + (draw.strata() == 1 ? "" : "; the " + draw.strata()
+                        + " strata's bounds hold together at 95 %, weighted by their items") + "; report.json strata).");
         if (catalog > CleanSampleBound.WEAK_ABOVE) {
             m.put("warning", "Weak bound: the strata's samples show only that the defect rate is below "
                     + Percent.format(catalog) + "; they do not show that the catalog is clean.");

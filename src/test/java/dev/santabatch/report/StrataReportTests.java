@@ -55,6 +55,17 @@ class StrataReportTests {
         return loop.rounds(runPk);
     }
 
+    /**
+     * The report of the run whose covered sample had {@code failures} (reopened in {@code reopenedRound}),
+     * whose changed stratum's last decision was {@code changedOutcome}, and whose rounds were decided so.
+     */
+    private @Nullable StrataReport report(int failures, @Nullable Integer reopenedRound, String changedOutcome, String status,
+            String... decisions) {
+        strata.decide(runPk, failures, 0, reopenedRound);
+        strata.changedOutcome(runPk, changedOutcome);
+        return StrataReport.of(store, loop, runPk, status, rounds(decisions));
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> stratum(Map<String, Object> block, String name) {
         return ((List<Map<String, Object>>) block.get("per_stratum")).stream().filter(s -> name.equals(s.get("name")))
@@ -68,9 +79,7 @@ class StrataReportTests {
     @Test
     void aCleanRunStatesEachStratumsBoundAndTheCatalogsWeightedMean() {
         // given round 1 clean in both strata
-        strata.decide(runPk, 0, 0, null);
-        strata.changedOutcome(runPk, Decision.CLEAN);
-        StrataReport r = StrataReport.of(store, loop, runPk, RunReport.CLEAN, rounds(Decision.CLEAN));
+        StrataReport r = report(0, null, Decision.CLEAN, RunReport.CLEAN, Decision.CLEAN);
 
         // then changed: 1 − 0.025^(1/120) = 0.0302730; covered: 1 − 0.025^(1/72) = 0.0499441;
         // catalog: 0.1 · 0.0302730 + 0.9 · 0.0499441 = 0.0479770
@@ -97,11 +106,21 @@ class StrataReportTests {
     }
 
     @Test
+    void reportHtmlShowsTheStrataUnderMoreFigures() {
+        StrataReport r = report(0, null, Decision.CLEAN, RunReport.CLEAN, Decision.CLEAN);
+        Map<String, Object> report = RunReport.after(HtmlReportTests.cleanReport("x"), "outputs", "strata", r.block());
+
+        String html = HtmlReport.render(report, List.of());
+
+        String more = html.substring(html.indexOf("<h2>More figures</h2>"));
+        assertThat(more).contains("<h3>strata</h3>").contains("<th>per stratum</th>")
+                .contains("<td>covered</td><td>9,000</td><td>72</td><td>1</td><td>0</td><td>false</td><td>0.0499</td>");
+    }
+
+    @Test
     void aReopenedCoveredStratumHasNoBoundOfItsOwnAndItsItemsAreInTheChangedStratumsLastRound() {
         // given a failure in the covered sample: reopened in round 1; round 2 (8,000 items, both strata's) clean
-        strata.decide(runPk, 3, 0, 1);
-        strata.changedOutcome(runPk, Decision.CLEAN);
-        StrataReport r = StrataReport.of(store, loop, runPk, RunReport.CLEAN, rounds(Decision.CONTINUE, Decision.CLEAN));
+        StrataReport r = report(3, 1, Decision.CLEAN, RunReport.CLEAN, Decision.CONTINUE, Decision.CLEAN);
 
         // then covered: reopened, no bound; changed: 960 of 8,000 clean after 2 rounds, H = 2:
         // 1 − (0.05 / 4)^(1/960) = 1 − exp(−4.382027 / 960) = 1 − 0.9954458 = 0.0045542, the catalog's bound
@@ -119,9 +138,7 @@ class StrataReportTests {
     @Test
     void aChangedStratumReviewedInFullBoundsNothingAndTheCoveredOneCarriesTheCatalog() {
         // given every changed item reviewed in round 1 (nothing left eligible) and the covered sample clean
-        strata.decide(runPk, 0, 0, null);
-        strata.changedOutcome(runPk, Decision.FULLY_REVIEWED);
-        StrataReport r = StrataReport.of(store, loop, runPk, RunReport.CLEAN, rounds(Decision.CLEAN));
+        StrataReport r = report(0, null, Decision.FULLY_REVIEWED, RunReport.CLEAN, Decision.CLEAN);
 
         // then the changed stratum's bound is 0, and the catalog's 0.9 · 0.0499441 = 0.0449497
         Map<String, Object> block = r.block();
@@ -132,9 +149,7 @@ class StrataReportTests {
 
     @Test
     void aRunThatDidNotEndCleanStatesNoBound() {
-        strata.decide(runPk, 0, 0, null);
-        strata.changedOutcome(runPk, Decision.NOT_CLEAN);
-        StrataReport r = StrataReport.of(store, loop, runPk, RunReport.NOT_CLEAN, rounds(Decision.NOT_CLEAN));
+        StrataReport r = report(0, null, Decision.NOT_CLEAN, RunReport.NOT_CLEAN, Decision.NOT_CLEAN);
 
         assertThat(stratum(r.block(), "changed")).containsEntry("bound", null);
         assertThat(stratum(r.block(), "covered")).containsEntry("bound", null);
