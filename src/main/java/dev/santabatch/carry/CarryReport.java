@@ -50,8 +50,8 @@ public final class CarryReport {
         m.put("from_runs", fromRuns);
         m.put("judged_afresh", carry.misses(runPk));
         m.put("note", "nice: shipped with its verified text, not reviewed again; held: in escalations.csv (cause"
-                + " carry-over) until a person decides; covered: shipped under a clean sample there, eligible for"
-                + " sampling here as any item");
+                + " carry-over) until a person decides; covered: shipped under a clean sample there, sampled here as"
+                + " the covered stratum, with a fixed size (strata)");
         return m;
     }
 
@@ -83,7 +83,7 @@ public final class CarryReport {
         List<String> lines = new ArrayList<>();
         lines.add("carried:  " + c.get("carried") + " items" + (from.isEmpty() ? "" : " from run " + String.join(", ", from))
                 + " (nice " + c.get("nice") + " and held " + c.get("held") + ", not reviewed again; covered "
-                + c.get("covered") + ", sampled as any item)");
+                + c.get("covered") + ", sampled as their own stratum)");
         if (afresh.length() > 0) {
             lines.add("          judged afresh though an earlier run judged them: " + afresh);
         }

@@ -180,24 +180,40 @@ public final class CarryStore {
         return out;
     }
 
-    /** An item a run carried: its kind, the run it came from and the runs in a row it has been carried. */
-    public record Mark(String itemId, CarryKind kind, long fromRunPk, int runs) {}
+    /**
+     * An item a run carried: its kind, the run it came from, the runs in a row it has been carried,
+     * and the text it is carried with.
+     */
+    public record Mark(String itemId, CarryKind kind, long fromRunPk, int runs, String text) {}
 
-    /** Records the carried items of a run (in the caller's transaction); a NICE one becomes NICE. */
+    /**
+     * Records the carried items of a run (in the caller's transaction); a NICE one becomes NICE, a
+     * covered one gets the digest of its text ({@code covered_sha256}: the covered stratum's members).
+     */
     public void mark(long runPk, List<Mark> marks) {
         if (marks.isEmpty()) {
             return;
         }
-        jdbc.batchUpdate("UPDATE sb_item SET carry = ?, carried_from = ?, carried_runs = ?,"
+        jdbc.batchUpdate("UPDATE sb_item SET carry = ?, carried_from = ?, carried_runs = ?, covered_sha256 = ?,"
                         + " state = CASE WHEN ? = 'nice' THEN 'NICE' ELSE state END WHERE item_id = ? AND run_pk = ?",
                 marks, marks.size(), (ps, m) -> {
                     ps.setString(1, m.kind().key());
                     ps.setLong(2, m.fromRunPk());
                     ps.setInt(3, m.runs());
-                    ps.setString(4, m.kind().key());
-                    ps.setString(5, m.itemId());
-                    ps.setLong(6, runPk);
+                    ps.setString(4, m.kind() == CarryKind.COVERED ? sha256(m.text()) : null);
+                    ps.setString(5, m.kind().key());
+                    ps.setString(6, m.itemId());
+                    ps.setLong(7, runPk);
                 });
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The run's carried items, each with its input row ({@code sb_item.fields}), in input order. */

@@ -9,14 +9,27 @@ package dev.santabatch.job;
  * @param maxAge an item is reviewed afresh at least once every this many runs of the job it is in: it
  *     is carried at most {@code maxAge - 1} runs in a row ({@code 1}: never carried). Defaults to 7
  *     (1-1000).
+ * @param targetBound t: the covered stratum (items carried over as covered) is sampled with the
+ *     fixed size n for which a clean sample bounds its defect rate below t (docs/carry-over.md,
+ *     "Strata"). Defaults to 0.05; in (0, 1).
  */
-public record CarryOverSpec(boolean enabled, int maxAge) {
+public record CarryOverSpec(boolean enabled, int maxAge, double targetBound) {
 
     public static final int DEFAULT_MAX_AGE = 7;
+    public static final double DEFAULT_TARGET_BOUND = 0.05;
 
-    /** Carry-over on, items reviewed afresh at least every {@value #DEFAULT_MAX_AGE} runs. */
+    public CarryOverSpec {
+        if (!(targetBound > 0 && targetBound < 1)) {
+            throw new IllegalArgumentException("carry-over target bound must be in (0, 1), was " + targetBound);
+        }
+    }
+
+    /**
+     * Carry-over on, items reviewed afresh at least every {@value #DEFAULT_MAX_AGE} runs, the covered
+     * stratum sampled for a bound below {@value #DEFAULT_TARGET_BOUND}.
+     */
     public static CarryOverSpec defaults() {
-        return new CarryOverSpec(true, DEFAULT_MAX_AGE);
+        return new CarryOverSpec(true, DEFAULT_MAX_AGE, DEFAULT_TARGET_BOUND);
     }
 
     /** How many earlier runs a run looks back at: an item's verdict older than that has expired anyway. */

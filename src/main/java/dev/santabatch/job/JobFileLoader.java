@@ -113,7 +113,7 @@ public final class JobFileLoader {
             "max-output-tokens", "structured-output", "price-input-per-million", "price-output-per-million",
             "reasoning-effort");
     private static final List<String> RUN_KEYS = List.of("chunk-size", "concurrency");
-    private static final List<String> CARRY_OVER_KEYS = List.of("enabled", "max-age");
+    private static final List<String> CARRY_OVER_KEYS = List.of("enabled", "max-age", "target-bound");
     private static final List<String> BUDGET_KEYS = List.of("max-calls", "max-tokens", "max-cost",
             "max-calls-per-round", "max-tokens-per-round", "max-cost-per-round");
 
@@ -229,8 +229,12 @@ public final class JobFileLoader {
         BudgetSpec budget = budget(top.optObj("budget", BUDGET_KEYS));
         GovernorSpec governor = governor(top.optObj("governor", GOVERNOR_KEYS));
         Obj carryObj = top.optObj("carry-over", CARRY_OVER_KEYS);
+        double targetBound = carryObj.number("target-bound", CarryOverSpec.DEFAULT_TARGET_BOUND);
+        if (!(targetBound > 0 && targetBound < 1)) {
+            throw carryObj.err("target-bound", "must be greater than 0 and less than 1, got " + carryObj.raw("target-bound"));
+        }
         CarryOverSpec carryOver = new CarryOverSpec(carryObj.bool("enabled", true),
-                carryObj.intIn("max-age", CarryOverSpec.DEFAULT_MAX_AGE, 1, 1000));
+                carryObj.intIn("max-age", CarryOverSpec.DEFAULT_MAX_AGE, 1, 1000), targetBound);
         JobDefinition job = new JobDefinition(file, name, input, taskSpec, rubric, sampling, santa, reviewers, fixer,
                 matcher, run, budget, governor,
                 Collections.unmodifiableMap(new LinkedHashMap<>(canaries)), carryOver);

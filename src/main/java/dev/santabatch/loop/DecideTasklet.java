@@ -4,6 +4,7 @@ import dev.santabatch.run.RunContext;
 import dev.santabatch.store.Store;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.scope.context.ChunkContext;
@@ -20,6 +21,13 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * {@code continue} while rounds remain, else {@code not-clean}. Before any of that is final, the
  * panel's fit ({@link PanelFitCheck}): a panel whose canaries or fail share fall outside the job's
  * limits ends the run {@code panel-does-not-fit}, whatever the round's verdict.
+ *
+ * <p>A round that drew the covered stratum's sample ({@link StratumStore}) judges it apart: clean at
+ * zero failures, every item reviewed; otherwise it is reopened, and the round cannot end the loop
+ * clean (its members get Pattern C in the next rounds). The rest of the sample, the changed
+ * stratum's, is judged as above. While the covered stratum's clean sample holds, its members are not
+ * eligible, and a changed stratum reviewed in full makes the round {@code clean}: the covered items
+ * ship under their sample.
  */
 final class DecideTasklet implements Tasklet {
 
@@ -29,6 +37,7 @@ final class DecideTasklet implements Tasklet {
     private final LoopStore loop;
     private final RunContext run;
     private final UnreachablePatterns unreachable;
+    private final StratumStore strata;
 
     private final boolean judgeFit;
 
@@ -43,6 +52,11 @@ final class DecideTasklet implements Tasklet {
         this.loop = loop;
         this.run = run;
         this.unreachable = new UnreachablePatterns(loop);
+        this.strata = new StratumStore(loop.jdbc());
+    }
+
+    private static boolean unreviewed(LoopStore.SampleOutcome s) {
+        return s.outcome() == null || "UNREVIEWED".equals(s.outcome());
     }
 
     @Override
@@ -53,14 +67,34 @@ final class DecideTasklet implements Tasklet {
         }
         LoopStore.Round round = current.get();
         List<LoopStore.SampleOutcome> sample = loop.sample(run.runPk(), round.round());
-        boolean allReviewed = sample.stream().noneMatch(s -> s.outcome() == null || "UNREVIEWED".equals(s.outcome()));
-        SampleAcceptance acceptance = SampleAcceptance.of(sample, loop.patterns(run.runPk(), round.round()),
+        boolean allReviewed = sample.stream().noneMatch(DecideTasklet::unreviewed);
+        // the covered stratum's sample, drawn this round: judged apart, at zero failures
+        Optional<StratumStore.Draw> drawn = strata.covered(run.runPk());
+        Optional<StratumStore.Draw> drawnNow = drawn.filter(d -> d.round() == round.round());
+        Set<String> coveredIds = drawnNow.isPresent() ? loop.coveredSample(run.runPk(), round.round()) : Set.of();
+        List<LoopStore.SampleOutcome> changed = sample.stream().filter(s -> !coveredIds.contains(s.itemId())).toList();
+        boolean reopen = false;
+        if (drawnNow.isPresent()) {
+            List<LoopStore.SampleOutcome> covered = sample.stream().filter(s -> coveredIds.contains(s.itemId())).toList();
+            int unreviewed = (int) covered.stream().filter(DecideTasklet::unreviewed).count();
+            int failures = (int) covered.stream().filter(s -> !unreviewed(s) && !s.niceOnFirstReview()).count();
+            reopen = failures > 0 || unreviewed > 0;
+            strata.decide(run.runPk(), failures, unreviewed, reopen ? round.round() : null);
+            log.info("decide: round {}: covered stratum: {} sampled, {} failures, {} unreviewed: {}", round.round(),
+                    covered.size(), failures, unreviewed, reopen ? "reopened, its other items join the changed stratum"
+                            : "clean (zero failures)");
+        }
+        // the covered stratum's members held apart by its clean sample are no longer eligible for Pattern C
+        boolean held = drawn.isPresent() && !reopen && !drawn.get().reopened();
+        long stillEligible = store.countEligible(run.runPk()) - (held ? strata.countMembers(run.runPk()) : 0);
+        long changedEligible = drawnNow.map(StratumStore.Draw::changedItems).orElse(round.eligible());
+        boolean changedFullReview = drawnNow.map(StratumStore.Draw::changedFullReview).orElse(round.fullReview());
+        SampleAcceptance acceptance = SampleAcceptance.of(changed, loop.patterns(run.runPk(), round.round()),
                 run.job().santa().acceptanceNumber());
-        long stillEligible = store.countEligible(run.runPk());
         String decision;
-        if (round.eligible() == 0 || (round.fullReview() && allReviewed && stillEligible == 0)) {
+        if (changedEligible == 0 || (changedFullReview && allReviewed && stillEligible == 0)) {
             decision = Decision.FULLY_REVIEWED;
-        } else if (!round.fullReview() && allReviewed && acceptance.clean()) {
+        } else if (!changedFullReview && allReviewed && acceptance.clean()) {
             decision = Decision.CLEAN;
         } else if (stillEligible == 0 && allReviewed) {
             decision = Decision.FULLY_REVIEWED;
@@ -70,6 +104,16 @@ final class DecideTasklet implements Tasklet {
             decision = Decision.CONTINUE;
         } else {
             decision = Decision.NOT_CLEAN;
+        }
+        if (drawn.isPresent()) {
+            strata.changedOutcome(run.runPk(), decision);
+            if (reopen && (Decision.CLEAN.equals(decision) || Decision.FULLY_REVIEWED.equals(decision))) {
+                // the changed stratum is done, the reopened one is not: its items get Pattern C next
+                decision = round.round() < run.job().santa().maxRounds() ? Decision.CONTINUE : Decision.NOT_CLEAN;
+            } else if (held && Decision.FULLY_REVIEWED.equals(decision)) {
+                // every changed item reviewed, the covered ones shipped under their clean sample
+                decision = Decision.CLEAN;
+            }
         }
         dev.santabatch.canary.PanelFit fit = allReviewed && judgeFit
                 ? PanelFitCheck.judge(loop, new dev.santabatch.canary.CanaryStore(loop.jdbc()), run.runPk(), run.job())

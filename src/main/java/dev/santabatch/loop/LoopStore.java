@@ -46,6 +46,8 @@ public final class LoopStore {
               reviews INT,
               fixes INT,
               PRIMARY KEY (run_pk, round_no, item_id))""",
+            // a sampled item of the covered stratum's fixed sample (docs/carry-over.md, "Strata"), added later
+            "ALTER TABLE sb_sample ADD COLUMN IF NOT EXISTS covered BOOLEAN DEFAULT FALSE NOT NULL",
             """
             CREATE TABLE IF NOT EXISTS sb_review (
               run_pk BIGINT NOT NULL,
@@ -117,6 +119,7 @@ public final class LoopStore {
     public void createSchema() {
         DDL.forEach(jdbc::execute);
         jdbc.execute(UnreachablePatterns.DDL);
+        StratumStore.DDL.forEach(jdbc::execute);
     }
 
     public JdbcTemplate jdbc() {
@@ -191,8 +194,13 @@ public final class LoopStore {
     public record SampleRow(String itemId, int rev, String stratum, int seq) {}
 
     public void insertSample(long runPk, int round, List<SampleRow> rows) {
+        insertSample(runPk, round, rows, java.util.Set.of());
+    }
+
+    /** As {@link #insertSample(long, int, List)}, the items of {@code covered} drawn in the covered stratum's sample. */
+    public void insertSample(long runPk, int round, List<SampleRow> rows, java.util.Set<String> covered) {
         jdbc.batchUpdate(
-                "INSERT INTO sb_sample (run_pk, round_no, item_id, rev, stratum, seq) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO sb_sample (run_pk, round_no, item_id, rev, stratum, seq, covered) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 rows,
                 1000,
                 (ps, r) -> {
@@ -202,7 +210,14 @@ public final class LoopStore {
                     ps.setInt(4, r.rev());
                     ps.setString(5, r.stratum());
                     ps.setInt(6, r.seq());
+                    ps.setBoolean(7, covered.contains(r.itemId()));
                 });
+    }
+
+    /** The items of a round's sample drawn in the covered stratum's sample. */
+    public java.util.Set<String> coveredSample(long runPk, int round) {
+        return new java.util.HashSet<>(jdbc.queryForList("SELECT item_id FROM sb_sample WHERE run_pk = ? AND round_no = ?"
+                + " AND covered", String.class, runPk, round));
     }
 
     /**

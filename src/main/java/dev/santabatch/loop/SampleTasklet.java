@@ -5,8 +5,12 @@ import dev.santabatch.sampling.SamplingSettings;
 import dev.santabatch.sampling.StratifiedSampler;
 import dev.santabatch.sampling.StratumKey;
 import dev.santabatch.store.Store;
+import dev.santabatch.stats.StratumBound;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -22,6 +26,10 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * verified NICE and not escalated), by category and by changed-in-the-last-batch-fix, with the
  * run's recorded seed. The round row and its sample are written in the step's one transaction; a
  * round whose sample exists and that is not decided yet is reused on restart, never redrawn.
+ *
+ * <p>With items carried over as covered, round 1 also draws the covered stratum's fixed-size sample
+ * ({@link StratumStore}; docs/carry-over.md, "Strata") apart from Pattern C's, in the same
+ * transaction; later rounds leave its members out of Pattern C's population unless it was reopened.
  */
 final class SampleTasklet implements Tasklet {
 
@@ -30,11 +38,32 @@ final class SampleTasklet implements Tasklet {
     private final Store store;
     private final LoopStore loop;
     private final RunContext run;
+    private final StratumStore strata;
 
     SampleTasklet(Store store, LoopStore loop, RunContext run) {
         this.store = store;
         this.loop = loop;
         this.run = run;
+        this.strata = new StratumStore(loop.jdbc());
+    }
+
+    /** The covered stratum's label in {@code sb_sample} and the round's strata. */
+    static final String COVERED_LABEL = "(" + StratumStore.COVERED + ")";
+
+    /**
+     * The covered stratum's draw: H strata sampled (the changed one too when it has items), k looks
+     * (one more than the job's last look when no item entered the stratum since, else 1) and
+     * n = min(N, ⌈ln(α / (H · k)) / ln(1 − t)⌉).
+     */
+    private StratumStore.Draw draw(StratifiedSampler.Allocation changed, int members) {
+        int h = changed.eligible() > 0 ? 2 : 1;
+        Optional<StratumStore.Draw> lastLook = strata.lastLook(run.job().name(), run.runPk());
+        Long entered = lastLook.map(l -> strata.entered(run.runPk(), l.runPk())).orElse(null);
+        int k = entered != null && entered == 0 ? lastLook.get().looks() + 1 : 1;
+        double t = run.job().carryOver().targetBound();
+        int n = Math.min(members, StratumBound.sampleSize(t, StratumBound.ALPHA, h, k));
+        return new StratumStore.Draw(run.runPk(), 1, h, t, members, n, k, lastLook.map(StratumStore.Draw::runPk).orElse(null),
+                entered, changed.eligible(), changed.sampleSize(), changed.fullReview(), null, null, null, null);
     }
 
     @Override
@@ -58,29 +87,76 @@ final class SampleTasklet implements Tasklet {
                     ? Decision.CONTINUE_AFTER_UNREACHABLE_PATTERN : Decision.CONTINUE_AFTER_MAX_ROUNDS_RAISED);
         }
         int round = last.map(r -> r.round() + 1).orElse(1);
+        // the covered stratum: drawn apart in round 1, with a fixed size; held apart from Pattern C's
+        // population in every later round until its sample's failure reopens it
+        Optional<StratumStore.Draw> drawn = strata.covered(run.runPk());
+        boolean drawNow = round == 1 && drawn.isEmpty() && strata.countMembers(run.runPk()) > 0;
+        boolean apart = drawNow || drawn.map(d -> !d.reopened()).orElse(false);
         Map<StratumKey, Integer> counts = new TreeMap<>();
-        Eligible.forEach(store, run.runPk(), round - 1, (item, key) -> counts.merge(key, 1, Integer::sum));
+        int[] members = {0};
+        Eligible.forEach(store, apart ? strata : null, run.runPk(), round - 1, (item, key, covered) -> {
+            if (covered) {
+                members[0]++;
+            } else {
+                counts.merge(key, 1, Integer::sum);
+            }
+        });
         SamplingSettings settings = new SamplingSettings(run.job().sampling().rate(),
                 run.job().sampling().allowRateOutsideRange(), run.job().sampling().minSize(),
                 run.job().sampling().fullReviewBelow());
         StratifiedSampler.Allocation allocation = StratifiedSampler.allocate(counts, settings);
         StratifiedSampler.Picker picker = StratifiedSampler.picker(allocation, run.seed(), round);
+        StratumStore.Draw draw = drawNow ? draw(allocation, members[0]) : null;
+        BitSet chosen = new BitSet();
+        if (draw != null) {
+            for (int p : StratifiedSampler.positions(run.seed(), round, StratumStore.COVERED, members[0], draw.sampleSize())) {
+                chosen.set(p);
+            }
+        }
         List<LoopStore.SampleRow> rows = new ArrayList<>();
-        Eligible.forEach(store, run.runPk(), round - 1, (item, key) -> {
-            if (picker.accept(key)) {
+        Set<String> coveredRows = new HashSet<>();
+        int[] member = {0};
+        Eligible.forEach(store, apart ? strata : null, run.runPk(), round - 1, (item, key, covered) -> {
+            if (covered) {
+                // a member: in the covered sample if drawn now; never in Pattern C's while held apart
+                if (chosen.get(member[0]++)) {
+                    rows.add(new LoopStore.SampleRow(item.id(), item.currentRev(), COVERED_LABEL, rows.size() + 1));
+                    coveredRows.add(item.id());
+                }
+            } else if (picker.accept(key)) {
                 rows.add(new LoopStore.SampleRow(item.id(), item.currentRev(), Eligible.label(key), rows.size() + 1));
             }
         });
         picker.finish();
-        StringBuilder strata = new StringBuilder();
-        for (StratifiedSampler.StratumAllocation s : allocation.strata()) {
-            strata.append(Eligible.label(s.key())).append('=').append(s.quota()).append('/').append(s.size()).append(';');
+        if (member[0] != members[0]) {
+            throw new IllegalStateException("the covered stratum was offered " + member[0] + " items, " + members[0]
+                    + " were counted in the first pass");
         }
-        loop.insertRound(run.runPk(), new LoopStore.Round(round, run.seed(), allocation.eligible(),
-                allocation.sampleSize(), allocation.fullReview(), strata.toString(), null));
-        loop.insertSample(run.runPk(), round, rows);
-        log.info("sample: round {}: {} of {} eligible items{} (seed {})", round, rows.size(), allocation.eligible(),
-                allocation.fullReview() ? ", all of them (fewer than " + settings.fullReviewBelow() + ")" : "", run.seed());
+        StringBuilder labels = new StringBuilder();
+        for (StratifiedSampler.StratumAllocation s : allocation.strata()) {
+            labels.append(Eligible.label(s.key())).append('=').append(s.quota()).append('/').append(s.size()).append(';');
+        }
+        long eligible = allocation.eligible();
+        boolean fullReview = allocation.fullReview();
+        if (draw != null) {
+            labels.append(COVERED_LABEL).append('=').append(draw.sampleSize()).append('/').append(draw.items()).append(';');
+            eligible += draw.items();
+            fullReview = fullReview && draw.sampleSize() == draw.items();
+            strata.insert(draw);
+        }
+        loop.insertRound(run.runPk(), new LoopStore.Round(round, run.seed(), eligible, rows.size(), fullReview,
+                labels.toString(), null));
+        loop.insertSample(run.runPk(), round, rows, coveredRows);
+        log.info("sample: round {}: {} of {} eligible items{} (seed {})", round, rows.size(), eligible,
+                fullReview ? ", all of them (fewer than " + settings.fullReviewBelow() + ")" : "", run.seed());
+        if (draw != null) {
+            log.info("sample: round {}: covered stratum: {} of {} items (fixed size for a bound below {} over {} strata,"
+                    + " look {} at it)", round, draw.sampleSize(), draw.items(), draw.targetBound(), draw.strata(),
+                    draw.looks());
+        } else if (apart) {
+            log.info("sample: round {}: the covered stratum's {} items are held apart (its round-{} sample was clean)",
+                    round, members[0], drawn.map(StratumStore.Draw::round).orElse(1));
+        }
         return RepeatStatus.FINISHED;
     }
 }

@@ -135,7 +135,7 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
                 if (carried.kind() == CarryKind.HELD && h != null) {
                     store.escalate(runPk, id, 0, CarryOver.CAUSE, h.reason(), h.pattern(), h.lastAttempt(), h.issues());
                 }
-                marks.add(new CarryStore.Mark(id, carried.kind(), carried.fromRunPk(), carried.runs()));
+                marks.add(new CarryStore.Mark(id, carried.kind(), carried.fromRunPk(), carried.runs(), o.original()));
             } else if (o.mustEscalate()) {
                 // the last text that passed the rules stays the current one; the failed attempt is kept
                 store.escalate(runPk, id, 0, CAUSE, "UNFIXED_RULE_VIOLATION", null, o.changed() ? o.text() : null,

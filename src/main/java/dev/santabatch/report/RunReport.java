@@ -125,6 +125,10 @@ public final class RunReport {
         r.put("input", Map.of("records", items + rejects, "items", items, "rejects", rejects));
         r.put("outputs", ordered("shipped_file", outputs.shippedFile(), "shipped", outputs.shipped(),
                 "unverified", outputs.unverified(), "held", outputs.held(), "fail_unresolved", outputs.failUnresolved()));
+        StrataReport strata = StrataReport.of(store, loop, ctx.runPk(), status, rounds);
+        if (strata != null) {
+            r.put("strata", strata.block());
+        }
 
         List<Map<String, Object>> rules = new ArrayList<>();
         for (Store.RuleCount c : store.ruleCounts(ctx.runPk())) {
@@ -253,7 +257,8 @@ public final class RunReport {
         run.put("issue_taxonomy_by_criterion", taxonomyRun);
         run.put("issue_taxonomy_by_pattern", taxonomyByPattern);
         run.put("agreement", agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()));
-        Map<String, Object> boundMap = new LinkedHashMap<>(bound(status, rounds,
+        Map<String, Object> stratified = strata == null ? null : strata.bound();
+        Map<String, Object> boundMap = new LinkedHashMap<>(stratified != null ? stratified : bound(status, rounds,
                 rounds.isEmpty() ? null : loop.acceptance(ctx.runPk(), rounds.get(rounds.size() - 1).round()).orElse(null)));
         boundMap.put("escalated_items_counted_apart", store.escalationsByCause(ctx.runPk()).values().stream()
                 .mapToLong(Long::longValue).sum());
@@ -702,6 +707,7 @@ public final class RunReport {
             lines.add("          no catalog.csv: the run did not end clean; publish nothing from it unverified");
         }
         lines.addAll(dev.santabatch.carry.CarryReport.summary(r));
+        lines.addAll(StrataReport.summary(r));
         lines.add("rounds:   " + run.get("rounds") + "; first-pass rate " + pct(run.get("first_pass_rate"))
                 + " (target > 70 %); mean reviews to NICE " + num(run.get("mean_reviews_to_nice")) + " (target < 1.5)");
         escapeLine(r).ifPresent(lines::add);

@@ -183,6 +183,20 @@ public final class StratifiedSampler {
      * for this seed and round.
      */
     public static int[] positions(long seed, int round, StratumKey key, int size, int quota) {
+        return draw(streamSeed(seed, round, key.stableHash()), size, quota);
+    }
+
+    /**
+     * The {@code quota} positions drawn in a stratum held apart from the allocation (a simple random
+     * sample of a fixed size, such as the covered stratum's), named {@code stratum}: as {@link
+     * #positions(long, int, StratumKey, int, int)}, from a random stream of its own.
+     */
+    public static int[] positions(long seed, int round, String stratum, int size, int quota) {
+        // a terminator no StratumKey ends with (those end with the changed flag, 0x100 or 0x1ff)
+        return draw(streamSeed(seed, round, StratumKey.stableHash(stratum, 0x2aa)), size, quota);
+    }
+
+    private static int[] draw(long streamSeed, int size, int quota) {
         if (quota < 0 || quota > size) {
             throw new IllegalArgumentException("quota " + quota + " is not within 0.." + size);
         }
@@ -193,7 +207,7 @@ public final class StratifiedSampler {
             }
             return all;
         }
-        Random random = new Random(streamSeed(seed, round, key));
+        Random random = new Random(streamSeed);
         BitSet chosen = new BitSet(size);
         // Floyd's algorithm: each quota-subset of 0..size-1 is equally likely.
         for (int j = size - quota; j < size; j++) {
@@ -231,10 +245,10 @@ public final class StratifiedSampler {
         return new Sample(allocation, ids);
     }
 
-    static long streamSeed(long seed, int round, StratumKey key) {
+    private static long streamSeed(long seed, int round, long keyHash) {
         long h = mix(seed);
         h = mix(h ^ (round & 0xffffffffL));
-        return mix(h ^ key.stableHash());
+        return mix(h ^ keyHash);
     }
 
     /** SplitMix64's finaliser. */

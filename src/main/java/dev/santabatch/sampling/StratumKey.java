@@ -35,12 +35,17 @@ public record StratumKey(String category, boolean changed) implements Comparable
      * bytes, then the changed flag); used to derive the stratum's random stream.
      */
     long stableHash() {
+        return stableHash(category, changed ? 0x1ff : 0x100);
+    }
+
+    /** FNV-1a over the text's UTF-8 bytes, then the terminator. */
+    static long stableHash(String text, int terminator) {
         long h = 0xcbf29ce484222325L;
-        for (byte b : category.getBytes(StandardCharsets.UTF_8)) {
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             h ^= (b & 0xff);
             h *= 0x100000001b3L;
         }
-        h ^= changed ? 0x1ff : 0x100;
+        h ^= terminator;
         h *= 0x100000001b3L;
         return h;
     }

@@ -115,6 +115,9 @@ public class Store {
             "ALTER TABLE sb_item ADD COLUMN IF NOT EXISTS carry VARCHAR(16)",
             "ALTER TABLE sb_item ADD COLUMN IF NOT EXISTS carried_from BIGINT",
             "ALTER TABLE sb_item ADD COLUMN IF NOT EXISTS carried_runs INT",
+            // for an item carried over as covered, the digest of the text it was carried with: with its
+            // input digest, what makes it the same member of the covered stratum on another night
+            "ALTER TABLE sb_item ADD COLUMN IF NOT EXISTS covered_sha256 VARCHAR(64)",
             // when the run's last export finished, and its status (a resume clears them until it exports again)
             "ALTER TABLE sb_run ADD COLUMN IF NOT EXISTS exported_at TIMESTAMP",
             "ALTER TABLE sb_run ADD COLUMN IF NOT EXISTS exported_status VARCHAR(32)",

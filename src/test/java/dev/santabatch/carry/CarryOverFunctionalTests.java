@@ -255,6 +255,100 @@ class CarryOverFunctionalTests {
                 .filter(id -> !third.reviewed().contains(id)).toList());
     }
 
+    @Test
+    void theCoveredStratumIsSampledAtItsFixedSizeAndAFailureInItReopensItToPatternC() throws Exception {
+        // given a first run whose panel lets "superb" pass (every seventh item says it)
+        List<String> superb = new ArrayList<>();
+        for (int i = 7; i <= ITEMS; i += 7) {
+            superb.add(String.format("T%04d", i));
+        }
+        Path jobFile = writeJob(catalog(superb, List.of()), "");
+        Run first = run(jobFile, "r1", scripted());
+        assertThat(first.exit()).as(first.out()).isZero();
+        assertThat(first.report()).doesNotContainKey("strata");
+
+        // when ten items change (a source fact) and the second night's panel fails "superb" too
+        List<String> repriced = List.of("T0001", "T0002", "T0003", "T0004", "T0006", "T0008", "T0009", "T0011", "T0012",
+                "T0013");
+        catalog(superb, repriced);
+        Run second = run(jobFile, "r2", strict());
+
+        // then the covered stratum was sampled once, at the fixed size for t = 0.05 over H = 2 strata at the
+        // first look: ceil(ln(0.05 / 2) / ln(0.95)) = ceil(71.9) = 72 items, all of them carried over as covered
+        assertThat(second.exit()).as(second.out()).isZero();
+        Map<String, Object> strata = strata(second);
+        assertThat(strata.get("strata_sampled")).isEqualTo(2);
+        Map<?, ?> covered = stratum(strata, "covered");
+        assertThat(covered.get("sampled")).isEqualTo(72);
+        assertThat(covered.get("looks")).isEqualTo(1);
+        assertThat(query(inRun("r2", "SELECT COUNT(*) FROM sb_sample s JOIN sb_item i ON i.run_pk = s.run_pk AND"
+                + " i.item_id = s.item_id WHERE s.covered AND s.round_no = 1 AND i.carry = 'covered'"))).containsExactly("72");
+        assertThat(query(inRun("r2", "SELECT COUNT(*) FROM sb_sample s WHERE s.covered"))).containsExactly("72");
+        // a superb item in it failed: the stratum was reopened in round 1, its other items sampled by Pattern C after
+        assertThat(n(covered.get("failures"))).isPositive();
+        assertThat(covered.get("reopened")).isEqualTo(true);
+        assertThat(covered.get("reopened_in_round")).isEqualTo(1);
+        assertThat(covered.get("bound")).isNull();
+        assertThat(Integer.parseInt(query(inRun("r2", "SELECT COUNT(*) FROM sb_sample s JOIN sb_item i ON i.run_pk ="
+                + " s.run_pk AND i.item_id = s.item_id WHERE s.round_no = 2 AND i.carry = 'covered'")).get(0))).isPositive();
+        // no item of the covered stratum ships saying "superb" (items carried NICE were not reviewed again)
+        Object shippedFile = ((Map<?, ?>) second.report().get("outputs")).get("shipped_file");
+        Map<String, String> shipped = contents(second.dir().resolve(String.valueOf(shippedFile)));
+        List<String> coveredIds = query("SELECT i.item_id FROM sb_item i JOIN sb_run r ON r.run_pk = i.run_pk WHERE"
+                + " r.job_name = '" + job + "' AND r.run_id = 'r2' AND i.carry = 'covered'");
+        assertThat(coveredIds).hasSize((int) n(covered.get("items")));
+        assertThat(coveredIds).allSatisfy(id -> assertThat(shipped.getOrDefault(id, "")).doesNotContain("Superb"));
+        assertThat(second.out()).contains("strata:   changed").contains("failed: reopened in round 1");
+    }
+
+    @Test
+    void theLooksAtTheCoveredStratumGrowWhileNoItemEntersItAndRestartWhenItemsDo() throws Exception {
+        // given a job that samples as few as ten changed items (Pattern C below 100), and three runs on one catalog
+        Path catalog = catalog(List.of());
+        Path jobFile = writeJob(catalog, "");
+        Files.writeString(jobFile, Files.readString(jobFile).replace("  seed: 7\n", "  seed: 7\n  full-review-below: 10\n"));
+        assertThat(run(jobFile, "r1", scripted()).exit()).isZero();
+        Run second = run(jobFile, "r2", scripted());
+        Run third = run(jobFile, "r3", scripted());
+
+        // then the second run's look is the first (nothing changed: H = 1, n = ceil(ln 0.05 / ln 0.95) = 59);
+        // the third's, whose stratum only lost what the second reviewed, the second (H = 1, k = 2: n = 72)
+        Map<?, ?> look1 = stratum(strata(second), "covered");
+        assertThat(strata(second).get("strata_sampled")).isEqualTo(1);
+        assertThat(look1.get("looks")).isEqualTo(1);
+        assertThat(look1.get("previous_look")).isNull();
+        assertThat(look1.get("sampled")).isEqualTo(59);
+        Map<?, ?> look2 = stratum(strata(third), "covered");
+        assertThat(look2.get("looks")).isEqualTo(2);
+        assertThat(look2.get("previous_look")).isEqualTo("r2");
+        assertThat(n(look2.get("entered_since_previous_look"))).isZero();
+        assertThat(n(look2.get("items"))).isEqualTo(n(look1.get("items")) - 59);
+        assertThat(look2.get("sampled")).isEqualTo(72);
+        // the catalog's bound is the covered stratum's: 1 − (0.05 / 2)^(1/72) = 0.0499441
+        assertThat(((Number) ((Map<?, ?>) ((Map<?, ?>) third.report().get("run")).get("bound")).get("defect_rate_below"))
+                .doubleValue()).isCloseTo(0.0499441, org.assertj.core.data.Offset.offset(1e-7));
+
+        // when thirty items the third run did not leave covered change, and the job runs twice on that catalog
+        List<String> repriced = ids(states("r3"), "NICE").stream().filter(id -> Integer.parseInt(id.substring(1)) % 5 != 0)
+                .limit(30).toList();
+        assertThat(repriced).hasSize(30);
+        catalog(List.of(), repriced);
+        Run fourth = run(jobFile, "r4", scripted());
+        Run fifth = run(jobFile, "r5", scripted());
+
+        // then the fourth run's covered stratum only lost items: its third look (and H = 2 beside the changed ones)
+        assertThat(fourth.exit()).as(fourth.out()).isZero();
+        Map<?, ?> look3 = stratum(strata(fourth), "covered");
+        assertThat(look3.get("looks")).isEqualTo(3);
+        assertThat(strata(fourth).get("strata_sampled")).isEqualTo(2);
+        // the changed items the fourth shipped under its changed stratum's clean sample entered it: k starts again
+        assertThat(fifth.exit()).as(fifth.out()).isZero();
+        Map<?, ?> restart = stratum(strata(fifth), "covered");
+        assertThat(restart.get("looks")).isEqualTo(1);
+        assertThat(restart.get("previous_look")).isEqualTo("r4");
+        assertThat(n(restart.get("entered_since_previous_look"))).isPositive();
+    }
+
     // ---------------------------------------------------------------- the scripted panel
 
     /** A run: its exit, printed summary, report and output folder, and the items its panel was asked to review. */
@@ -283,6 +377,21 @@ class CarryOverFunctionalTests {
                 panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
     }
 
+    /** The marker, and "superb" too, fail; the fixer removes both. */
+    private static Panel strict() {
+        return reviewed -> new Extensions(Map.of("llm", ScriptedReviewer.answering(r -> {
+            reviewed.add(r.itemId());
+            List<String> issues = new ArrayList<>();
+            if (r.content().contains(MARKER.strip())) {
+                issues.add("on-specification: carries the shop-now boilerplate sentence");
+            }
+            if (r.content().contains("Superb")) {
+                issues.add("original: calls itself superb as other items do");
+            }
+            return issues;
+        })), panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "").replace(" Superb value.", "")));
+    }
+
     private static Panel cannotFix() {
         return reviewed -> new Extensions(Map.of("llm", marker(reviewed)),
                 panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
@@ -292,6 +401,11 @@ class CarryOverFunctionalTests {
 
     /** {@value #ITEMS} items, every fifth with the marker, the {@code superb} ones saying so. */
     private Path catalog(List<String> superb) throws Exception {
+        return catalog(superb, List.of());
+    }
+
+    /** As {@link #catalog(List)}, the {@code repriced} items with another price (a source fact). */
+    private Path catalog(List<String> superb, List<String> repriced) throws Exception {
         List<List<String>> rows = new ArrayList<>();
         for (List<String> r : TestJobsAccess.rows(ITEMS)) {
             List<String> row = new ArrayList<>(r);
@@ -300,6 +414,9 @@ class CarryOverFunctionalTests {
             }
             if (superb.contains(row.get(0))) {
                 row.set(7, row.get(7) + " Superb value.");
+            }
+            if (repriced.contains(row.get(0))) {
+                row.set(4, row.get(4).replace(".99", ".49"));
             }
             rows.add(row);
         }
@@ -350,6 +467,22 @@ class CarryOverFunctionalTests {
     private static Map<String, Object> carryOver(Run run) {
         assertThat(run.report()).as(run.out()).containsKey("carry_over");
         return (Map<String, Object>) run.report().get("carry_over");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> strata(Run run) {
+        assertThat(run.report()).as(run.out()).containsKey("strata");
+        return (Map<String, Object>) run.report().get("strata");
+    }
+
+    private static Map<?, ?> stratum(Map<String, Object> strata, String name) {
+        return ((List<?>) strata.get("per_stratum")).stream().map(o -> (Map<?, ?>) o).filter(m -> name.equals(m.get("name")))
+                .findFirst().orElseThrow();
+    }
+
+    /** {@code sql} (on {@code sb_sample s}) restricted to a run of the test's job. */
+    private String inRun(String runId, String sql) {
+        return sql + " AND s.run_pk = (SELECT run_pk FROM sb_run WHERE job_name = '" + job + "' AND run_id = '" + runId + "')";
     }
 
     /** The store: PostgreSQL from the environment, else H2 in file mode under the test's folder. */

@@ -539,10 +539,10 @@ class JobFileLoaderTests {
     }
 
     @Test
-    void carryOverIsOnWithAMaxAgeOfSevenRunsUnlessTheJobSaysOtherwise() throws Exception {
-        assertThat(JobFileLoader.load(write(BASE)).carryOver()).isEqualTo(new CarryOverSpec(true, 7));
-        assertThat(JobFileLoader.load(write(BASE + "carry-over:\n  enabled: false\n  max-age: 3\n")).carryOver())
-                .isEqualTo(new CarryOverSpec(false, 3));
+    void carryOverIsOnWithAMaxAgeOfSevenRunsAndATargetBoundOfFivePercentUnlessTheJobSaysOtherwise() throws Exception {
+        assertThat(JobFileLoader.load(write(BASE)).carryOver()).isEqualTo(new CarryOverSpec(true, 7, 0.05));
+        assertThat(JobFileLoader.load(write(BASE + "carry-over:\n  enabled: false\n  max-age: 3\n  target-bound: 0.02\n"))
+                .carryOver()).isEqualTo(new CarryOverSpec(false, 3, 0.02));
     }
 
     @Test

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * outcomes are carried over) or in the review step, then rerun with the same run id. The resumed
  * run carries exactly what an uninterrupted second run carries, reviews none of the items it
  * carried NICE, stores no review twice and as many as the uninterrupted run, and ships the same
- * catalog.
+ * catalog; its covered stratum's sample is the same, drawn and counted as a look once.
  */
 class CarryOverKillFunctionalTests {
 
@@ -28,6 +28,13 @@ class CarryOverKillFunctionalTests {
             + " ON r.run_pk = i.run_pk WHERE r.run_id = 'n2' AND i.carry IS NOT NULL ORDER BY i.item_id";
 
     static final String REVIEWS = "SELECT COUNT(*) FROM sb_review v JOIN sb_run r ON r.run_pk = v.run_pk WHERE r.run_id = 'n2'";
+
+    /** The second run's covered sample (item ids) and its draw (looks, size), as stored. */
+    static final String COVERED_SAMPLE = "SELECT s.item_id FROM sb_sample s JOIN sb_run r ON r.run_pk = s.run_pk"
+            + " WHERE r.run_id = 'n2' AND s.covered ORDER BY s.item_id";
+
+    static final String DRAW = "SELECT s.round_no || ':' || s.looks || ':' || s.sample_size || ':' || s.items FROM sb_stratum s"
+            + " JOIN sb_run r ON r.run_pk = s.run_pk WHERE r.run_id = 'n2'";
 
     @ParameterizedTest(name = "killed in {0}")
     @ValueSource(strings = {"pre-pass", "review"})
@@ -46,6 +53,8 @@ class CarryOverKillFunctionalTests {
         assertThat(ref.exitValue()).as(LoopKillFunctionalTests.log(reference)).isZero();
         List<String> carried = LoopKillFunctionalTests.strings(reference, CARRIED);
         assertThat(carried).as("the uninterrupted second run carries outcomes over").hasSize(400);
+        List<String> coveredSample = LoopKillFunctionalTests.strings(reference, COVERED_SAMPLE);
+        assertThat(coveredSample).as("the uninterrupted second run samples its covered stratum").isNotEmpty();
 
         // when the second run is killed with some but not all of the step's work stored
         boolean prePass = step.equals("pre-pass");
@@ -97,6 +106,10 @@ class CarryOverKillFunctionalTests {
                 + " FROM sb_review v JOIN sb_run r ON r.run_pk = v.run_pk WHERE r.run_id = 'n2'"
                 + " GROUP BY v.item_id, v.rev, v.iteration, v.reviewer HAVING COUNT(*) > 1) d")).isZero();
         assertThat(LoopKillFunctionalTests.query(killed, REVIEWS)).isEqualTo(LoopKillFunctionalTests.query(reference, REVIEWS));
+        // the covered stratum drawn once: the same sample, counted as one look
+        assertThat(LoopKillFunctionalTests.strings(killed, COVERED_SAMPLE)).isEqualTo(coveredSample);
+        assertThat(LoopKillFunctionalTests.strings(killed, DRAW)).isEqualTo(LoopKillFunctionalTests.strings(reference, DRAW))
+                .singleElement().asString().startsWith("1:1:");
         assertThat(Files.readString(killed.resolve("out/loop/n2/catalog.csv")))
                 .isEqualTo(Files.readString(reference.resolve("out/loop/n2/catalog.csv")));
     }

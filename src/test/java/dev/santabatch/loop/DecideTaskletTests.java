@@ -152,4 +152,92 @@ class DecideTaskletTests {
         assertThat(decide()).isEqualTo(Decision.CONTINUE);
         assertThat(loop.acceptance(run.runPk(), 2)).contains(new LoopStore.Acceptance(C, C + 1));
     }
+
+    // ---------------------------------------------------------------- a round with the covered stratum's sample
+
+    /** Items 400-499 of a new run carried over as covered; its round 1 drew 100 changed items and 72 covered ones. */
+    private long coveredRound(boolean changedFullReview) {
+        long pk = store.createRunIfAbsent(new Store.RunRow(0, run.job().name(), "covered", "job.yml", "in.csv", "out", 1,
+                Instant.now(), null, null)).runPk();
+        List<Store.NewItem> items = new ArrayList<>();
+        List<LoopStore.SampleRow> sample = new ArrayList<>();
+        java.util.Set<String> covered = new java.util.HashSet<>();
+        for (int i = 0; i < 500; i++) {
+            items.add(new Store.NewItem(id(i), i + 1, i + 2, "kitchen", FieldsCodec.encode(List.of(id(i), "text"))));
+            if (i < SAMPLED || (i >= 400 && i < 472)) {
+                sample.add(new LoopStore.SampleRow(id(i), 0, i < SAMPLED ? "kitchen" : "(covered)", sample.size() + 1));
+            }
+            if (i >= 400 && i < 472) {
+                covered.add(id(i));
+            }
+        }
+        store.insertItems(pk, items);
+        store.jdbc().update("UPDATE sb_item SET carry = 'covered' WHERE run_pk = ? AND record_index > 400", pk);
+        loop.insertRound(pk, new LoopStore.Round(1, 7, 500, SAMPLED + 72, false, "", null));
+        loop.insertSample(pk, 1, sample, covered);
+        new StratumStore(loop.jdbc()).insert(new StratumStore.Draw(pk, 1, 2, 0.05, 100, 72, 1, null, null, 400, SAMPLED,
+                changedFullReview, null, null, null, null));
+        run = new RunContext(run.job(), "covered", pk, Path.of("in.csv"), Path.of("out"), 7, List.of("id", "description"),
+                List.of());
+        return pk;
+    }
+
+    /** Every sampled item NICE on first review, but those given. */
+    private void reviewedRound1(long pk, List<String> failed) {
+        for (LoopStore.SampleOutcome s : loop.sample(pk, 1)) {
+            boolean f = failed.contains(s.itemId());
+            loop.sampleOutcome(pk, 1, s.itemId(), "NICE", null, f ? 2 : 1, f ? 1 : 0);
+            store.setState(pk, s.itemId(), "NICE");
+        }
+    }
+
+    private StratumStore.Draw draw(long pk) {
+        return new StratumStore(loop.jdbc()).covered(pk).orElseThrow();
+    }
+
+    @Test
+    void aCleanCoveredSampleBesideACleanChangedSampleIsClean() {
+        long pk = coveredRound(false);
+        reviewedRound1(pk, List.of(id(5)));
+
+        assertThat(decide()).isEqualTo(Decision.CLEAN);
+        assertThat(draw(pk)).extracting(StratumStore.Draw::failures, StratumStore.Draw::reopenedRound,
+                StratumStore.Draw::accepted).containsExactly(0, null, true);
+        // the changed stratum's sample alone is judged by its acceptance number: 1 failure in 100
+        assertThat(loop.acceptance(pk, 1)).contains(new LoopStore.Acceptance(C, 1));
+    }
+
+    @Test
+    void oneFailureInTheCoveredSampleReopensItAndTheRoundContinues() {
+        // given a clean changed sample and one covered item fixed in its review (within any acceptance number)
+        long pk = coveredRound(false);
+        reviewedRound1(pk, List.of(id(450)));
+
+        assertThat(decide()).isEqualTo(Decision.CONTINUE);
+        assertThat(draw(pk)).extracting(StratumStore.Draw::failures, StratumStore.Draw::reopenedRound)
+                .containsExactly(1, 1);
+        assertThat(draw(pk).changedOutcome()).isEqualTo(Decision.CLEAN);
+    }
+
+    @Test
+    void aCoveredItemFailedOutsideItsOwnReviewReopensIt() {
+        long pk = coveredRound(false);
+        reviewedRound1(pk, List.of());
+        loop.flag(pk, id(401), 0, 1, List.of("B: on-specification: fails its clean copy"));
+
+        assertThat(decide()).isEqualTo(Decision.CONTINUE);
+        assertThat(draw(pk).reopenedRound()).isEqualTo(1);
+    }
+
+    @Test
+    void aChangedStratumReviewedInFullWithACleanCoveredSampleIsClean() {
+        // given the changed stratum taken whole and every changed item verified; covered ones left unsampled
+        long pk = coveredRound(true);
+        reviewedRound1(pk, List.of());
+        store.jdbc().update("UPDATE sb_item SET state = 'NICE' WHERE run_pk = ? AND carry IS NULL", pk);
+
+        // then not fully reviewed: the covered items ship under their clean sample
+        assertThat(decide()).isEqualTo(Decision.CLEAN);
+        assertThat(draw(pk).changedOutcome()).isEqualTo(Decision.FULLY_REVIEWED);
+    }
 }

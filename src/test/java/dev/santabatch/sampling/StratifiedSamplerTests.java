@@ -165,6 +165,20 @@ class StratifiedSamplerTests {
     static final int[] PINNED = {16, 20, 28, 44, 95};
 
     @Test
+    void aStratumHeldApartIsDrawnFromItsOwnReproducibleStream() {
+        int[] covered = StratifiedSampler.positions(42L, 1, "covered", 800, 59);
+        assertThat(covered).hasSize(59).doesNotHaveDuplicates().isSorted();
+        assertThat(covered[0]).isNotNegative();
+        assertThat(covered[58]).isLessThan(800);
+        assertThat(StratifiedSampler.positions(42L, 1, "covered", 800, 59)).isEqualTo(covered);
+        assertThat(StratifiedSampler.positions(7L, 1, "covered", 800, 59)).isNotEqualTo(covered);
+        assertThat(StratifiedSampler.positions(42L, 2, "covered", 800, 59)).isNotEqualTo(covered);
+        // not the stream of a category of the same name
+        assertThat(StratifiedSampler.positions(42L, 1, new StratumKey("covered", false), 800, 59)).isNotEqualTo(covered);
+        assertThat(StratifiedSampler.positions(42L, 1, "covered", 59, 59)).hasSize(59).startsWith(0).endsWith(58);
+    }
+
+    @Test
     void changedItemsAreRepresentedInProportion() {
         StratumKey aChanged = new StratumKey("a", true);
         StratumKey bChanged = new StratumKey("b", true);
