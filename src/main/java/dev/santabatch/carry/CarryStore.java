@@ -200,14 +200,15 @@ public final class CarryStore {
                     ps.setString(1, m.kind().key());
                     ps.setLong(2, m.fromRunPk());
                     ps.setInt(3, m.runs());
-                    ps.setString(4, m.kind() == CarryKind.COVERED ? sha256(m.text()) : null);
+                    ps.setString(4, m.kind() == CarryKind.COVERED ? textDigest(m.text()) : null);
                     ps.setString(5, m.kind().key());
                     ps.setString(6, m.itemId());
                     ps.setLong(7, runPk);
                 });
     }
 
-    private static String sha256(String text) {
+    /** The digest a covered item's carried text is stored with ({@code covered_sha256}): SHA-256, hex. */
+    public static String textDigest(String text) {
         try {
             return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
                     .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));

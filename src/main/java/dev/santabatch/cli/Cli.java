@@ -90,13 +90,14 @@ public final class Cli {
 
               What a run of the job started now would do and spend, with no model call and nothing
               written: items and rejects, carry-over from the job's earlier runs, what the rules fix
-              and hold, the eligible items, round 1's sample and the bound it would give if clean,
-              the clean sample a bound below --target-bound needs (default 0.05), and the expected
-              model calls, tokens and cost of round 1 and of a whole run against full verification.
-              Expected fixes follow the median first-pass rate of the job's last 5 runs, else the
-              Santa Method's 70 %. --input reads that catalog instead of the job file's input.path.
-              --json writes the same as one JSON object. Reads the store; works while a run is live
-              in another process. See docs/plan.md.
+              and hold, the eligible items per stratum (changed, covered), round 1's sample and the
+              bound it would give if clean, the clean sample a bound below --target-bound needs
+              (default: the job's carry-over.target-bound), and the expected model calls, tokens and
+              cost of round 1 and of a whole run against full verification. Expected fixes follow
+              the median first-pass rate of the job's last 5 runs, else the Santa Method's 70 %.
+              --input reads that catalog instead of the job file's input.path. --json writes the
+              same as one JSON object. Reads the store; works while a run is live in another
+              process. See docs/plan.md.
             """;
 
     private Cli() {}

@@ -5,7 +5,6 @@ import dev.santabatch.sampling.SamplingSettings;
 import dev.santabatch.sampling.StratifiedSampler;
 import dev.santabatch.sampling.StratumKey;
 import dev.santabatch.store.Store;
-import dev.santabatch.stats.StratumBound;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
@@ -56,12 +55,12 @@ final class SampleTasklet implements Tasklet {
      * n = min(N, ⌈ln(α / (H · k)) / ln(1 − t)⌉).
      */
     private StratumStore.Draw draw(StratifiedSampler.Allocation changed, int members) {
-        int h = changed.eligible() > 0 ? 2 : 1;
+        int h = StratumStore.strata(changed.eligible());
         Optional<StratumStore.Draw> lastLook = strata.lastLook(run.job().name(), run.runPk());
         Long entered = lastLook.map(l -> strata.entered(run.runPk(), l.runPk())).orElse(null);
-        int k = entered != null && entered == 0 ? lastLook.get().looks() + 1 : 1;
+        int k = StratumStore.looks(lastLook, entered);
         double t = run.job().carryOver().targetBound();
-        int n = Math.min(members, StratumBound.sampleSize(t, StratumBound.ALPHA, h, k));
+        int n = StratumStore.sampleSize(t, changed.eligible(), members, k);
         return new StratumStore.Draw(run.runPk(), 1, h, t, members, n, k, lastLook.map(StratumStore.Draw::runPk).orElse(null),
                 entered, changed.eligible(), changed.sampleSize(), changed.fullReview(), null, null, null, null);
     }
@@ -101,9 +100,7 @@ final class SampleTasklet implements Tasklet {
                 counts.merge(key, 1, Integer::sum);
             }
         });
-        SamplingSettings settings = new SamplingSettings(run.job().sampling().rate(),
-                run.job().sampling().allowRateOutsideRange(), run.job().sampling().minSize(),
-                run.job().sampling().fullReviewBelow());
+        SamplingSettings settings = run.job().sampling().settings();
         StratifiedSampler.Allocation allocation = StratifiedSampler.allocate(counts, settings);
         StratifiedSampler.Picker picker = StratifiedSampler.picker(allocation, run.seed(), round);
         StratumStore.Draw draw = drawNow ? draw(allocation, members[0]) : null;

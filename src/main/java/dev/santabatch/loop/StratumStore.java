@@ -1,12 +1,18 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.carry.CarryStore;
+import dev.santabatch.stats.StratumBound;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * The covered stratum of a run (docs/carry-over.md, "Strata"): the items carried over as covered,
@@ -40,6 +46,9 @@ public final class StratumStore {
               unreviewed INT,
               reopened_round INT,
               PRIMARY KEY (run_pk, stratum))""");
+
+    /** The changed stratum's name in {@code report.json}: new, changed and judged-afresh items, sampled by Pattern C. */
+    public static final String CHANGED = "changed";
 
     /** The covered stratum's name, in {@code sb_stratum} and in {@code report.json}. */
     public static final String COVERED = "covered";
@@ -107,8 +116,36 @@ public final class StratumStore {
                 COVERED).stream().findFirst();
     }
 
+    /**
+     * The covered stratum's fixed sample size: {@code n = min(N, ⌈ln(α / (H · k)) / ln(1 − t)⌉)} with
+     * H = 2 strata sampled when the changed stratum has items, else 1 ({@link StratumBound#sampleSize}).
+     *
+     * @param targetBound t, {@code carry-over.target-bound}
+     * @param changedItems the changed stratum's eligible items
+     * @param members N, the covered stratum's members
+     * @param looks k ({@link #looks})
+     */
+    public static int sampleSize(double targetBound, long changedItems, long members, int looks) {
+        return (int) Math.min(members, StratumBound.sampleSize(targetBound, StratumBound.ALPHA, strata(changedItems), looks));
+    }
+
+    /** H: the strata sampled in round 1, the covered one and, when it has items, the changed one. */
+    public static int strata(long changedItems) {
+        return changedItems > 0 ? 2 : 1;
+    }
+
+    /**
+     * k: the looks at the covered stratum, this one included: one more than the job's last look when
+     * no member entered the stratum since it, else 1.
+     *
+     * @param entered the members that entered since {@code lastLook} ({@link #entered}); {@code null} without one
+     */
+    public static int looks(Optional<Draw> lastLook, @Nullable Long entered) {
+        return lastLook.isPresent() && entered != null && entered == 0 ? lastLook.get().looks() + 1 : 1;
+    }
+
     /** The job's last look at its covered stratum before run {@code beforeRunPk}: the newest earlier run with a draw. */
-    Optional<Draw> lastLook(String jobName, long beforeRunPk) {
+    public Optional<Draw> lastLook(String jobName, long beforeRunPk) {
         return jdbc.query("SELECT " + COLUMNS + " FROM sb_stratum s JOIN sb_run r ON r.run_pk = s.run_pk"
                         + " WHERE r.job_name = ? AND s.run_pk < ? AND s.stratum = ? ORDER BY s.run_pk DESC LIMIT 1",
                 DRAW, jobName, beforeRunPk, COVERED).stream().findFirst();
@@ -147,11 +184,31 @@ public final class StratumStore {
     }
 
     /**
+     * As {@link #entered(long, long)}, for would-be members not stored as a run's items (a plan's):
+     * each id with its input digest and its carried text's digest ({@link CarryStore#textDigest}).
+     */
+    public long entered(long lastLookRun, Map<String, List<String>> members) {
+        if (members.isEmpty()) {
+            return 0;
+        }
+        Set<String> same = new HashSet<>();
+        new NamedParameterJdbcTemplate(jdbc).query("SELECT item_id, input_sha256, covered_sha256 FROM sb_item WHERE run_pk = :run"
+                        + " AND carry = 'covered' AND item_id IN (:ids)",
+                new MapSqlParameterSource("run", lastLookRun).addValue("ids", new ArrayList<>(members.keySet())), rs -> {
+                    if (List.of(String.valueOf(rs.getString(2)), String.valueOf(rs.getString(3)))
+                            .equals(members.get(rs.getString(1)))) {
+                        same.add(rs.getString(1));
+                    }
+                });
+        return members.size() - same.size();
+    }
+
+    /**
      * The run's members of the covered stratum that were no member of it in run {@code lastLookRun}
      * with the same input digest and carried text: items that entered the stratum since that look, or
      * whose text changed. Members that left since (reviewed, changed, held, aged out) do not count.
      */
-    long entered(long runPk, long lastLookRun) {
+    public long entered(long runPk, long lastLookRun) {
         Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item i WHERE i.run_pk = ? AND " + MEMBER
                 + " AND NOT EXISTS (SELECT 1 FROM sb_item l WHERE l.item_id = i.item_id AND l.run_pk = ?"
                 + " AND l.carry = 'covered' AND l.input_sha256 = i.input_sha256 AND l.covered_sha256 = i.covered_sha256)",

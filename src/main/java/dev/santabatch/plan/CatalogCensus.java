@@ -9,6 +9,7 @@ import dev.santabatch.catalog.CatalogReader;
 import dev.santabatch.catalog.CatalogRecord;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.llm.PromptTemplates;
+import dev.santabatch.loop.StratumStore;
 import dev.santabatch.prepass.PrePass;
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.run.Fingerprints;
@@ -22,6 +23,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -46,7 +48,9 @@ public final class CatalogCensus {
             throws IOException, CatalogException {
         CarryOver carry = CarryOver.preview(store.jdbc(), job.name(), Fingerprints.verification(job, env),
                 PromptTemplates.digest(), job.carryOver());
-        Tally tally = new Tally();
+        StratumStore strata = new StratumStore(store.jdbc());
+        Optional<StratumStore.Draw> lastLook = strata.lastLook(job.name(), Long.MAX_VALUE);
+        Tally tally = new Tally(strata, lastLook.map(StratumStore.Draw::runPk).orElse(null));
         try (CatalogReader reader = CatalogReader.open(input, job.input(), null)) {
             List<String> header = reader.header();
             SourceFields source = new SourceFields(job, header);
@@ -72,10 +76,14 @@ public final class CatalogCensus {
         return new Census(tally.items, tally.rejects,
                 carry == null ? List.of() : carry.lookedAt().stream().map(CarryStore.SourceRun::runId).toList(),
                 tally.carried, tally.afresh, tally.rulesFixed, tally.rulesHeld, tally.eligible, tally.covered,
-                tally.prompts.items());
+                lastLook.flatMap(l -> store.findRun(l.runPk())).map(Store.RunRow::runId).orElse(null),
+                StratumStore.looks(lastLook, lastLook.isPresent() ? tally.entered : null), tally.prompts.items());
     }
 
     private static final class Tally {
+        private final StratumStore strata;
+        private final @Nullable Long lastLookRun;
+        long entered;
         long items;
         long rejects;
         long rulesFixed;
@@ -86,17 +94,25 @@ public final class CatalogCensus {
         final Map<String, Long> covered = new HashMap<>();
         final Census.PromptDraw prompts = new Census.PromptDraw();
 
+        /** @param lastLookRun the run of the last look at the covered stratum; {@code null}: none */
+        Tally(StratumStore strata, @Nullable Long lastLookRun) {
+            this.strata = strata;
+            this.lastLookRun = lastLookRun;
+        }
+
         void page(List<CatalogRecord.CatalogRow> rows, SourceFields source, int category, @Nullable CarryOver carry,
                 PrePass prePass) {
             if (rows.isEmpty()) {
                 return;
             }
             Map<String, CarryOver.Candidate> found = Map.of();
+            Map<String, String> digests = new HashMap<>();
             if (carry != null) {
-                Map<String, String> digests = new HashMap<>();
                 rows.forEach(r -> digests.put(r.id(), Fingerprints.input(source.content(r.values()), source.of(r.values()))));
                 found = carry.lookup(rows.stream().map(CatalogRecord.CatalogRow::id).toList(), digests);
             }
+            // the covered stratum's members of the page, as its draw compares them with the last look's
+            Map<String, List<String>> members = new HashMap<>();
             for (CatalogRecord.CatalogRow row : rows) {
                 items++;
                 Store.StoredItem item = new Store.StoredItem(row.id(), row.recordIndex(), row.line(),
@@ -117,6 +133,7 @@ public final class CatalogCensus {
                         continue;
                     }
                     covered.merge(cat, 1L, Long::sum);
+                    members.put(row.id(), List.of(digests.get(row.id()), CarryStore.textDigest(c.outcome().original())));
                 } else if (c.outcome().mustEscalate()) {
                     rulesHeld++;
                     continue;
@@ -125,6 +142,9 @@ public final class CatalogCensus {
                 }
                 eligible.merge(cat, 1L, Long::sum);
                 prompts.offer(row.id(), c.outcome().text(), source.of(row.values()));
+            }
+            if (lastLookRun != null) {
+                entered += strata.entered(lastLookRun, members);
             }
         }
     }

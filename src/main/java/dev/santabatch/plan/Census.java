@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What round 1 of a run starts with: the items read and rejected, what carry-over gives them, what
@@ -23,12 +24,15 @@ import java.util.TreeMap;
  * @param rulesFixed items not carried over whose text a rule changes
  * @param rulesHeld items not carried over that a rule holds (escalated in the pre-pass)
  * @param eligible the items round 1 samples from, by category ({@code ""} without a category column)
- * @param covered of those, the items carried over as covered, by category
+ * @param covered of those, the items carried over as covered (the covered stratum's members), by category
+ * @param lastLook the job's run whose draw of its covered stratum was the last look at it; {@code null}: none
+ * @param coveredLooks k, the looks at the covered stratum this one would be ({@link
+ *     dev.santabatch.loop.StratumStore#looks})
  * @param promptItems up to {@value #PROMPT_ITEMS} eligible items, drawn the same way by both counts
  */
 public record Census(long items, long rejects, List<String> lookedAt, Map<String, Long> carried,
         Map<String, Long> judgedAfresh, long rulesFixed, long rulesHeld, Map<String, Long> eligible,
-        Map<String, Long> covered, List<PromptItem> promptItems) {
+        Map<String, Long> covered, @Nullable String lastLook, int coveredLooks, List<PromptItem> promptItems) {
 
     /** The eligible items whose prompts size the calls. */
     public static final int PROMPT_ITEMS = 20;
@@ -60,6 +64,18 @@ public record Census(long items, long rejects, List<String> lookedAt, Map<String
 
     public long eligibleTotal() {
         return eligible.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The changed stratum's eligible items, by category: the eligible items that are not covered. */
+    public Map<String, Long> changed() {
+        Map<String, Long> out = new TreeMap<>();
+        eligible.forEach((category, n) -> {
+            long left = n - covered.getOrDefault(category, 0L);
+            if (left > 0) {
+                out.put(category, left);
+            }
+        });
+        return out;
     }
 
     public long coveredTotal() {

@@ -7,13 +7,14 @@ import dev.santabatch.job.ReviewerSpec;
 import dev.santabatch.llm.CallEstimates;
 import dev.santabatch.llm.MatchRequest;
 import dev.santabatch.loop.PatternNarrowing;
+import dev.santabatch.loop.StratumStore;
 import dev.santabatch.review.FixRequest;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.sampling.SamplingSettings;
 import dev.santabatch.sampling.StratifiedSampler;
 import dev.santabatch.sampling.StratumKey;
 import dev.santabatch.stats.AcceptanceNumber;
-import dev.santabatch.stats.CleanSampleBound;
+import dev.santabatch.stats.StratumBound;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,10 +28,15 @@ import org.jspecify.annotations.Nullable;
  * {@link PlanHistory} of the job's last runs. The model of a round:
  *
  * <ul>
+ *   <li>round 1 samples the changed stratum (new, changed and judged-afresh items) at
+ *       {@code sampling.rate}, by category, and the covered stratum (items carried over as covered)
+ *       with its fixed size, as the sample step draws them; later rounds sample the changed stratum's
+ *       items left, and the covered stratum's too as often as the job's last runs reopened theirs;
  *   <li>every sampled item is reviewed once by each model reviewer;
  *   <li>a share {@code 1 − p} of them is NAUGHTY (p the expected first-pass rate); each is fixed and
  *       reviewed again by each model reviewer, and a fixed text fails again at the same rate, up to
- *       {@code santa.max-iterations} fixes: {@code Σ_{i < max} (1 − p)^i} fixes per NAUGHTY item;
+ *       {@code santa.max-iterations} fixes: {@code Σ_{i < max} (1 − p)^i} fixes per NAUGHTY item; a
+ *       covered item, shipped before under a clean sample, fails at the panel's false-failure rate only;
  *   <li>the round's canaries ({@code santa.canary-share} of the sample, at least
  *       {@code santa.min-canaries}, no more than the items passed) are reviewed by each model reviewer;
  *   <li>with a model matcher, the failures form systematic patterns of {@code santa.systematic-min-items}
@@ -48,17 +54,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Plan {
 
-    /** α of the bounds: 95 % confidence. */
-    static final double ALPHA = 1 - CleanSampleBound.CONFIDENCE;
-
-    /** The target bound when {@code --target-bound} is not given. */
-    public static final double DEFAULT_TARGET_BOUND = 0.05;
-
     /**
      * What the plan is asked beyond the job and the store.
      *
      * @param canaries whether rounds draw canaries (the launcher's canary switch)
-     * @param targetBound the bound whose clean sample size is stated
+     * @param targetBound the bound whose clean sample size is stated ({@code --target-bound}, else
+     *     {@code carry-over.target-bound})
      */
     public record Options(boolean canaries, double targetBound) {}
 
@@ -88,7 +89,7 @@ public final class Plan {
     private final List<ModelSpec> reviewers;
     private final @Nullable ModelSpec fixer;
     private final @Nullable ModelSpec matcher;
-    private final StratifiedSampler.Allocation roundOneSample;
+    private final Sample roundOneSample;
     private final double fixIterations;
     private final List<Round> rounds;
     private final Calls fullVerification;
@@ -114,6 +115,56 @@ public final class Plan {
         this.perCall = PerCall.of(job, census.promptItems(), reviewers, fixer, matcher);
     }
 
+    /**
+     * Round 1's sample: the changed stratum's Pattern C allocation and the covered stratum's fixed sample.
+     *
+     * @param covered the covered stratum's members N_v
+     * @param coveredSample its fixed sample n_v (0 without members)
+     * @param strata H, the strata round 1 samples
+     * @param looks k, the looks at the covered stratum this would be
+     */
+    record Sample(StratifiedSampler.Allocation changed, long covered, int coveredSample, int strata, int looks) {
+
+        long eligible() {
+            return changed.eligible() + covered;
+        }
+
+        int size() {
+            return changed.sampleSize() + coveredSample;
+        }
+
+        /** The changed stratum's bound if its sample is clean; 0 when reviewed in full beside a covered one. */
+        @Nullable Double changedBound() {
+            if (changed.eligible() == 0) {
+                return null;
+            }
+            if (changed.fullReview()) {
+                return covered > 0 ? 0.0 : null;
+            }
+            return StratumBound.upperBound(changed.sampleSize(), 0, 1, strata, StratumBound.ALPHA);
+        }
+
+        /** The covered stratum's bound if its sample is clean; 0 when every member is sampled. */
+        @Nullable Double coveredBound() {
+            if (covered == 0) {
+                return null;
+            }
+            return coveredSample >= covered ? 0.0 : StratumBound.upperBound(coveredSample, 0, looks, strata, StratumBound.ALPHA);
+        }
+
+        /** Σ (N_h / N) · p_h over the strata with a bound; {@code null} without one. */
+        @Nullable Double catalogBound() {
+            List<StratumBound.Share> shares = new ArrayList<>();
+            if (changedBound() != null) {
+                shares.add(new StratumBound.Share(changed.eligible(), changedBound()));
+            }
+            if (coveredBound() != null) {
+                shares.add(new StratumBound.Share(covered, coveredBound()));
+            }
+            return shares.isEmpty() ? null : StratumBound.catalog(shares);
+        }
+    }
+
     /** The plan of a run of {@code job} on {@code input} that starts as {@code census} says. */
     public static Plan of(JobDefinition job, String input, Census census, PlanHistory history, Options options) {
         return new Plan(job, input, census, history, options);
@@ -123,12 +174,20 @@ public final class Plan {
 
     /**
      * Round 1's sample per stratum, as the sample step draws it: the one place a plan sizes a sample.
-     * Covered items are sampled with the rest, by category, at {@code sampling.rate}.
+     * The changed stratum by category at {@code sampling.rate}; the covered stratum with the fixed size
+     * a clean sample needs to bound it below {@code carry-over.target-bound} ({@link StratumStore#sampleSize}).
      */
-    static StratifiedSampler.Allocation sample(JobDefinition job, Census census) {
+    static Sample sample(JobDefinition job, Census census) {
         Map<StratumKey, Integer> counts = new TreeMap<>();
-        census.eligible().forEach((category, n) -> counts.put(new StratumKey(category, false), Math.toIntExact(n)));
-        return StratifiedSampler.allocate(counts, job.sampling().settings());
+        census.changed().forEach((category, n) -> counts.put(new StratumKey(category, false), Math.toIntExact(n)));
+        StratifiedSampler.Allocation changed = StratifiedSampler.allocate(counts, job.sampling().settings());
+        long covered = census.coveredTotal();
+        if (covered == 0) {
+            return new Sample(changed, 0, 0, 1, census.coveredLooks());
+        }
+        return new Sample(changed, covered,
+                StratumStore.sampleSize(job.carryOver().targetBound(), changed.eligible(), covered, census.coveredLooks()),
+                StratumStore.strata(changed.eligible()), census.coveredLooks());
     }
 
     /** Fixes per NAUGHTY item: {@code Σ_{i < max} q^i}, each fixed text failing again at rate q. */
@@ -144,32 +203,44 @@ public final class Plan {
 
     private List<Round> rounds(double q) {
         SamplingSettings settings = job.sampling().settings();
-        int planned = roundOneSample.fullReview() ? 1
+        StratifiedSampler.Allocation changed = roundOneSample.changed();
+        int planned = changed.fullReview() && roundOneSample.covered() == 0 ? 1
                 : Math.min(job.santa().maxRounds(), history.rounds() != null ? Math.max(1, history.rounds()) : 2);
         List<Round> out = new ArrayList<>();
         long eligible = roundOneSample.eligible();
-        int n = roundOneSample.sampleSize();
-        for (int k = 1; k <= planned && eligible > 0; k++) {
-            if (k > 1) {
-                n = StratifiedSampler.sampleSize(Math.toIntExact(eligible), settings);
-            }
-            boolean clean = k > 1 && k == planned;
-            double rate = clean ? Math.min(q, AcceptanceNumber.PANEL_FALSE_FAILURE) : q;
-            out.add(new Round(k, eligible, n, clean, round(n, clean ? 0 : eligible - n, rate)));
-            eligible -= n;
+        if (eligible == 0) {
+            return out;
+        }
+        int n = roundOneSample.size();
+        out.add(new Round(1, eligible, n, planned == 1,
+                round(changed.sampleSize(), roundOneSample.coveredSample(), planned == 1 ? 0 : eligible - n, q)));
+        // the changed stratum's items left; the covered stratum's as often as the job's last runs reopened it
+        double reopened = history.coveredReopened() == null ? 0 : history.coveredReopened();
+        long left = changed.eligible() - changed.sampleSize()
+                + Math.round(reopened * (roundOneSample.covered() - roundOneSample.coveredSample()));
+        for (int k = 2; k <= planned && left > 0; k++) {
+            n = StratifiedSampler.sampleSize(Math.toIntExact(left), settings);
+            boolean clean = k == planned;
+            out.add(new Round(k, left, n, clean, round(n, 0, clean ? 0 : left - n,
+                    clean ? Math.min(q, AcceptanceNumber.PANEL_FALSE_FAILURE) : q)));
+            left -= n;
         }
         return out;
     }
 
     /**
-     * One round's calls: a sample of {@code n}, failing at rate {@code q}, whose batch fix chooses from
-     * {@code left} eligible items (0: no batch fix).
+     * One round's calls: {@code changed} items of the changed stratum sampled, failing at rate {@code q},
+     * and {@code covered} of the covered stratum, failing at the panel's false-failure rate; the batch
+     * fix chooses from {@code left} eligible items (0: no batch fix).
      */
-    private Calls round(int n, long left, double q) {
+    private Calls round(int changed, int covered, long left, double q) {
         int r = reviewers.size();
-        double naughty = q * n;
-        double fixes = naughty * fixIterations(q, job.santa().maxIterations());
-        double canaries = options.canaries() && r > 0 ? Math.min(job.santa().fit().canaries(n), (1 - q) * n) : 0;
+        int n = changed + covered;
+        double qCovered = Math.min(q, AcceptanceNumber.PANEL_FALSE_FAILURE);
+        double naughty = q * changed + qCovered * covered;
+        double fixes = q * changed * fixIterations(q, job.santa().maxIterations())
+                + qCovered * covered * fixIterations(qCovered, job.santa().maxIterations());
+        double canaries = options.canaries() && r > 0 ? Math.min(job.santa().fit().canaries(n), n - naughty) : 0;
         double matcherCalls = 0;
         if (matcher != null && left > 0) {
             if (history.matcherPerDefect() != null) {
@@ -271,7 +342,7 @@ public final class Plan {
     }
 
     public int roundOneSampleSize() {
-        return roundOneSample.sampleSize();
+        return roundOneSample.size();
     }
 
     private Calls whole() {
@@ -282,14 +353,8 @@ public final class Plan {
         return c;
     }
 
-    /** The bound a clean round-1 sample of its size gives; {@code null} for a full review or no sample. */
-    @Nullable Double roundOneBound() {
-        int n = roundOneSample.sampleSize();
-        return roundOneSample.fullReview() || n < 1 ? null : CleanSampleBound.upperBound(n, 0, 1, ALPHA);
-    }
-
     int targetSampleSize() {
-        return CleanSampleBound.sampleSizeFor(options.targetBound(), 1, ALPHA);
+        return StratumBound.sampleSize(options.targetBound(), StratumBound.ALPHA, roundOneSample.strata(), 1);
     }
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper()
@@ -334,14 +399,16 @@ public final class Plan {
         m.put("strata", strata());
         Map<String, Object> sample = new LinkedHashMap<>();
         sample.put("eligible", roundOneSample.eligible());
-        sample.put("size", roundOneSample.sampleSize());
-        sample.put("full_review", roundOneSample.fullReview());
+        sample.put("size", roundOneSample.size());
+        sample.put("full_review", roundOneSample.changed().fullReview() && roundOneSample.covered() == 0);
         Map<String, Object> byCategory = new LinkedHashMap<>();
-        roundOneSample.strata().forEach(s -> byCategory.put(s.key().category(), ordered("eligible", s.size(), "sample", s.quota())));
+        roundOneSample.changed().strata().forEach(s -> byCategory.put(s.key().category(),
+                ordered("eligible", s.size(), "sample", s.quota())));
         sample.put("by_category", byCategory);
-        sample.put("bound_if_clean", roundOneBound());
+        sample.put("bound_if_clean", roundOneSample.catalogBound());
         m.put("round_1_sample", sample);
-        m.put("target", ordered("bound", options.targetBound(), "clean_sample_size", targetSampleSize()));
+        m.put("target", ordered("bound", options.targetBound(), "strata", roundOneSample.strata(), "clean_sample_size",
+                targetSampleSize()));
         m.put("assumptions", assumptions());
         m.put("tokens_per_call", tokensPerCall());
         m.put("round_1", spend(rounds.isEmpty() ? Calls.NONE : rounds.get(0).calls()));
@@ -362,12 +429,28 @@ public final class Plan {
     }
 
     private List<Map<String, Object>> strata() {
-        // covered items are sampled with the changed and new ones, at sampling.rate
-        Map<String, Object> all = ordered("stratum", "pattern-c", "eligible", census.eligibleTotal(),
-                "covered_included", census.coveredTotal(), "sample", roundOneSample.sampleSize());
-        all.put("sampling", roundOneSample.fullReview() ? "every item (fewer than " + job.sampling().fullReviewBelow()
-                + " eligible)" : "rate " + job.sampling().rate() + ", at least " + job.sampling().minSize() + ", by category");
-        return List.of(all);
+        StratifiedSampler.Allocation changed = roundOneSample.changed();
+        List<Map<String, Object>> out = new ArrayList<>();
+        Map<String, Object> c = ordered("stratum", StratumStore.CHANGED, "eligible", changed.eligible(), "sample",
+                changed.sampleSize());
+        c.put("sampling", changedSampling());
+        c.put("bound_if_clean", roundOneSample.changedBound());
+        out.add(c);
+        if (roundOneSample.covered() > 0) {
+            Map<String, Object> v = ordered("stratum", StratumStore.COVERED, "eligible", roundOneSample.covered(), "sample",
+                    roundOneSample.coveredSample());
+            v.put("sampling", "fixed, for a bound below " + job.carryOver().targetBound() + " (carry-over.target-bound)");
+            v.put("looks", roundOneSample.looks());
+            v.put("last_look", census.lastLook());
+            v.put("bound_if_clean", roundOneSample.coveredBound());
+            out.add(v);
+        }
+        return out;
+    }
+
+    private String changedSampling() {
+        return roundOneSample.changed().fullReview() ? "every item (fewer than " + job.sampling().fullReviewBelow() + ")"
+                : "rate " + job.sampling().rate() + ", at least " + job.sampling().minSize() + ", by category";
     }
 
     private Map<String, Object> assumptions() {
@@ -379,7 +462,8 @@ public final class Plan {
                 "rounds", r.rounds(), "matcher_calls_per_defect", matcher == null ? null : r.matcherPerDefect())).toList());
         a.put("fixes_per_naughty_item", fixIterations);
         a.put("rounds", rounds.size());
-        a.put("rounds_from", roundOneSample.fullReview() ? "a full review is one round"
+        a.put("covered_reopened", history.coveredReopened());
+        a.put("rounds_from", rounds.size() == 1 && roundOneSample.covered() == 0 ? "a full review is one round"
                 : history.rounds() != null ? "the median of the same runs" : "round 1 finds the patterns, round 2 is clean");
         a.put("model_reviewers", reviewers.size());
         a.put("fixer_is_model", fixer != null);
@@ -445,14 +529,21 @@ public final class Plan {
                     + census.fresh());
         }
         lines.add("pre-pass:   rules fix " + census.rulesFixed() + " items, hold " + census.rulesHeld());
-        lines.add("eligible:   " + census.eligibleTotal() + " (changed or new " + (census.eligibleTotal() - census.coveredTotal())
-                + ", covered " + census.coveredTotal() + ")");
-        Double bound = roundOneBound();
-        lines.add("round 1:    sample " + roundOneSample.sampleSize() + " of " + roundOneSample.eligible() + " ("
-                + strata().get(0).get("sampling") + ")" + (bound == null ? ""
-                        : "; clean, it would bound the defect rate below " + pct(bound) + " (95 %)"));
+        StratifiedSampler.Allocation changed = roundOneSample.changed();
+        lines.add("eligible:   " + roundOneSample.eligible() + ": changed " + changed.eligible() + ", covered "
+                + roundOneSample.covered());
+        lines.add("round 1:    sample " + roundOneSample.size() + ": changed " + changed.sampleSize() + " ("
+                + changedSampling() + ")" + (roundOneSample.covered() == 0 ? "" : ", covered "
+                        + roundOneSample.coveredSample() + " (fixed for a bound below " + pct(job.carryOver().targetBound())
+                        + ", look " + roundOneSample.looks() + ")"));
+        Double bound = roundOneSample.catalogBound();
+        if (bound != null) {
+            lines.add("bound:      a clean round 1 would bound the defect rate below " + pct(bound) + " (95 %)"
+                    + (roundOneSample.covered() == 0 ? "" : ": changed " + pct(roundOneSample.changedBound())
+                            + ", covered " + pct(roundOneSample.coveredBound())));
+        }
         lines.add("target:     a bound below " + pct(options.targetBound()) + " needs a clean sample of "
-                + targetSampleSize() + " items");
+                + targetSampleSize() + " items" + (roundOneSample.strata() == 1 ? "" : " per stratum (2 strata)"));
         lines.add("expected:   first-pass rate " + pct(history.firstPassRate()) + (history.runs().isEmpty()
                 ? ", the Santa Method's target (no exported run of the job yet)"
                 : ", the median of " + String.join(", ", history.runs().stream()
@@ -502,7 +593,10 @@ public final class Plan {
         return out;
     }
 
-    private static String pct(double d) {
+    private static String pct(@Nullable Double d) {
+        if (d == null) {
+            return "-";
+        }
         return String.format(java.util.Locale.ROOT, "%.1f %%", d * 100);
     }
 }

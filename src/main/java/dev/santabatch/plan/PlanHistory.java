@@ -7,6 +7,7 @@ import dev.santabatch.llm.LlmRoles;
 import dev.santabatch.llm.Tally;
 import dev.santabatch.loop.LoopStore;
 import dev.santabatch.loop.SpendStore;
+import dev.santabatch.loop.StratumStore;
 import dev.santabatch.stats.SeedTargets;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,16 +20,19 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * latest {@value #RUNS} exported runs that measured one, else the Santa Method's 70 % target) and the
  * rounds a run takes (the median over the same runs, else two: round 1 finds the patterns, round 2
  * is the first that can be clean), and how many matcher calls round 1's batch fix made per defect the
- * first-pass rate predicts among the eligible items it chose from (the median over the same runs).
+ * first-pass rate predicts among the eligible items it chose from (the median over the same runs), and
+ * how often their covered strata were reopened.
  *
  * @param firstPassRate the expected share of sampled items NICE on their first review
  * @param runs the runs it comes from, newest first; empty: the target
  * @param rounds the expected rounds of a whole run; {@code null}: no history (the plan decides)
  * @param matcherPerDefect round 1's matcher calls / ((1 − first-pass rate) × the eligible items left
  *     after its sample); {@code null}: no run to say (the plan assumes the candidate caps)
+ * @param coveredReopened the share of the same runs' covered strata whose sample failed (reopened);
+ *     {@code null}: none of them drew one
  */
 public record PlanHistory(double firstPassRate, List<Run> runs, @Nullable Integer rounds,
-        @Nullable Double matcherPerDefect) {
+        @Nullable Double matcherPerDefect, @Nullable Double coveredReopened) {
 
     /** How many of the job's last exported runs are looked at. */
     public static final int RUNS = 5;
@@ -39,7 +43,8 @@ public record PlanHistory(double firstPassRate, List<Run> runs, @Nullable Intege
      * @param matcherPerDefect its round 1's matcher calls per predicted defect ({@link PlanHistory});
      *     {@code null} when it predicts none (a first-pass rate of 1, or no item left after the sample)
      */
-    public record Run(String runId, double firstPassRate, int rounds, @Nullable Double matcherPerDefect) {}
+    public record Run(String runId, double firstPassRate, int rounds, @Nullable Double matcherPerDefect,
+            @Nullable Boolean coveredReopened) {}
 
     public PlanHistory {
         runs = List.copyOf(runs);
@@ -55,6 +60,7 @@ public record PlanHistory(double firstPassRate, List<Run> runs, @Nullable Intege
         Map<Long, RunSummary> figures = new RunSummaryStore(jdbc).load(exported);
         LoopStore loop = new LoopStore(jdbc);
         SpendStore spend = new SpendStore(jdbc);
+        StratumStore strata = new StratumStore(jdbc);
         List<Run> runs = new ArrayList<>();
         for (CarryStore.SourceRun r : carry.runs(exported)) {
             RunSummary s = figures.get(r.runPk());
@@ -69,15 +75,18 @@ public record PlanHistory(double firstPassRate, List<Run> runs, @Nullable Intege
                 long matcher = spend.load(r.runPk()).rounds().getOrDefault(1, Tally.EMPTY).role(LlmRoles.MATCHER).calls();
                 perDefect = defects > 0 ? matcher / defects : null;
             }
-            runs.add(new Run(r.runId(), s.firstPassRate(), rounds.size(), perDefect));
+            runs.add(new Run(r.runId(), s.firstPassRate(), rounds.size(), perDefect,
+                    strata.covered(r.runPk()).map(StratumStore.Draw::reopened).orElse(null)));
         }
         if (runs.isEmpty()) {
-            return new PlanHistory(SeedTargets.FIRST_PASS_RATE_ABOVE, List.of(), null, null);
+            return new PlanHistory(SeedTargets.FIRST_PASS_RATE_ABOVE, List.of(), null, null, null);
         }
         List<Double> perDefect = runs.stream().map(Run::matcherPerDefect).filter(java.util.Objects::nonNull).toList();
+        List<Boolean> drawn = runs.stream().map(Run::coveredReopened).filter(java.util.Objects::nonNull).toList();
         return new PlanHistory(median(runs.stream().map(Run::firstPassRate).toList()), runs,
                 (int) Math.ceil(median(runs.stream().map(r -> (double) r.rounds()).toList())),
-                perDefect.isEmpty() ? null : median(perDefect));
+                perDefect.isEmpty() ? null : median(perDefect),
+                drawn.isEmpty() ? null : drawn.stream().filter(b -> b).count() / (double) drawn.size());
     }
 
     static double median(List<Double> values) {

@@ -3,6 +3,7 @@ package dev.santabatch.plan;
 import dev.santabatch.carry.CarryOver;
 import dev.santabatch.carry.CarryStore;
 import dev.santabatch.job.JobDefinition;
+import dev.santabatch.loop.StratumStore;
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
@@ -119,10 +120,14 @@ public final class PlanStore {
             }
             after = page.get(page.size() - 1).item().recordIndex();
         }
+        StratumStore strata = new StratumStore(jdbc);
+        Optional<StratumStore.Draw> lastLook = strata.lastLook(job.name(), runPk);
         return new Census(store.countItems(runPk), store.countRejects(runPk),
                 over == null ? List.of() : over.lookedAt().stream().map(CarryStore.SourceRun::runId).toList(), carried,
                 carry.misses(runPk), store.countRevisions(runPk, dev.santabatch.prepass.PrePass.CAUSE),
                 store.escalationsByCause(runPk).getOrDefault(dev.santabatch.prepass.PrePass.CAUSE, 0L), eligible, covered,
+                lastLook.flatMap(l -> store.findRun(l.runPk())).map(Store.RunRow::runId).orElse(null),
+                StratumStore.looks(lastLook, lastLook.map(l -> strata.entered(runPk, l.runPk())).orElse(null)),
                 prompts.items());
     }
 }

@@ -40,7 +40,7 @@ public final class PlanTasklet implements Tasklet {
         try {
             Plan plan = Plan.of(run.job(), run.input().toString(), plans.census(run.runPk(), run.job(), run.header()),
                     PlanHistory.read(store.jdbc(), run.job().name(), run.runPk()),
-                    new Plan.Options(canaries, Plan.DEFAULT_TARGET_BOUND));
+                    new Plan.Options(canaries, run.job().carryOver().targetBound()));
             plans.save(run.runPk(), plan.json());
             log.info("plan: round 1 expects {} model calls (sample {}), a whole run {}", plan.roundOneCalls(),
                     plan.roundOneSampleSize(), plan.wholeRunCalls());

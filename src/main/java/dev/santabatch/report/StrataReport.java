@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class StrataReport {
 
-    static final String CHANGED = "changed";
+    static final String CHANGED = StratumStore.CHANGED;
 
     /**
      * One stratum's figures.

@@ -225,8 +225,8 @@ public final class Launcher {
      * and spend, without a model call and without writing to the store (docs/plan.md). Reads the
      * store only: works while a run of the job is live.
      *
-     * @param targetBound the bound whose clean sample size is stated; {@code null}: {@link
-     *     dev.santabatch.plan.Plan#DEFAULT_TARGET_BOUND}
+     * @param targetBound the bound whose clean sample size is stated; {@code null}: the job's
+     *     {@code carry-over.target-bound}
      */
     public static int plan(Path jobFile, @Nullable Path input, @Nullable Double targetBound, boolean json,
             Map<String, Object> props, PrintStream out, PrintStream err) {
@@ -246,7 +246,7 @@ public final class Launcher {
                     dev.santabatch.plan.PlanHistory.read(store.jdbc(), job.name(), Long.MAX_VALUE),
                     new dev.santabatch.plan.Plan.Options(
                             base.getEnvironment().getProperty(CANARIES_PROPERTY, Boolean.class, true),
-                            targetBound != null ? targetBound : dev.santabatch.plan.Plan.DEFAULT_TARGET_BOUND));
+                            targetBound != null ? targetBound : job.carryOver().targetBound()));
             if (json) {
                 out.println(plan.json());
             } else {

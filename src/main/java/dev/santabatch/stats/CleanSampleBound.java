@@ -101,32 +101,6 @@ public record CleanSampleBound(int sampleSize, long eligible, int roundsLookedAt
         return BetaDistribution.of(failures + 1, n - failures).inverseSurvivalProbability(alpha / k);
     }
 
-    /**
-     * The smallest clean sample (no failures) that bounds the defect rate at or below {@code target}
-     * after {@code k} looks: the least n with {@code k · (1 − target)^n ≤ alpha}, i.e.
-     * {@code ⌈ln(alpha / k) / ln(1 − target)⌉} (59 for a target of 5 %, one look, alpha 0.05).
-     */
-    public static int sampleSizeFor(double target, int k, double alpha) {
-        if (!(target > 0 && target < 1)) {
-            throw new IllegalArgumentException("target must be in (0, 1), was " + target);
-        }
-        if (k < 1) {
-            throw new IllegalArgumentException("k must be >= 1, was " + k);
-        }
-        if (!(alpha > 0 && alpha < 1)) {
-            throw new IllegalArgumentException("alpha must be in (0, 1), was " + alpha);
-        }
-        if (alpha / k >= 1) {
-            return 1;
-        }
-        int n = (int) Math.ceil(Math.log(alpha / k) / Math.log1p(-target));
-        // the rounding of the logarithms must not leave a bound just above the target
-        while (upperBound(n, 0, k, alpha) > target) {
-            n++;
-        }
-        return Math.max(1, n);
-    }
-
     /** p above 10 %. */
     public boolean weak() {
         return upperBound > WEAK_ABOVE;

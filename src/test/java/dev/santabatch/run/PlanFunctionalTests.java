@@ -55,11 +55,12 @@ class PlanFunctionalTests {
         double rate1 = rate(report("n1"));
         double rate2 = rate(report("n2"));
 
-        // when a third night, over a catalog regenerated in part again, is live in another process,
-        // held in its review, and the plan is asked for
+        // when the plan is asked for a third night over a catalog regenerated in part again, and that
+        // night then runs in another process, held in its review while the plan is asked for again
         writeCatalog(catalog, id -> id % 10 == 3 ? " Regenerated again." + HistoryFunctionalTests.SHOP
                 : id % 10 == 7 ? " Regenerated." + HistoryFunctionalTests.SHIPPING
                 : id % 5 == 0 ? HistoryFunctionalTests.SHOP : "");
+        Result before = cli("plan", job.toString(), "--json");
         Files.createFile(ChildRun.holdFile(dir));
         ChildRun child = ChildRun.start(dir, 0, "run", job.toString(), "--run-id", "n3", "--out",
                 dir.resolve("out").toString());
@@ -79,9 +80,9 @@ class PlanFunctionalTests {
         assertThat(none.exit()).as(none.err()).isZero();
         assertThat(none.out()).contains("carry-over: none (no exported run of the job to carry from)")
                 .contains("expected:   first-pass rate 70.0 %, the Santa Method's target (no exported run of the job yet)");
-        // and while the third night is live, the plan counts what it then did
-        assertThat(json.exit()).as(json.err()).isZero();
-        Map<?, ?> plan = new ObjectMapper().readValue(json.out(), Map.class);
+        // and the plan of the third night counts what it then did
+        assertThat(before.exit()).as(before.err()).isZero();
+        Map<?, ?> plan = new ObjectMapper().readValue(before.out(), Map.class);
         Map<String, Object> n3 = report("n3");
         Map<?, ?> carried = map(n3.get("carry_over"));
         assertThat(plan.get("items")).isEqualTo(ITEMS);
@@ -96,36 +97,72 @@ class PlanFunctionalTests {
         assertThat(carry.get("covered")).isNotEqualTo(0);
         assertThat(carry.get("judged_afresh")).isEqualTo(carried.get("judged_afresh"));
         assertThat(map(carry.get("judged_afresh")).get("rules")).as("held by a rule, so judged afresh").isNotEqualTo(0);
+        assertThat(map(carry.get("judged_afresh")).get("changed")).isEqualTo(20);
         Map<?, ?> rules = map(plan.get("pre_pass"));
         assertThat(rules.get("held_by_rules")).isEqualTo(((Number) map(map(n3.get("run")).get("escalations_by_cause"))
                 .get("rules")).intValue());
-        assertThat(rules.get("fixed_by_rules")).as("T0033: regenerated, with a claim (T0143 has a banned term too)").isEqualTo(1)
-                .isEqualTo(changes("n3", "rules"));
-        assertThat(map(carry.get("judged_afresh")).get("changed")).isEqualTo(20);
+        assertThat(rules.get("fixed_by_rules")).as("T0033: regenerated, with a claim (T0143 has a banned term too)")
+                .isEqualTo(1).isEqualTo(changes("n3", "rules"));
+        // per stratum: the changed one by category at the rate, the covered one with its fixed size
         Map<?, ?> roundOne = map(((List<?>) n3.get("rounds")).get(0));
         Map<?, ?> sample = map(plan.get("round_1_sample"));
         assertThat(sample.get("eligible")).isEqualTo(roundOne.get("eligible"));
         assertThat(sample.get("size")).isEqualTo(roundOne.get("sample_size"));
         Map<String, Object> byCategory = new LinkedHashMap<>();
-        map(roundOne.get("strata")).forEach((k, v) -> byCategory.put((String) k,
-                Map.of("eligible", map(v).get("eligible"), "sample", map(v).get("sampled"))));
+        map(roundOne.get("strata")).forEach((k, v) -> {
+            if (!"(covered)".equals(k)) {
+                byCategory.put((String) k, Map.of("eligible", map(v).get("eligible"), "sample", map(v).get("sampled")));
+            }
+        });
         assertThat(sample.get("by_category")).isEqualTo(byCategory);
-        int n = (Integer) sample.get("size");
-        assertThat((Double) sample.get("bound_if_clean")).isEqualTo(1 - Math.pow(0.05, 1.0 / n), within(1e-12));
-        assertThat(plan.get("target")).isEqualTo(Map.of("bound", 0.05, "clean_sample_size", 59));
-        // and it expects the median first-pass rate of the exported runs (the live one is not one)
+        List<?> strata = (List<?>) plan.get("strata");
+        assertThat(strata).hasSize(2);
+        Map<?, ?> changed = map(strata.get(0));
+        Map<?, ?> covered = map(strata.get(1));
+        Map<?, ?> ranCovered = map(((List<?>) map(n3.get("strata")).get("per_stratum")).get(1));
+        assertThat(covered.get("stratum")).isEqualTo("covered");
+        assertThat(covered.get("eligible")).isEqualTo(ranCovered.get("items")).isEqualTo(carry.get("covered"));
+        assertThat(covered.get("sample")).isEqualTo(ranCovered.get("sampled"));
+        assertThat(covered.get("looks")).isEqualTo(ranCovered.get("looks"));
+        assertThat(covered.get("last_look")).isEqualTo(ranCovered.get("previous_look")).isEqualTo("n2");
+        assertThat((Integer) changed.get("sample") + (Integer) covered.get("sample")).isEqualTo(sample.get("size"));
+        int n = (Integer) changed.get("sample");
+        // 18 items: fewer than sampling.full-review-below, each reviewed (its bound 0)
+        assertThat(changed.get("eligible")).isEqualTo(18).isEqualTo(n);
+        assertThat(changed.get("sampling")).isEqualTo("every item (fewer than 100)");
+        assertThat(changed.get("bound_if_clean")).isEqualTo(0.0);
+        // the covered one: n = min(N, ceil(ln(0.05 / (2 k)) / ln(0.95))), 86 at its second look: all 41
+        assertThat(covered.get("looks")).isEqualTo(2);
+        assertThat(covered.get("eligible")).isEqualTo(41);
+        assertThat(covered.get("sample")).isEqualTo(41);
+        assertThat(covered.get("bound_if_clean")).isEqualTo(0.0);
+        assertThat(sample.get("bound_if_clean")).isEqualTo(0.0);
+        long changedItems = 18;
+        long coveredItems = 41;
+        // a bound below 5 % (the job's carry-over.target-bound) with 2 strata: ln(0.025) / ln(0.95) = 71.9
+        assertThat(plan.get("target")).isEqualTo(Map.of("bound", 0.05, "strata", 2, "clean_sample_size", 72));
+        // and it expects the median first-pass rate of the exported runs
         Map<?, ?> assumptions = map(plan.get("assumptions"));
-        assertThat((Double) assumptions.get("first_pass_rate")).isEqualTo((rate1 + rate2) / 2,
-                within(1e-12));
+        assertThat((Double) assumptions.get("first_pass_rate")).isEqualTo((rate1 + rate2) / 2, within(1e-12));
         assertThat(((List<?>) assumptions.get("runs")).stream().map(r -> map(r).get("run_id")).toList())
                 .isEqualTo(List.of("n2", "n1"));
         assertThat(map(plan.get("round_1")).get("calls")).as("an offline panel calls no model").isEqualTo(0);
-        // and the live run planned itself the same way, beside what it spent
+        // and the run planned itself the same way, beside what it spent
         Map<String, Object> own = new LinkedHashMap<>(castMap(plan));
         own.remove("job");
         assertThat(map(n3.get("plan")).get("estimate")).isEqualTo(own);
         assertThat(map(map(n3.get("plan")).get("spent")).get("round_1")).isEqualTo(
                 Map.of("calls", 0, "tokens", 0, "estimated_cost", 0.0));
+
+        // and while it is live, the plan reads the store: the same counts, its look at the covered stratum the last
+        assertThat(json.exit()).as(json.err()).isZero();
+        Map<?, ?> live = new ObjectMapper().readValue(json.out(), Map.class);
+        for (String key : List.of("items", "rejects", "carry_over", "pre_pass", "assumptions")) {
+            assertThat(live.get(key)).as(key).isEqualTo(plan.get(key));
+        }
+        Map<?, ?> liveCovered = map(((List<?>) live.get("strata")).get(1));
+        assertThat(liveCovered.get("last_look")).isEqualTo("n3");
+        assertThat(liveCovered.get("looks")).isEqualTo((Integer) covered.get("looks") + 1);
         // and the text says the same
         assertThat(text.exit()).as(text.err()).isZero();
         List<String> lines = text.out().lines().toList();
@@ -133,14 +170,19 @@ class PlanFunctionalTests {
         assertThat(lines.get(1)).isEqualTo("input:      " + ITEMS + " items, 2 rejects");
         assertThat(lines.get(2)).isEqualTo("carry-over: from 'n2', 'n1': nice " + carried.get("nice") + ", held "
                 + carried.get("held") + " (not reviewed again), covered " + carried.get("covered") + " (eligible)");
-        assertThat(lines).contains("pre-pass:   rules fix " + rules.get("fixed_by_rules") + " items, hold "
-                + rules.get("held_by_rules"));
-        assertThat(lines).anyMatch(l -> l.startsWith("round 1:    sample " + n + " of " + sample.get("eligible") + " ("));
-        assertThat(lines).contains("target:     a bound below 10.0 % needs a clean sample of 29 items");
+        assertThat(lines).contains("pre-pass:   rules fix 1 items, hold " + rules.get("held_by_rules"));
+        assertThat(lines).contains("eligible:   " + sample.get("eligible") + ": changed " + changedItems + ", covered "
+                + coveredItems);
+        assertThat(lines).anyMatch(l -> l.startsWith("round 1:    sample " + liveSize(live) + ": changed " + n + " ("));
+        assertThat(lines).contains("target:     a bound below 10.0 % needs a clean sample of 36 items per stratum (2 strata)");
         assertThat(lines).anyMatch(l -> l.startsWith("expected:   first-pass rate " + pct((rate1 + rate2) / 2)
                 + ", the median of 'n2' " + pct(rate2) + ", 'n1' " + pct(rate1) + ";"));
         assertThat(lines).anyMatch(l -> l.matches("round 1 +0 +0 +0 +0 +0 +0 +0\\.0000"));
         assertThat(lines).contains("note:       no model reviewer: reviews are offline checks, not model calls");
+    }
+
+    private static Object liveSize(Map<?, ?> plan) {
+        return map(plan.get("round_1_sample")).get("size");
     }
 
     @Test
