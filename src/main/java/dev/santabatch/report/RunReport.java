@@ -767,6 +767,12 @@ public final class RunReport {
                         + pct(full.get("calls")) + " of full Santa on every item (tokens " + pct(once.get("tokens")) + ", "
                         + pct(full.get("tokens")) + "; the Santa Method's claim: 15-20 %)");
             }
+            if (r.get("plan") instanceof Map<?, ?> plan && plan.get("estimate") instanceof Map<?, ?> estimate
+                    && estimate.get("round_1") instanceof Map<?, ?> planned && plan.get("spent") instanceof Map<?, ?> spent
+                    && spent.get("round_1") instanceof Map<?, ?> made) {
+                lines.add("plan:     round 1 " + planned.get("calls") + " calls expected before it, " + made.get("calls")
+                        + " made (report.json plan)");
+            }
         }
         lines.addAll(learnedRuleLines(r));
         @SuppressWarnings("unchecked")

@@ -50,6 +50,10 @@ class CliTests {
                 "history jobs/x.yml jobs/y.yml        | history: unexpected argument",
                 "history jobs/x.yml --limit 0         | --limit: must be at least 1",
                 "history jobs/x.yml --json --json     | option '--json' given twice",
+                "plan                                 | plan: missing <job-file>",
+                "plan jobs/x.yml --limit 3            | unknown option '--limit'",
+                "plan jobs/x.yml --target-bound x     | --target-bound: expected a number, got 'x'",
+                "plan jobs/x.yml --target-bound 1.5   | --target-bound: must be between 0 and 1",
             })
     void badCommandLinesAreUsageErrors(String line, String message) {
         Result r = cli(line.isBlank() ? new String[0] : line.trim().split("\\s+"));
@@ -58,7 +62,8 @@ class CliTests {
     }
 
     @ParameterizedTest
-    @CsvSource({"--help, usage: santa-batch <command>", "run --help, usage: santa-batch run", "restart --help, usage: santa-batch restart", "status --help, usage: santa-batch status", "history --help, usage: santa-batch history"})
+    @CsvSource({"--help, usage: santa-batch <command>", "run --help, usage: santa-batch run", "restart --help, usage: santa-batch restart", "status --help, usage: santa-batch status", "history --help, usage: santa-batch history",
+            "plan --help, usage: santa-batch plan"})
     void everyCommandHasHelp(String line, String expected) {
         Result r = cli(line.split(" "));
         assertThat(r.exit()).isEqualTo(ExitCodes.OK);
@@ -67,7 +72,7 @@ class CliTests {
 
     @ParameterizedTest
     @CsvSource({"run jobs/does-not-exist.yml, does-not-exist.yml", "restart 999999, no execution with id 999999",
-            "history jobs/does-not-exist.yml, does-not-exist.yml"})
+            "history jobs/does-not-exist.yml, does-not-exist.yml", "plan jobs/does-not-exist.yml, does-not-exist.yml"})
     void missingThingsAreUsageErrorsNamingThem(String line, String expected) {
         Result r = cli(line.split(" "));
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
