@@ -1,5 +1,6 @@
 package dev.santabatch.plan;
 
+import dev.santabatch.loop.LoopStore;
 import dev.santabatch.run.RunContext;
 import dev.santabatch.store.Store;
 import org.slf4j.Logger;
@@ -35,6 +36,11 @@ public final class PlanTasklet implements Tasklet {
     public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
         PlanStore plans = new PlanStore(store);
         if (plans.load(run.runPk()).isPresent()) {
+            return RepeatStatus.FINISHED;
+        }
+        if (new LoopStore(store.jdbc()).lastRound(run.runPk()).isPresent()) {
+            // a run an earlier version began, resumed past its first sample: too late to plan it
+            log.info("plan: the run had drawn a sample before it could be planned; report.json has no plan");
             return RepeatStatus.FINISHED;
         }
         try {
