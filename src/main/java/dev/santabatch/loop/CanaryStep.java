@@ -32,7 +32,8 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
 /**
  * The canary step, after the review step of every round: draws the round's canaries once
  * ({@link CanaryPlanter}, from the items the panel passed on first review and no reviewer failed
- * outside it, {@link LoopStore.SampleOutcome#niceOnFirstReview()}, with the run's seed and the round), then has a fresh panel review each canary exactly as an item's review 0 is asked (the
+ * outside it, {@link LoopStore.SampleOutcome#niceOnFirstReview()}, with the run's seed and the
+ * round), then has a fresh panel review each canary exactly as an item's review 0 is asked (the
  * same request: task spec, the copied item's id and source fields, the text, the rubric). Each
  * reviewer's verdict is stored as it comes ({@link CanaryStore}); a restart asks only the
  * reviewers without one. Model calls are governed and budgeted like the review step's. Canaries
