@@ -291,7 +291,8 @@ final class LearnedRules {
                 LearnedRuleStore.Remembered m = memory.get(i);
                 rules.saveRemembered(run.runPk(), i + 1, m);
                 if (!RememberedRules.REVALIDATED.equals(m.verdict())) {
-                    rules.save(run.runPk(), new LearnedRuleStore.Row(m.ruleId(), round, m.patternNo(), m.criterion(),
+                    // no pattern: it handles none tonight
+                    rules.save(run.runPk(), new LearnedRuleStore.Row(m.ruleId(), round, 0, m.criterion(),
                             m.shape(), m.fragment(), RememberedRules.RETIRED.equals(m.verdict())
                                     ? LearnedRuleStore.RETIRED : LearnedRuleStore.CANDIDATE,
                             RememberedRules.reason(m), m.support(), m.looRecall(), 0, 0, 0, 0, 0, 0, 0, false, 0, 0));

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.csv.CSVRecord;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -651,6 +652,66 @@ class LearnedRulesFunctionalTests {
             assertThat(r3.exit()).as(r3.all()).isZero();
             assertThat(learned("r3")).isEmpty();
             assertThat(batchFixes("r3")).isEmpty();
+        }
+    }
+
+    @Test
+    void aBudgetReachedInARememberedRulesReviewCheckResumesWithoutPayingTwiceOrFixingTwice() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(r -> night.get().answer(r))) {
+            // given a first night that learned the wrong-warranty rule
+            Model first = new Model();
+            night.set(first);
+            Path job = job(catalog(first, i -> ""), server.baseUrl());
+            assertThat(runAs("r1", job).exit()).isZero();
+
+            // when the second night's budget is reached in the remembered rule's review check
+            Model second = new Model();
+            night.set(second);
+            job(catalog(second, i -> "", i -> i % 5 == 0, "n", "Unit"), server.baseUrl());
+            Files.writeString(job, Files.readString(job) + "budget:\n  max-calls: 100\n");
+            LlmJobs.Result stopped = runAs("r2", job);
+            assertThat(second.firstRuleFixReview.get()).as(stopped.all()).isBetween(1, 99);
+            assertThat(stopped.exit()).as(stopped.all()).isEqualTo(3);
+
+            // and the raised budget resumes it
+            Files.writeString(job, Files.readString(job).replace("max-calls: 100", "max-calls: 100000"));
+            LlmJobs.Result resumed = runAs("r2", job);
+
+            // then the rule was carried in once and fixed each item once; no fixed text was reviewed by
+            // more than one panel, but for the one whose review the budget cut
+            assertThat(resumed.exit()).as(resumed.all()).isZero();
+            assertThat(learned("r2")).singleElement().satisfies(l -> {
+                assertThat(l.get("rule")).isEqualTo("learned-r1-m1");
+                assertThat(l.get("status")).isEqualTo("candidate");
+                assertThat(((Map<?, ?>) l.get("remembered")).get("verdict")).isEqualTo("revalidated");
+                assertThat(((Map<?, ?>) l.get("review_check")).get("reviewed")).isEqualTo(10);
+            });
+            List<CSVRecord> fixes = batchFixes("r2");
+            assertThat(fixes).isNotEmpty();
+            assertThat(fixes.stream().map(c -> c.get("item_id")).distinct().count()).isEqualTo(fixes.size());
+            JdbcTemplate store = LlmJobs.store(dir);
+            List<String> checked;
+            List<String> sampledLater;
+            try {
+                assertThat(store.queryForObject("SELECT COUNT(*) FROM sb_memory_rule m JOIN sb_run r ON r.run_pk = m.run_pk"
+                        + " WHERE r.run_id = 'r2'", Integer.class)).isEqualTo(1);
+                checked = store.queryForList("SELECT v.item_id FROM sb_learned_review v JOIN sb_run r ON r.run_pk = v.run_pk"
+                        + " WHERE r.run_id = 'r2' AND v.rule_id = 'learned-r1-m1' AND v.kind = 'CHECK'", String.class);
+                sampledLater = store.queryForList("SELECT s.item_id FROM sb_sample s JOIN sb_run r ON r.run_pk = s.run_pk"
+                        + " WHERE r.run_id = 'r2' AND s.round_no > 1", String.class);
+            } finally {
+                LlmJobs.close(store);
+            }
+            // the review check's fixed texts (those a later round's sample reviews again aside)
+            assertThat(checked).hasSize(10);
+            List<CSVRecord> checkedFixes = fixes.stream()
+                    .filter(c -> checked.contains(c.get("item_id")) && !sampledLater.contains(c.get("item_id"))).toList();
+            assertThat(checkedFixes).isNotEmpty();
+            assertThat(checkedFixes).filteredOn(c -> second.reviewed.getOrDefault(c.get("after"), new AtomicInteger()).get() > 2)
+                    .hasSizeLessThanOrEqualTo(1);
+            for (String text : LlmJobs.contents(out("r2").resolve("catalog.csv"), "id", "description").values()) {
+                assertThat(second.defects(text)).as(text).isEmpty();
+            }
         }
     }
 }
