@@ -31,8 +31,9 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
 
 /**
  * The canary step, after the review step of every round: draws the round's canaries once
- * ({@link CanaryPlanter}, from the items the panel passed on first review, with the run's seed and
- * the round), then has a fresh panel review each canary exactly as an item's review 0 is asked (the
+ * ({@link CanaryPlanter}, from the items the panel passed on first review and no reviewer failed
+ * outside it, {@link LoopStore.SampleOutcome#niceOnFirstReview()}, with the run's seed and the
+ * round), then has a fresh panel review each canary exactly as an item's review 0 is asked (the
  * same request: task spec, the copied item's id and source fields, the text, the rubric). Each
  * reviewer's verdict is stored as it comes ({@link CanaryStore}); a restart asks only the
  * reviewers without one. Model calls are governed and budgeted like the review step's. Canaries
@@ -136,8 +137,8 @@ final class CanaryStep {
                 String content = item.content() != null ? item.content() : source.content(fields);
                 CanaryPlanter.Item it = new CanaryPlanter.Item(item.id(), source.of(fields), content);
                 donors.add(it);
-                if ("NICE".equals(s.outcome()) && s.fixes() != null && s.fixes() == 0) {
-                    sources.add(it);
+                if (s.niceOnFirstReview()) {
+                    sources.add(it); // NICE without a fix and not flagged: a FAIL outside its review is no pass
                 }
             }
             List<Canary> drawn = planter(run).plant(sources, donors, n, run.seed(), round.round());

@@ -214,6 +214,16 @@ public final class LearnedRuleStore {
     }
 
     /**
+     * The items a fresh review of one of a round's rules failed, on any criterion (and so flagged:
+     * {@link FailOnCurrentText}). A round's rules are those whose id ({@link LearnedRules#ruleId}) names it.
+     */
+    java.util.Set<String> freshFailed(long runPk, int round) {
+        return new java.util.HashSet<>(jdbc.queryForList("SELECT item_id FROM sb_learned_review WHERE run_pk = ? AND kind = ?"
+                + " AND fail_issues IS NOT NULL AND rule_id LIKE ?", String.class, runPk, ReviewKind.FRESH.name(),
+                "learned-r" + round + "-p%"));
+    }
+
+    /**
      * @param failed whether the panel failed the item on the rule's criterion
      * @param failIssues every FAIL of the panel's reviews, on any criterion ({@link FailOnCurrentText#issues}); empty when none
      * @param attributed the issues the review validator attributed in the panel's reviews of the item

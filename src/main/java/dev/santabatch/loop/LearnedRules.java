@@ -528,18 +528,23 @@ final class LearnedRules {
                     settings.santaCriteria());
             List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);
             List<String> fails = FailOnCurrentText.issues(reviews);
-            if (kind == LearnedRuleStore.ReviewKind.FRESH) {
-                FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, item.get().text(), fails,
-                        it -> asOf(it).text(), "learned rule " + ruleId + ", fresh review");
-            }
             GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
             if (gate.verdict() == GateVerdict.UNREVIEWED) {
-                // not stored (a restart asks again): the issues its answers attributed are counted here
+                // no FAIL (a FAIL makes the gate NAUGHTY) and not stored (a restart asks again): the
+                // issues its answers attributed are counted here
                 loop.addIssueAttribution(run.runPk(), round, "learned-rule", LoopStore.attributed(reviews));
                 continue;
             }
             boolean failed = gate.criticalIssues().stream().anyMatch(i -> criterion.equals(i.criterion()));
-            rules.saveReview(run.runPk(), ruleId, itemId, kind, failed, fails, LoopStore.attributed(reviews));
+            // the flag and the review that made it in one transaction: a restart finds both or neither,
+            // so it reads the same evidence ({@link #evidence}: the items the round's fresh reviews failed)
+            tx.executeWithoutResult(status -> {
+                if (kind == LearnedRuleStore.ReviewKind.FRESH) {
+                    FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, item.get().text(), fails,
+                            it -> asOf(it).text(), "learned rule " + ruleId + ", fresh review");
+                }
+                rules.saveReview(run.runPk(), ruleId, itemId, kind, failed, fails, LoopStore.attributed(reviews));
+            });
             out.put(itemId, failed);
         }
         return out;
@@ -626,7 +631,13 @@ final class LearnedRules {
 
     // ------------------------------------------------------------------ evidence
 
-    /** The sample's evidence of a pattern: its accepted fixes, and the items both reviewers passed. */
+    /**
+     * The sample's evidence of a pattern: its accepted fixes, and the items both reviewers passed on
+     * first review and no reviewer failed outside it. A flagged item ({@link LoopStore#flag}: a clean
+     * canary's review failed it, say) is not passed. Except when the flag is this stage's own doing: an
+     * item the round's fresh reviews failed was passed evidence when those reviews were asked for, and
+     * stays so, so that a restarted round re-induces the same rule from the same evidence.
+     */
     PatternEvidence evidence(int round, LoopStore.PatternRow p) {
         Map<String, LoopStore.SampleOutcome> sample = new LinkedHashMap<>();
         loop.sample(run.runPk(), round).forEach(s -> sample.put(s.itemId(), s));
@@ -644,8 +655,10 @@ final class LearnedRules {
             }
         }
         List<PassedItem> passed = new ArrayList<>();
+        Set<String> freshFailed = rules.freshFailed(run.runPk(), round);
         for (LoopStore.SampleOutcome s : sample.values()) {
-            if ("NICE".equals(s.outcome()) && Integer.valueOf(0).equals(s.fixes())) {
+            if (s.niceOnFirstReview() || ("NICE".equals(s.outcome()) && Integer.valueOf(0).equals(s.fixes())
+                    && freshFailed.contains(s.itemId()))) {
                 store.itemAsOfRound(run.runPk(), s.itemId(), round).ifPresent(it -> passed.add(asOf(it)));
             }
         }

@@ -314,11 +314,17 @@ public final class LoopStore {
         }
     }
 
-    /** Whether {@code rev} of an item is flagged ({@link #flag}): a reviewer failed that text outside its own review. */
-    public boolean flagged(long runPk, String itemId, int rev) {
-        Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_flag WHERE run_pk = ? AND item_id = ? AND rev = ?",
-                Integer.class, runPk, itemId, rev);
-        return n != null && n > 0;
+    /**
+     * The issues {@code rev} of an item is flagged with ({@link #flag}: a reviewer failed that text
+     * outside its own review), each as {@code <reviewer>: <issue>}; empty when it is not flagged.
+     */
+    public List<String> flagIssues(long runPk, String itemId, int rev) {
+        return jdbc.query("SELECT issues FROM sb_flag WHERE run_pk = ? AND item_id = ? AND rev = ?",
+                        (rs, n) -> rs.getString(1), runPk, itemId, rev)
+                .stream()
+                .flatMap(text -> java.util.Arrays.stream(text.split("\n")))
+                .filter(line -> !line.isBlank())
+                .toList();
     }
 
     /**

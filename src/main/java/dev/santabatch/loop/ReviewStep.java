@@ -38,7 +38,8 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * the item's current revision (in review 0 of this round's earlier attempt or of an earlier round)
  * is reused, not paid again: only the reviewers without one are called; unless that revision is
  * flagged (a reviewer failed it outside its own review, {@link LoopStore#flag}): then every reviewer
- * reviews it afresh.
+ * reviews it afresh, and the flag's FAIL stands whatever that review says: the item is NAUGHTY, fixed
+ * for the flag's issues (with the fresh review's own) and reviewed afresh, an iteration like any other.
  */
 final class ReviewStep {
 
@@ -50,8 +51,11 @@ final class ReviewStep {
     /**
      * @param stored completed review-0 reviews stored earlier for the item's current revision, by
      *     reviewer id: reused instead of calling those reviewers again
+     * @param standing the issues the item's current revision is flagged with ({@link LoopStore#flag}),
+     *     each as {@code <reviewer>: <issue>}: FAILs that stand whatever its review says; empty when not flagged
      */
-    record Task(LoopStore.SampleRow sample, Store.StoredItem item, int round, java.util.Map<String, Review> stored) {}
+    record Task(LoopStore.SampleRow sample, Store.StoredItem item, int round, java.util.Map<String, Review> stored,
+            List<String> standing) {}
 
     record Done(Task task, SantaResult result) {}
 
@@ -180,7 +184,8 @@ final class ReviewStep {
                 } else {
                     for (LoopStore.SampleRow r : rows) {
                         Store.StoredItem item = store.item(run.runPk(), r.itemId()).orElseThrow();
-                        page.add(new Task(r, item, round, stored(item)));
+                        List<String> standing = loop.flagIssues(run.runPk(), item.id(), item.currentRev());
+                        page.add(new Task(r, item, round, standing.isEmpty() ? stored(item) : java.util.Map.of(), standing));
                     }
                     fetchedSeq = rows.get(rows.size() - 1).seq();
                 }
@@ -192,15 +197,13 @@ final class ReviewStep {
             return t;
         }
 
+        /**
+         * The reviews of an unflagged revision to reuse. A flagged one (a reviewer failed this text
+         * outside the item's own review: a clean canary, a learned rule's fresh review) reuses none:
+         * the panel reviews it afresh, and its flag's FAIL stands ({@link Task#standing}).
+         */
         private java.util.Map<String, Review> stored(Store.StoredItem item) {
             java.util.Map<String, Review> out = new java.util.LinkedHashMap<>();
-            if (loop.flagged(run.runPk(), item.id(), item.currentRev())) {
-                // a reviewer failed this text outside the item's own review (a clean canary, a learned
-                // rule's fresh review): its stored passes are not reused; the panel reviews it afresh
-                log.info("review: {} rev {} is flagged; reviewing it afresh, not reusing its stored reviews", item.id(),
-                        item.currentRev());
-                return out;
-            }
             loop.storedFirstReviews(run.runPk(), item.id(), item.currentRev()).forEach((reviewer, json) -> {
                 try {
                     out.put(reviewer, Review.fromJson(json));
@@ -323,7 +326,13 @@ final class ReviewStep {
                 received.started(task, content);
             }
             try {
-                SantaResult result = panels.processor().process(task.item().id(), content, source.of(fields), task.stored());
+                if (!task.standing().isEmpty()) {
+                    log.info("review: {} rev {} is flagged ({}); reviewing it afresh, and fixing it for the flag's issues"
+                            + " whatever that review says", task.item().id(), task.item().currentRev(),
+                            String.join("; ", task.standing()));
+                }
+                SantaResult result = panels.processor().process(task.item().id(), content, source.of(fields), task.stored(),
+                        task.standing());
                 causes.add(result);
                 return new Done(task, result);
             } finally {

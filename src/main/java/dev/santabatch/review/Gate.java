@@ -88,6 +88,43 @@ public final class Gate {
                 failedReviewers);
     }
 
+    /**
+     * The decision on a panel round of a text that already carries FAILs, seen outside the round
+     * (an item flagged on its current revision: a clean canary's review, a learned rule's fresh review
+     * or review check, the batch fix). Each standing FAIL is a FAIL from one reviewer on this text, so
+     * rule 1 applies whatever the round said: NAUGHTY, even when the round passed it or a reviewer
+     * failed to review it. The standing issues are merged into the round's after its own (de-duplicated
+     * as the round's own are, so an issue the round raised again reaches the fixer once), and their
+     * criteria are failed.
+     *
+     * @param round the gate's decision on the round ({@link #decide})
+     * @param santaCriteria the ids of the reviewed criteria, in rubric order
+     * @param standing the standing FAILs' issues, each as {@code <reviewer>: <issue>} (several reviewers
+     *     joined by commas); none leaves {@code round} as it is
+     */
+    public GateResult withStanding(GateResult round, List<String> santaCriteria, List<String> standing) {
+        if (standing.isEmpty()) {
+            return round;
+        }
+        List<MergedIssue> issues = new ArrayList<>(round.criticalIssues());
+        Set<String> failed = new LinkedHashSet<>(round.failedCriteria());
+        for (String line : standing) {
+            int sep = line.indexOf(": ");
+            String issue = sep > 0 ? line.substring(sep + 2) : line;
+            List<String> by = sep > 0 ? List.of(line.substring(0, sep).split(",")) : List.of(STANDING);
+            String criterion = ReviewValidator.criterionOf(issue, santaCriteria).orElse(null);
+            if (criterion != null) {
+                failed.add(criterion);
+            }
+            by.forEach(reviewer -> merge(issues, issue, criterion, reviewer.strip()));
+        }
+        return new GateResult(GateVerdict.NAUGHTY, issues, round.suggestions(),
+                santaCriteria.stream().filter(failed::contains).toList(), round.unjudgedCriteria(), round.failedReviewers());
+    }
+
+    /** Who raised a standing issue whose line names no reviewer. */
+    static final String STANDING = "earlier review";
+
     private void merge(List<MergedIssue> merged, String text, @Nullable String criterion, String reviewerId) {
         if (text.isBlank()) {
             return;

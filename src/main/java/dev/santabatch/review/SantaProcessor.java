@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * Phases 2-4 for one item: review, gate, and fix until nice, counted explicitly.
  *
  * <pre>
- * review 0 (fresh panel) → gate
+ * review 0 (fresh panel) → gate (NAUGHTY whatever it says when the text is flagged: a FAIL
+ *     seen outside this review stands, and its issues join review 0's)
  * for fix = 1 .. maxIterations while NAUGHTY:
  *     fix the merged critical issues (an empty, truncated or unchanged text is retried once
  *     as a fresh call; still unusable → ESCALATED; a fixer that has no fix → ESCALATED, NO_FIX;
@@ -70,7 +71,20 @@ public final class SantaProcessor {
      * again; its {@link ReviewRecord#reused()} is true.
      */
     public SantaResult process(String itemId, String content, Map<String, String> source, Map<String, Review> stored) {
-        Run run = new Run(itemId, content, source, stored);
+        return process(itemId, content, source, stored, List.of());
+    }
+
+    /**
+     * As {@link #process(String, String, Map, Map)}, for a text that already carries FAILs seen
+     * outside its own review ({@code standing}, each as {@code <reviewer>: <issue>}: the item is
+     * flagged on its current revision). A FAIL stands on the text whatever review 0 says, so review 0
+     * is NAUGHTY ({@link Gate#withStanding}): the fixer gets the standing issues, merged with review
+     * 0's own without duplicates, and the fix is reviewed afresh by the whole panel, an iteration like
+     * any other. Review 0's own issues stay its {@link SantaResult#firstIssues()}.
+     */
+    public SantaResult process(String itemId, String content, Map<String, String> source, Map<String, Review> stored,
+            List<String> standing) {
+        Run run = new Run(itemId, content, source, stored, standing);
         return run.go();
     }
 
@@ -84,12 +98,14 @@ public final class SantaProcessor {
         final List<FixRevision> revisions = new ArrayList<>();
         List<MergedIssue> firstIssues = List.of();
         final Map<String, Review> stored;
+        final List<String> standing;
 
-        Run(String itemId, String content, Map<String, String> source, Map<String, Review> stored) {
+        Run(String itemId, String content, Map<String, String> source, Map<String, Review> stored, List<String> standing) {
             this.itemId = Objects.requireNonNull(itemId, "itemId");
             this.text = Objects.requireNonNull(content, "content");
             this.source = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(source));
             this.stored = Map.copyOf(stored);
+            this.standing = List.copyOf(standing);
         }
 
         SantaResult go() {
@@ -186,6 +202,8 @@ public final class SantaProcessor {
             GateResult result = gate.decide(settings.criterionIds(), reviews);
             if (iteration == 0) {
                 firstIssues = result.criticalIssues();
+                // a FAIL seen outside this review stands on the same text: NAUGHTY whatever review 0 said
+                return gate.withStanding(result, settings.criterionIds(), standing);
             }
             return result;
         }

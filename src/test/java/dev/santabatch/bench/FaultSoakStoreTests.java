@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.santabatch.loop.LearnedRuleStore;
 import dev.santabatch.loop.LoopStore;
 import dev.santabatch.store.Store;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -48,6 +53,24 @@ class FaultSoakStoreTests {
         }
 
         // when / then
-        assertThat(FaultSoakBenchmark.storeFailedCurrent(dir)).containsExactlyInAnyOrder("reviewed", "flagged", "ruleFixFailed");
+        assertThat(FaultSoakBenchmark.storeFailedCurrent(dir)).hasValueSatisfying(
+                failed -> assertThat(failed).containsExactlyInAnyOrder("reviewed", "flagged", "ruleFixFailed"));
+    }
+
+    @Test
+    void aStoreThatCannotBeReadLeavesTheShippedItemsFailsUnmeasuredNotZero() throws Exception {
+        // given a run that shipped an item and whose store file is not a database
+        Files.createDirectories(dir.resolve("db"));
+        Files.writeString(dir.resolve("db/santa.mv.db"), "not a database");
+
+        // when
+        Optional<Set<String>> failed = FaultSoakBenchmark.storeFailedCurrent(dir);
+        FaultSoakBenchmark.Run run = new FaultSoakBenchmark.Run("killed-1", dir, 100, List.of(), List.of(), List.of(), Map.of(),
+                "http://127.0.0.1:1", 1, Map.of("catalog.csv", List.of("P1")), Map.of("P1", "text"), Map.of(), failed, Set.of(),
+                new TreeMap<>(), new TreeMap<>());
+
+        // then the store's count is unmeasured, not an empty set that would count as none shipped with a FAIL
+        assertThat(failed).isEmpty();
+        assertThat(FaultSoakBenchmark.shippedWithStoreFail(run)).isEmpty();
     }
 }

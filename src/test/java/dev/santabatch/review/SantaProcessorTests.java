@@ -659,4 +659,84 @@ class SantaProcessorTests {
         assertThat(fixer.calls).hasValue(1);
         assertThat(result.fixes()).isZero();
     }
+
+    static final String STANDING = "accuracy: states a 3-year warranty, the source says 2";
+
+    @Test
+    void aFlaggedTextThePanelPassesIsFixedForTheStandingFailAndReviewedAfresh() {
+        // given a text C failed outside this review (a flag), which both reviewers now pass
+        ScriptedPanel panel = new ScriptedPanel().reviewer("B", ALL, passes(2)).reviewer("C", ALL, passes(2));
+        ScriptedFixer fixer = new ScriptedFixer(fixes(1));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE, Map.of(), List.of("C: " + STANDING));
+
+        // then the FAIL stands: fixed for its issue, the fix reviewed afresh by both, NICE after one fix
+        assertThat(fixer.requests).singleElement()
+                .satisfies(r -> assertThat(r.criticalIssues()).containsExactly(STANDING));
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+        assertThat(result.fixes()).isEqualTo(1);
+        assertThat(result.reviewsToNice()).isEqualTo(2);
+        assertThat(result.niceOnFirstReview()).isFalse();
+        assertThat(result.reviews()).extracting(ReviewRecord::reviewerId, ReviewRecord::iteration).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("B", 0), org.assertj.core.groups.Tuple.tuple("C", 0),
+                org.assertj.core.groups.Tuple.tuple("B", 1), org.assertj.core.groups.Tuple.tuple("C", 1));
+        assertThat(result.revisions().get(0).issues()).containsExactly(STANDING);
+        assertThat(result.firstIssues()).as("review 0's own issues, for patterns and agreement").isEmpty();
+    }
+
+    @Test
+    void theStandingIssuesJoinReview0sOwnEachOnce() {
+        // given B raises the standing issue again (in other words) and one of its own
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, reviewed(new Review(Verdict.FAIL, List.of(new Check("accuracy", CheckResult.FAIL, ""),
+                        new Check("compliance", CheckResult.FAIL, "")), List.of("Accuracy: states a 3-year warranty; the source says 2!",
+                        "compliance: uses cheap"), List.of())), pass())
+                .reviewer("C", ALL, pass(), pass());
+        ScriptedFixer fixer = new ScriptedFixer(fixes(1));
+
+        // when
+        processor(panel, fixer).process("item-1", ORIGINAL, SOURCE, Map.of(),
+                List.of("C: " + STANDING, "B,C: compliance: calls it a miracle kettle"));
+
+        // then
+        assertThat(fixer.requests.get(0).criticalIssues()).containsExactly(
+                "Accuracy: states a 3-year warranty; the source says 2!", "compliance: uses cheap",
+                "compliance: calls it a miracle kettle");
+    }
+
+    @Test
+    void aFlaggedTextStillFailingAfterTheLastFixIsEscalated() {
+        // given both reviewers pass the flagged text, and B fails every fix
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, pass(), naughty(), naughty(), naughty())
+                .reviewer("C", ALL, passes(4));
+        ScriptedFixer fixer = new ScriptedFixer(fixes(3));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE, Map.of(), List.of("C: " + STANDING));
+
+        // then the standing FAIL's fix counts as an iteration: three fixes, then escalated
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.ESCALATED);
+        assertThat(result.reason()).isEqualTo(SantaReason.STILL_NAUGHTY);
+        assertThat(fixer.calls).hasValue(3);
+        assertThat(result.reviewsToNice()).isEqualTo(4);
+    }
+
+    @Test
+    void aFlaggedTextIsFixedWhenAReviewerFailsToReviewIt() {
+        // given B cannot review the flagged text, C passes it; both pass the fix
+        ScriptedPanel panel = new ScriptedPanel()
+                .reviewer("B", ALL, ReviewFixtures.transportFailure(), pass())
+                .reviewer("C", ALL, pass(), pass());
+        ScriptedFixer fixer = new ScriptedFixer(fixes(1));
+
+        // when
+        SantaResult result = processor(panel, fixer).process("item-1", ORIGINAL, SOURCE, Map.of(), List.of("C: " + STANDING));
+
+        // then, as for a FAIL in the review itself, the FAIL is not outvoted by a failure to review
+        assertThat(fixer.calls).hasValue(1);
+        assertThat(result.outcome()).isEqualTo(SantaOutcome.NICE);
+        assertThat(result.fixes()).isEqualTo(1);
+    }
 }

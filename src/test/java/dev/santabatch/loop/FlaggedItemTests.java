@@ -1,0 +1,223 @@
+package dev.santabatch.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.santabatch.canary.Canary;
+import dev.santabatch.canary.CanaryStore;
+import dev.santabatch.induction.PassedItem;
+import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.review.FixOutcome;
+import dev.santabatch.review.FixRequest;
+import dev.santabatch.review.IssueSimilarity;
+import dev.santabatch.review.ReviewRequest;
+import dev.santabatch.review.RevisionCheck;
+import dev.santabatch.run.RunContext;
+import dev.santabatch.run.TestJobsAccess;
+import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.store.Store;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.batch.infrastructure.item.Chunk;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * An item flagged on its current revision (a reviewer failed that text outside the item's own
+ * review: a clean canary, a learned rule's fresh review) is not passed, whatever its own review said:
+ * drawn again, it is fixed for the flag's issues and reviewed afresh; no canary copies it; a learned
+ * rule does not take it for passed evidence. Round 2 of a run on an H2 store, with scripted reviewers
+ * and a recording fixer.
+ */
+class FlaggedItemTests {
+
+    static final List<String> HEADER =
+            List.of("id", "name", "brand", "category", "price", "warranty_years", "battery_hours", "description");
+    static final int ROUND = 2;
+    static final String FLAG = "on-specification: the text names another product";
+
+    JobDefinition job;
+    Store store;
+    LoopStore loop;
+    LearnedRuleStore rules;
+    RunContext run;
+    SourceFields source;
+    Panels panels;
+    List<List<String>> rows;
+    /** Critical issues the scripted reviewers give a text ({@code "criterion: text"} each); none: PASS. */
+    final Map<String, List<String>> issuesByText = new ConcurrentHashMap<>();
+    final List<FixRequest> fixRequests = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void aRunInItsSecondRound() throws Exception {
+        job = JobFileLoader.load(Path.of("jobs/product-descriptions.yml"));
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:flagged-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        store = new Store(ds);
+        store.createSchema();
+        JdbcTemplate jdbc = new JdbcTemplate(ds);
+        loop = new LoopStore(jdbc);
+        loop.createSchema();
+        rules = new LearnedRuleStore(jdbc);
+        rules.createSchema();
+        long runPk = store.createRunIfAbsent(new Store.RunRow(0, job.name(), "flagged", "job.yml", "in.csv", "out", 1,
+                Instant.now(), null, null)).runPk();
+        rows = TestJobsAccess.rows(10);
+        List<Store.NewItem> items = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            items.add(new Store.NewItem(id(i), i + 1, i + 2, rows.get(i).get(3), FieldsCodec.encode(rows.get(i))));
+        }
+        store.insertItems(runPk, items);
+        loop.insertRound(runPk, new LoopStore.Round(ROUND, 7, rows.size(), rows.size(), true, "", null));
+        run = new RunContext(job, "flagged", runPk, Path.of("in.csv"), Path.of("out"), 7, HEADER, List.of());
+        source = new SourceFields(job, HEADER);
+        ReviewerType scripted = ScriptedReviewer.answering((ReviewRequest r) -> issuesByText.getOrDefault(r.content(), List.of()));
+        panels = new Panels(job, Map.of("lexical", scripted, "semantic", scripted), RevisionCheck.NONE,
+                IssueSimilarity.exactNormalised(), new ExactIssueClassifier(), p -> request -> {
+                    fixRequests.add(request);
+                    return new FixOutcome.Fixed("The " + request.source().get("name") + " is rewritten for its own product,"
+                            + " with nothing taken from any other listing in the shop.");
+                }, ModelCalls.none());
+    }
+
+    @AfterEach
+    void close() {
+        panels.close();
+    }
+
+    private String id(int i) {
+        return rows.get(i).get(0);
+    }
+
+    private String text(int i) {
+        return rows.get(i).get(7);
+    }
+
+    /** The round's sample: the given items at their stored revision 0. */
+    private void sample(int... items) {
+        List<LoopStore.SampleRow> sample = new ArrayList<>();
+        for (int i : items) {
+            sample.add(new LoopStore.SampleRow(id(i), 0, rows.get(i).get(3), sample.size() + 1));
+        }
+        loop.insertSample(run.runPk(), ROUND, sample);
+    }
+
+    /** Runs the review step on the round's sample: reads, processes and writes every pending item. */
+    private void reviewStep() {
+        ReviewStep.Reader reader = new ReviewStep.Reader(store, loop, run, panels, source, run.categoryIndex());
+        ReviewStep.Processor processor = new ReviewStep.Processor(panels, source);
+        ReviewStep.Writer writer = new ReviewStep.Writer(store, loop, run);
+        reader.open(new ExecutionContext());
+        List<ReviewStep.Done> done = new ArrayList<>();
+        for (ReviewStep.Task t = reader.read(); t != null; t = reader.read()) {
+            done.add(processor.process(t));
+        }
+        reader.close();
+        writer.write(new Chunk<>(done));
+    }
+
+    @Test
+    void aFlaggedItemTheFreshPanelPassesIsFixedForTheFlagsIssuesAndReviewedAfreshByBoth() {
+        // given an item a clean canary's review failed on its current revision, drawn in a later sample
+        loop.flag(run.runPk(), id(0), 0, 1, List.of("C: " + FLAG));
+        sample(0);
+
+        // when the review step reviews it, and the panel passes its text afresh
+        reviewStep();
+
+        // then the flag's FAIL still stands: the fixer is given its issue, the fix is reviewed afresh by
+        // both reviewers, and the item is NICE after one fix (not on first review)
+        assertThat(fixRequests).singleElement().satisfies(r -> {
+            assertThat(r.content()).isEqualTo(text(0));
+            assertThat(r.criticalIssues()).containsExactly(FLAG);
+        });
+        Store.StoredItem item = store.item(run.runPk(), id(0)).orElseThrow();
+        assertThat(item.state()).isEqualTo("NICE");
+        assertThat(item.currentRev()).isEqualTo(1);
+        assertThat(item.content()).startsWith("The Item 1 is rewritten");
+        assertThat(loop.sample(run.runPk(), ROUND)).singleElement().satisfies(s -> {
+            assertThat(s.outcome()).isEqualTo("NICE");
+            assertThat(s.fixes()).isEqualTo(1);
+            assertThat(s.niceOnFirstReview()).isFalse();
+        });
+        assertThat(loop.jdbc().query("SELECT iteration, reviewer, verdict FROM sb_review WHERE item_id = ? ORDER BY iteration, reviewer",
+                (rs, n) -> tuple(rs.getInt(1), rs.getString(2), rs.getString(3)), id(0)))
+                .containsExactly(tuple(0, "B", "PASS"), tuple(0, "C", "PASS"), tuple(1, "B", "PASS"), tuple(1, "C", "PASS"));
+    }
+
+    @Test
+    void aFlaggedItemTheFreshPanelAlsoFailsIsFixedForBothSetsOfIssuesEachOnce() {
+        // given a flag whose first issue the fresh review raises again, and a fresh review with an issue of its own
+        loop.flag(run.runPk(), id(0), 0, 1, List.of("C: " + FLAG, "B: original: repeats a template sentence"));
+        issuesByText.put(text(0), List.of(FLAG, "original: copies the shop's slogan"));
+        sample(0);
+
+        // when
+        reviewStep();
+
+        // then the fixer gets the fresh review's issues, then the flag's it did not raise, without duplicates
+        assertThat(fixRequests).singleElement().satisfies(r -> assertThat(r.criticalIssues())
+                .containsExactly(FLAG, "original: copies the shop's slogan", "original: repeats a template sentence"));
+        assertThat(store.item(run.runPk(), id(0)).orElseThrow().state()).isEqualTo("NICE");
+    }
+
+    @Test
+    void noCanaryCopiesAFlaggedItemThatPassedItsOwnReview() {
+        // given a sample whose every item passed its own review, eight of them flagged on their
+        // current revision since (a learned rule's fresh review or a clean canary failed them)
+        sample(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        for (int i = 0; i < rows.size(); i++) {
+            loop.sampleOutcome(run.runPk(), ROUND, id(i), "NICE", null, 1, 0);
+            if (i >= 2) {
+                loop.flag(run.runPk(), id(i), 0, ROUND, List.of("B: " + FLAG));
+            }
+        }
+        CanaryStore canaries = new CanaryStore(store.jdbc());
+
+        // when the canary step draws the round's canaries
+        CanaryStep.Reader reader = new CanaryStep.Reader(store, loop, canaries, run, panels, source, run.categoryIndex(), true);
+        reader.open(new ExecutionContext());
+        reader.close();
+
+        // then every canary is a copy of one of the two items passed and not flagged
+        assertThat(canaries.drawn(run.runPk(), ROUND)).isTrue();
+        assertThat(canaries.canaries(run.runPk(), ROUND)).isNotEmpty().extracting(Canary::itemId)
+                .allSatisfy(copied -> assertThat(copied).isIn(id(0), id(1)));
+    }
+
+    @Test
+    void aLearnedRulesPassedEvidenceLeavesOutAFlaggedItemButNotOneItsOwnFreshReviewFailed() {
+        // given a sample that passed on first review: item 1 flagged by a clean canary's review, item 2
+        // flagged by a fresh review of one of this round's learned rules (stored with its FAIL)
+        sample(0, 1, 2, 3);
+        for (int i = 0; i < 4; i++) {
+            loop.sampleOutcome(run.runPk(), ROUND, id(i), "NICE", null, 1, 0);
+        }
+        loop.flag(run.runPk(), id(1), 0, ROUND, List.of("B: " + FLAG));
+        loop.flag(run.runPk(), id(2), 0, ROUND, List.of("C: " + FLAG));
+        rules.saveReview(run.runPk(), LearnedRules.ruleId(ROUND, 1), id(2), LearnedRuleStore.ReviewKind.FRESH, true,
+                List.of("C: " + FLAG), LoopStore.IssueAttribution.NONE);
+        LearnedRules learned = new LearnedRules(store, loop, rules, run, panels, source);
+
+        // when
+        List<PassedItem> passed = learned.evidence(ROUND, new LoopStore.PatternRow(1, "on-specification", "names another product",
+                List.of(), 0.1, true, 0, 0, 0)).passed();
+
+        // then the flagged item is not passed evidence (so neither induction nor the contradiction
+        // screen takes it for a pass); the item the rule's own fresh review failed still is, as it
+        // was when that review was asked for
+        assertThat(passed).extracting(PassedItem::itemId).containsExactly(id(0), id(2), id(3));
+    }
+}
