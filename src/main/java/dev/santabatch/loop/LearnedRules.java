@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Candidate rules of earlier rounds are re-validated on every later round's sample: items it
  * flags that the reviewers passed count against its precision, and it is retired when that falls
- * below {@value #RETIRE_BELOW}.
+ * below {@value #RETIRE_BELOW}. Candidates of the job's earlier runs are carried into round 1 and
+ * re-validated on its sample the same way before they fix anything ({@link RememberedRules}).
  */
 final class LearnedRules {
 
