@@ -68,7 +68,27 @@ public final class LearnedRuleStore {
             "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS issues_reattributed INT DEFAULT 0 NOT NULL",
             "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS issues_derived INT DEFAULT 0 NOT NULL",
             // every FAIL of the review, on any criterion, as <reviewer>: <issue> lines (added after first release)
-            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS fail_issues VARCHAR");
+            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS fail_issues VARCHAR",
+            // earlier runs' rules carried into a run, and their re-validation on its round 1's sample
+            """
+            CREATE TABLE IF NOT EXISTS sb_memory_rule (
+              run_pk BIGINT NOT NULL,
+              rule_id VARCHAR(128) NOT NULL,
+              carried_no INT NOT NULL,
+              from_run_id VARCHAR(256) NOT NULL,
+              from_rule_id VARCHAR(128) NOT NULL,
+              learned_run_id VARCHAR(256) NOT NULL,
+              learned_rule_id VARCHAR(128) NOT NULL,
+              criterion VARCHAR(256) NOT NULL,
+              shape VARCHAR(32) NOT NULL,
+              fragment VARCHAR NOT NULL,
+              support INT NOT NULL,
+              loo_recall DOUBLE PRECISION NOT NULL,
+              flagged INT NOT NULL,
+              confirmed INT NOT NULL,
+              pattern_no INT NOT NULL,
+              verdict VARCHAR(32) NOT NULL,
+              PRIMARY KEY (run_pk, rule_id))""");
 
     /**
      * One learned rule and its evidence.
@@ -93,6 +113,37 @@ public final class LearnedRuleStore {
         /** Precision on later samples; null before a later sample flagged anything. */
         public @Nullable Double laterPrecision() {
             return laterFlagged == 0 ? null : laterConfirmed / (double) laterFlagged;
+        }
+    }
+
+    /**
+     * A learned rule of an earlier run of the job, as that run left it.
+     *
+     * @param learnedRunId the run that learned it: this run, or the one an earlier carry-in names
+     * @param learnedRuleId its id there
+     */
+    public record EarlierRule(String runId, String ruleId, String criterion, String shape, String fragment, String status,
+            int support, double looRecall, String learnedRunId, String learnedRuleId) {}
+
+    /**
+     * An earlier run's rule carried into a run ({@code learned-r1-m<n>}), with its re-validation on
+     * the run's round-1 sample.
+     *
+     * @param fromRunId the earlier run whose row was carried in (the newest that has the rule)
+     * @param learnedRunId the run that first learned it
+     * @param fragment the rule under this run's id
+     * @param flagged round 1's sampled items it flags
+     * @param confirmed of those, the ones the reviewers failed on its criterion
+     * @param patternNo round 1's pattern of its criterion holding most of the confirmed items; 0: none
+     * @param verdict {@code revalidated}, {@code retired}, {@code no-evidence} or {@code too-little-evidence}
+     */
+    public record Remembered(String ruleId, String fromRunId, String fromRuleId, String learnedRunId,
+            String learnedRuleId, String criterion, String shape, String fragment, int support, double looRecall,
+            int flagged, int confirmed, int patternNo, String verdict) {
+
+        /** Precision on round 1's sample; null when it flagged none of it. */
+        public @Nullable Double precision() {
+            return flagged == 0 ? null : confirmed / (double) flagged;
         }
     }
 
@@ -188,7 +239,7 @@ public final class LearnedRuleStore {
     /** The issues attributed in the validation reviews of each round's rules, by round (from the rule id). */
     public java.util.Map<Integer, LoopStore.IssueAttribution> issueAttribution(long runPk) {
         java.util.Map<Integer, LoopStore.IssueAttribution> out = new java.util.TreeMap<>();
-        java.util.regex.Pattern id = java.util.regex.Pattern.compile("learned-r(\\d+)-p\\d+");
+        java.util.regex.Pattern id = java.util.regex.Pattern.compile("learned-r(\\d+)-[pm]\\d+");
         jdbc.query("SELECT rule_id, SUM(issues_reattributed), SUM(issues_derived) FROM sb_learned_review WHERE run_pk = ?"
                         + " GROUP BY rule_id",
                 rs -> {
@@ -215,6 +266,43 @@ public final class LearnedRuleStore {
                 runPk, ruleId, round, flagged, confirmed);
         jdbc.update("UPDATE sb_learned_rule SET later_flagged = later_flagged + ?, later_confirmed = later_confirmed + ?"
                 + " WHERE run_pk = ? AND rule_id = ?", flagged, confirmed, runPk, ruleId);
+    }
+
+    /**
+     * The learned rules of the job's earlier runs whose export finished, newest run first (within a
+     * run, the latest round's first), each with the run that first learned it.
+     */
+    List<EarlierRule> earlierRules(String jobName, long beforeRunPk) {
+        return jdbc.query("SELECT r.run_id, l.rule_id, l.criterion, l.shape, l.fragment, l.status, l.support, l.loo_recall,"
+                        + " m.learned_run_id, m.learned_rule_id FROM sb_learned_rule l JOIN sb_run r ON r.run_pk = l.run_pk"
+                        + " LEFT JOIN sb_memory_rule m ON m.run_pk = l.run_pk AND m.rule_id = l.rule_id"
+                        + " WHERE r.job_name = ? AND r.run_pk < ? AND r.exported_at IS NOT NULL"
+                        + " ORDER BY r.run_pk DESC, l.round_no DESC, l.pattern_no DESC, l.rule_id DESC",
+                (rs, n) -> new EarlierRule(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getString(6), rs.getInt(7), rs.getDouble(8),
+                        rs.getString(9) != null ? rs.getString(9) : rs.getString(1),
+                        rs.getString(10) != null ? rs.getString(10) : rs.getString(2)),
+                jobName, beforeRunPk);
+    }
+
+    /** The rules carried into a run, in the order they were carried in. */
+    public List<Remembered> remembered(long runPk) {
+        return jdbc.query("SELECT rule_id, from_run_id, from_rule_id, learned_run_id, learned_rule_id, criterion, shape,"
+                        + " fragment, support, loo_recall, flagged, confirmed, pattern_no, verdict FROM sb_memory_rule"
+                        + " WHERE run_pk = ? ORDER BY carried_no",
+                (rs, n) -> new Remembered(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getInt(9), rs.getDouble(10),
+                        rs.getInt(11), rs.getInt(12), rs.getInt(13), rs.getString(14)),
+                runPk);
+    }
+
+    void saveRemembered(long runPk, int carriedNo, Remembered m) {
+        jdbc.update("INSERT INTO sb_memory_rule (run_pk, rule_id, carried_no, from_run_id, from_rule_id, learned_run_id,"
+                        + " learned_rule_id, criterion, shape, fragment, support, loo_recall, flagged, confirmed, pattern_no,"
+                        + " verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, m.ruleId(), carriedNo, m.fromRunId(), m.fromRuleId(), m.learnedRunId(), m.learnedRuleId(),
+                m.criterion(), m.shape(), m.fragment(), m.support(), m.looRecall(), m.flagged(), m.confirmed(),
+                m.patternNo(), m.verdict());
     }
 
     void retire(long runPk, String ruleId, String reason) {

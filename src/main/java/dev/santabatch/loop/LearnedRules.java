@@ -20,6 +20,7 @@ import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Candidate rules of earlier rounds are re-validated on every later round's sample: items it
  * flags that the reviewers passed count against its precision, and it is retired when that falls
- * below {@value #RETIRE_BELOW}.
+ * below {@value #RETIRE_BELOW}. Candidates of the job's earlier runs are carried into round 1 and
+ * re-validated on its sample the same way before they fix anything ({@link RememberedRules}).
  */
 final class LearnedRules {
 
@@ -86,9 +88,15 @@ final class LearnedRules {
         return "learned-" + LoopStore.PatternRow.id(round, patternNo);
     }
 
+    /**
+     * The round's learned rules: in round 1, first the rules carried in from the job's earlier runs
+     * and re-validated on its sample ({@link RememberedRules}); then, for every systematic pattern no
+     * remembered rule handles, a rule learned from the sample's fixes.
+     */
     Result handle(int round, Collection<LoopStore.PatternRow> systematic) {
         revalidate(round);
-        if (systematic.isEmpty()) {
+        List<Recalled> remembered = round == 1 ? carryIn(round) : List.of();
+        if (systematic.isEmpty() && remembered.isEmpty()) {
             return Result.NONE;
         }
         // every pattern's rule first (from the sample alone), then one pass over the catalog for all
@@ -96,10 +104,11 @@ final class LearnedRules {
         for (LoopStore.PatternRow p : systematic) {
             induce(round, p).ifPresent(induced::add);
         }
-        if (induced.isEmpty()) {
+        if (induced.isEmpty() && remembered.isEmpty()) {
             return Result.NONE;
         }
         Map<String, RuleEngine> engines = new LinkedHashMap<>();
+        remembered.forEach(m -> engines.put(m.id(), m.engine()));
         induced.forEach(i -> engines.put(i.id(), i.engine()));
         Set<String> sampled = new HashSet<>();
         loop.sample(run.runPk(), round).forEach(s -> sampled.add(s.itemId()));
@@ -107,7 +116,17 @@ final class LearnedRules {
                 dev.santabatch.run.StopSignal::requested, "learned rules, round " + round);
         Set<Integer> ruled = new HashSet<>();
         Map<Integer, List<String>> leftovers = new LinkedHashMap<>();
+        for (Recalled m : remembered) {
+            List<String> left = handle(round, m, flagged);
+            if (left != null) {
+                ruled.add(m.pattern().patternNo());
+                leftovers.computeIfAbsent(m.pattern().patternNo(), k -> new ArrayList<>()).addAll(left);
+            }
+        }
         for (Induced i : induced) {
+            if (ruled.contains(i.pattern().patternNo())) {
+                continue; // a remembered rule handles the pattern
+            }
             List<String> left = handle(round, i, flagged);
             if (left != null) {
                 ruled.add(i.pattern().patternNo());
@@ -188,6 +207,105 @@ final class LearnedRules {
         return Optional.of(new Induced(id, p, stored, evidence, induced.get(), induced.get().engine()));
     }
 
+    /** A rule carried in from an earlier run and re-validated on round 1's sample, with the pattern it handles. */
+    private record Recalled(String id, LoopStore.PatternRow pattern, LearnedRuleStore.Remembered memory, LearnedRule rule,
+            RuleEngine engine) {}
+
+    /**
+     * A remembered rule re-validated on round 1's sample: its catalog share against its prevalence in
+     * that sample (the confirmed items), then the review check and its fixes, as a rule learned tonight.
+     */
+    private @Nullable List<String> handle(int round, Recalled m, Flagged flagged) {
+        Optional<LearnedRuleStore.Row> stored = rules.rule(run.runPk(), m.id());
+        if (stored.isPresent() && !LearnedRuleStore.CANDIDATE.equals(stored.get().status())) {
+            return null;
+        }
+        Map<String, PassedItem> byId = new LinkedHashMap<>();
+        flagged.byRule().get(m.id()).forEach(e -> byId.put(e.itemId(), e));
+        int sampleSize = loop.sample(run.runPk(), round).size();
+        double cap = RuleValidator.cap(m.memory().confirmed(), sampleSize, flagged.eligible());
+        String rejection = byId.size() <= cap ? null : String.format(java.util.Locale.ROOT,
+                "flags %d of %d eligible items, more than the cap %.1f (confirmed in round 1's sample %d/%d)", byId.size(),
+                flagged.eligible(), cap, m.memory().confirmed(), sampleSize);
+        RuleValidator.Screening s = new RuleValidator.Screening(rejection, m.memory().support(), m.memory().looRecall(),
+                List.of(), List.copyOf(byId.keySet()), flagged.eligible(), cap);
+        Draft d = new Draft(m.id(), round, m.pattern(), m.rule(), s);
+        if (stored.isPresent() && stored.get().applied()) {
+            return leftovers(m.id(), m.engine(), s, byId);
+        }
+        if (!s.passed()) {
+            return reject(d, rejection);
+        }
+        return checkAndFix(d, m.engine(), byId, Map.of());
+    }
+
+    /**
+     * Round 1: the learned rules of the job's earlier runs carried in ({@link RememberedRules#select})
+     * and re-validated on the round's sample, each with its verdict, stored in one transaction with
+     * the rows of those that fix nothing tonight (retired, or remembered without enough evidence); a
+     * restart reads them back. The re-validated ones, which may fix tonight's items.
+     */
+    private List<Recalled> carryIn(int round) {
+        List<LearnedRuleStore.Remembered> memory = rules.remembered(run.runPk());
+        if (memory.isEmpty()) {
+            memory = recall(round);
+        }
+        Map<Integer, LoopStore.PatternRow> patterns = new LinkedHashMap<>();
+        loop.patterns(run.runPk(), round).forEach(p -> patterns.put(p.patternNo(), p));
+        List<Recalled> out = new ArrayList<>();
+        for (LearnedRuleStore.Remembered m : memory) {
+            LoopStore.PatternRow p = patterns.get(m.patternNo());
+            Optional<dev.santabatch.job.RuleSpec> spec = RuleFragment.parse(m.fragment());
+            if (RememberedRules.REVALIDATED.equals(m.verdict()) && p != null && spec.isPresent()) {
+                LearnedRule rule = new LearnedRule(m.criterion(), dev.santabatch.induction.Shape.valueOf(m.shape()),
+                        spec.get(), List.of(), 0);
+                out.add(new Recalled(m.ruleId(), p, m, rule, rule.engine()));
+            }
+        }
+        return out;
+    }
+
+    /** Selects and re-validates the earlier runs' rules, and stores what it found (nothing when none is carried in). */
+    private List<LearnedRuleStore.Remembered> recall(int round) {
+        List<dev.santabatch.job.RuleSpec> jobRules = run.job().rubric().stream().flatMap(c -> c.rules().stream()).toList();
+        Set<String> criteria = new HashSet<>();
+        run.job().santaCriteria().forEach(c -> criteria.add(c.id()));
+        List<RememberedRules.Carried> carried = RememberedRules.select(
+                rules.earlierRules(run.job().name(), run.runPk()), jobRules, criteria, source.names());
+        if (carried.isEmpty()) {
+            return List.of();
+        }
+        SampleView view = sampleView(round);
+        List<LearnedRuleStore.Remembered> memory = new ArrayList<>();
+        for (RememberedRules.Carried c : carried) {
+            String id = "learned-r" + round + "-m" + (memory.size() + 1);
+            dev.santabatch.job.RuleSpec spec = RuleFragment.withId(c.spec(), id);
+            LearnedRuleStore.EarlierRule e = c.from();
+            Precision pr = precision(new LearnedRule(e.criterion(), dev.santabatch.induction.Shape.valueOf(e.shape()), spec,
+                    List.of(), 0).engine(), e.criterion(), view);
+            memory.add(new LearnedRuleStore.Remembered(id, e.runId(), e.ruleId(), e.learnedRunId(), e.learnedRuleId(),
+                    e.criterion(), e.shape(), RuleFragment.yaml(spec), e.support(), e.looRecall(), pr.flagged(),
+                    pr.confirmed(), pr.pattern(), RememberedRules.verdict(pr.flagged(), pr.confirmed())));
+        }
+        tx.executeWithoutResult(status -> {
+            for (int i = 0; i < memory.size(); i++) {
+                LearnedRuleStore.Remembered m = memory.get(i);
+                rules.saveRemembered(run.runPk(), i + 1, m);
+                if (!RememberedRules.REVALIDATED.equals(m.verdict())) {
+                    // no pattern: it handles none tonight
+                    rules.save(run.runPk(), new LearnedRuleStore.Row(m.ruleId(), round, 0, m.criterion(),
+                            m.shape(), m.fragment(), RememberedRules.RETIRED.equals(m.verdict())
+                                    ? LearnedRuleStore.RETIRED : LearnedRuleStore.CANDIDATE,
+                            RememberedRules.reason(m), m.support(), m.looRecall(), 0, 0, 0, 0, 0, 0, 0, false, 0, 0));
+                }
+            }
+        });
+        memory.forEach(m -> log.info("batch-fix: round {}: learned rule {} of run '{}' carried in as {}: round 1's sample"
+                + " flags {}, confirmed {}: {}", round, m.fromRuleId(), m.fromRunId(), m.ruleId(), m.flagged(), m.confirmed(),
+                m.verdict()));
+        return memory;
+    }
+
     /** The items left to the matcher when a valid rule handles the pattern; null when no rule does. */
     private @Nullable List<String> handle(int round, Induced induced, Flagged flagged) {
         String id = induced.id();
@@ -223,6 +341,21 @@ final class LearnedRules {
         if (freshRejection.isPresent()) {
             return reject(d, freshRejection.get());
         }
+        return checkAndFix(d, engine, byId, fresh);
+    }
+
+    /**
+     * A rule that passed validation so far: the review check of its fixes, then its fixes of the
+     * flagged eligible items and of the passed sampled items the fresh review failed ({@code fresh});
+     * its row saved. The items left to the matcher, or null when the review check rejects it.
+     */
+    private @Nullable List<String> checkAndFix(Draft d, RuleEngine engine, Map<String, PassedItem> byId,
+            Map<String, Boolean> fresh) {
+        String id = d.id;
+        int round = d.round;
+        LoopStore.PatternRow p = d.pattern;
+        LearnedRule rule = d.rule;
+        RuleValidator.Screening s = d.screening;
         // the review check: both reviewers review items it fixed before it fixes the rest
         List<String> fixable = s.flagged().stream().filter(i -> fixed(engine, byId.get(i)) != null).toList();
         List<String> sample = fixable.subList(0, Math.min(RuleValidator.REVIEW_CHECK_SIZE, fixable.size()));
@@ -431,33 +564,17 @@ final class LearnedRules {
         if (candidates.isEmpty()) {
             return;
         }
-        Set<String> failedOn = new HashSet<>();
-        for (LoopStore.PatternRow p : loop.patterns(run.runPk(), round)) {
-            p.items().forEach(i -> failedOn.add(p.criterion() + "\n" + i));
-        }
-        List<PassedItem> sampled = new ArrayList<>();
-        for (LoopStore.SampleOutcome s : loop.sample(run.runPk(), round)) {
-            store.itemAsOfRound(run.runPk(), s.itemId(), round).ifPresent(it -> sampled.add(asOf(it)));
-        }
-        int minItems = run.job().santa().systematicMinItems();
+        SampleView view = sampleView(round);
         for (LearnedRuleStore.Row r : candidates) {
-            Optional<LoopStore.PatternRow> p = loop.patterns(run.runPk(), r.round()).stream()
-                    .filter(x -> x.patternNo() == r.patternNo()).findFirst();
-            Optional<LearnedRule> rule = p.flatMap(x -> RuleInducer.induce(r.ruleId(), evidence(r.round(), x), minItems));
-            if (rule.isEmpty()) {
+            // the rule as stored: a remembered rule was learned on another run
+            Optional<dev.santabatch.job.RuleSpec> spec = RuleFragment.parse(r.fragment());
+            if (spec.isEmpty()) {
                 continue;
             }
-            RuleEngine engine = rule.get().engine();
-            int flagged = 0;
-            int confirmed = 0;
-            for (PassedItem s : sampled) {
-                if (!engine.check(s.text(), s.facts()).isEmpty()) {
-                    flagged++;
-                    if (failedOn.contains(r.criterion() + "\n" + s.itemId())) {
-                        confirmed++;
-                    }
-                }
-            }
+            Precision pr = precision(new LearnedRule(r.criterion(), dev.santabatch.induction.Shape.valueOf(r.shape()),
+                    spec.get(), List.of(), 0).engine(), r.criterion(), view);
+            int flagged = pr.flagged();
+            int confirmed = pr.confirmed();
             rules.saveCheck(run.runPk(), r.ruleId(), round, flagged, confirmed);
             int allFlagged = r.laterFlagged() + flagged;
             int allConfirmed = r.laterConfirmed() + confirmed;
@@ -468,6 +585,49 @@ final class LearnedRules {
                 log.info("batch-fix: round {}: learned rule {} retired: {}", round, r.ruleId(), why);
             }
         }
+    }
+
+    /**
+     * A round's sample as its reviewers judged it: each sampled item as sampled, and for each item
+     * failed on a criterion ({@code <criterion>\n<item>}) the pattern that holds it.
+     */
+    private record SampleView(List<PassedItem> items, Map<String, Integer> failedOn) {}
+
+    private SampleView sampleView(int round) {
+        Map<String, Integer> failedOn = new HashMap<>();
+        for (LoopStore.PatternRow p : loop.patterns(run.runPk(), round)) {
+            p.items().forEach(i -> failedOn.putIfAbsent(p.criterion() + "\n" + i, p.patternNo()));
+        }
+        List<PassedItem> sampled = new ArrayList<>();
+        for (LoopStore.SampleOutcome s : loop.sample(run.runPk(), round)) {
+            store.itemAsOfRound(run.runPk(), s.itemId(), round).ifPresent(it -> sampled.add(asOf(it)));
+        }
+        return new SampleView(sampled, failedOn);
+    }
+
+    /**
+     * A rule on a sample: the sampled items it flags, those the reviewers failed on its criterion
+     * (confirmed), and the pattern holding most of the confirmed ones (the first on a tie; 0: none).
+     */
+    private record Precision(int flagged, int confirmed, int pattern) {}
+
+    private static Precision precision(RuleEngine engine, String criterion, SampleView view) {
+        int flagged = 0;
+        int confirmed = 0;
+        Map<Integer, Integer> byPattern = new java.util.TreeMap<>();
+        for (PassedItem s : view.items()) {
+            if (!engine.check(s.text(), s.facts()).isEmpty()) {
+                flagged++;
+                Integer p = view.failedOn().get(criterion + "\n" + s.itemId());
+                if (p != null) {
+                    confirmed++;
+                    byPattern.merge(p, 1, Integer::sum);
+                }
+            }
+        }
+        int pattern = byPattern.entrySet().stream().max(Map.Entry.<Integer, Integer>comparingByValue()
+                .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder()))).map(Map.Entry::getKey).orElse(0);
+        return new Precision(flagged, confirmed, pattern);
     }
 
     // ------------------------------------------------------------------ evidence

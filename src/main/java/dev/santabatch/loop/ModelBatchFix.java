@@ -140,17 +140,18 @@ final class ModelBatchFix {
             loop.patterns(run.runPk(), state.round).stream()
                     .filter(p -> p.systematic() && !unreachable.contains(p.patternNo()))
                     .forEach(p -> state.systematic.put(p.patternNo(), p));
-            if (state.systematic.isEmpty()) {
-                return;
-            }
             int contentIndex = run.column(run.job().input().contentColumn());
             for (LoopStore.PatternRow p : state.systematic.values()) {
                 state.examples.put(p.patternNo(), store.santaFixExamples(run.runPk(), state.round, p.items(), contentIndex, 3));
             }
             // a pattern a valid learned rule handles gets no narrowing: only the items its rule
-            // could not fix go to the matcher
+            // could not fix go to the matcher (asked in every round: earlier rounds' and earlier
+            // runs' rules are re-validated on the round's sample even when no pattern is systematic)
             LearnedRules.Result ruled = learned == null ? LearnedRules.Result.NONE
                     : learned.handle(state.round, state.systematic.values());
+            if (state.systematic.isEmpty()) {
+                return;
+            }
             if (!spend.narrowed(run.runPk(), state.round)) {
                 narrow(contentIndex, ruled);
             }
@@ -212,8 +213,12 @@ final class ModelBatchFix {
                     ? PatternNarrowing.Offline.NONE : offline.check(snapshot, asSnapshot, criteria);
             Map<Integer, PatternNarrowing.Narrowed> picked = new LinkedHashMap<>(narrowing.narrow(run.runPk(), evidence,
                     eligible, sampled.size(), maxShare, checks, () -> snapshot.checkStop("the batch fix's sentence embeddings")));
-            ruled.leftovers().forEach((p, ids) -> picked.put(p,
-                    new PatternNarrowing.Narrowed(ids, ids.size(), LEARNED_RULE_METHOD, 0)));
+            // (a remembered rule may handle a pattern that is not systematic: the matcher is not asked about it)
+            ruled.leftovers().forEach((p, ids) -> {
+                if (state.systematic.containsKey(p)) {
+                    picked.put(p, new PatternNarrowing.Narrowed(ids, ids.size(), LEARNED_RULE_METHOD, 0));
+                }
+            });
             Map<String, List<Integer>> byItem = new LinkedHashMap<>();
             picked.forEach((p, n) -> n.ids().forEach(id -> byItem.computeIfAbsent(id, k -> new ArrayList<>()).add(p)));
             List<SpendStore.Candidate> candidates = new ArrayList<>();

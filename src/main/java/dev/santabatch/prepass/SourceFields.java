@@ -32,6 +32,11 @@ public final class SourceFields {
         }
     }
 
+    /** The source columns' names, in header order. */
+    public List<String> names() {
+        return List.copyOf(names);
+    }
+
     public String content(List<String> fields) {
         return fields.get(contentIndex);
     }

@@ -33,7 +33,7 @@ public final class HtmlReport {
 
     /** Top-level keys rendered by their own sections; any other key is rendered as a table. */
     private static final Set<String> TOP = Set.of("status", "reason", "job", "run_id", "input", "outputs", "pre_pass",
-            "learned_rules", "rounds", "unreachable_patterns", "run", "escape_rates_against_ground_truth", "warnings",
+            "learned_rules", "pattern_memory", "rounds", "unreachable_patterns", "run", "escape_rates_against_ground_truth", "warnings",
             "panel", "budget_stop", "escape_rate_audit", "execution", "failures", "restart", "escalations");
     private static final Set<String> ROUND = Set.of("round", "seed", "eligible", "sample_size", "full_review", "strata",
             "decision", "acceptance_number", "failures", "first_pass_rate", "mean_reviews_to_nice", "nice",
@@ -103,6 +103,7 @@ public final class HtmlReport {
         for (Map<?, ?> round : rounds) {
             round(h, report, round);
         }
+        patternMemory(h, report);
         cost(h, report);
         errors(h, report);
         prePass(h, report);
@@ -593,6 +594,50 @@ public final class HtmlReport {
         h.append("</section>\n");
     }
 
+    /** The run's patterns against the job's earlier runs': seen again, new, not seen since the last run. */
+    private static void patternMemory(StringBuilder h, Map<String, Object> r) {
+        Map<?, ?> m = map(r.get("pattern_memory"));
+        if (m.isEmpty()) {
+            return;
+        }
+        h.append("<section>\n<h2>Patterns across runs</h2>\n<p>").append(Html.text(Html.num(m.get("seen_again"))
+                + " seen again, " + Html.num(m.get("new")) + " new" + (m.get("not_seen_since_run") == null ? ""
+                        : "; " + Html.num(m.get("not_seen")) + " of run " + m.get("not_seen_since_run") + " not seen in this run")
+                + ", against " + Html.num(m.get("earlier_runs")) + " earlier run(s) of the job."))
+                .append("</p>\n<p class=\"note\">").append(Html.text("Same pattern: the same " + m.get("matched_by") + "."))
+                .append("</p>\n");
+        List<Map<?, ?>> again = maps(m.get("seen_again_patterns"));
+        if (!again.isEmpty()) {
+            h.append("<h3>Seen again</h3><table><tr><th>pattern</th><th>criterion</th><th>label (when first seen)</th>"
+                    + "<th>first seen in</th><th>last seen in</th></tr>");
+            for (Map<?, ?> x : again) {
+                h.append("<tr><td class=\"k\">").append(Html.text(String.join(", ", list(x.get("patterns")).stream()
+                                .map(String::valueOf).toList())))
+                        .append("</td><td class=\"k\">").append(Html.text(x.get("criterion"))).append("</td><td>")
+                        .append(Html.text(x.get("label"))).append("</td><td class=\"k\">").append(Html.text(x.get("first_seen_in")))
+                        .append("</td><td class=\"k\">").append(Html.text(x.get("last_seen_in"))).append("</td></tr>");
+            }
+            h.append("</table>\n");
+        }
+        memoryGroups(h, "New", maps(m.get("new_patterns")));
+        memoryGroups(h, "Not seen since run " + m.get("not_seen_since_run"), maps(m.get("not_seen_patterns")));
+        h.append("</section>\n");
+    }
+
+    private static void memoryGroups(StringBuilder h, String title, List<Map<?, ?>> groups) {
+        if (groups.isEmpty()) {
+            return;
+        }
+        h.append("<h3>").append(Html.text(title)).append("</h3><table><tr><th>pattern</th><th>criterion</th><th>label</th></tr>");
+        for (Map<?, ?> x : groups) {
+            h.append("<tr><td class=\"k\">").append(Html.text(String.join(", ", list(x.get("patterns")).stream()
+                            .map(String::valueOf).toList())))
+                    .append("</td><td class=\"k\">").append(Html.text(x.get("criterion"))).append("</td><td>")
+                    .append(Html.text(x.get("label"))).append("</td></tr>");
+        }
+        h.append("</table>\n");
+    }
+
     // ----------------------------------------------------------------------- rules, escalations
 
     private static void prePass(StringBuilder h, Map<String, Object> r) {
@@ -619,7 +664,8 @@ public final class HtmlReport {
             for (Map<?, ?> l : learned) {
                 h.append("<tr><td>").append(Html.text(l.get("rule"))).append("</td><td>").append(Html.text(l.get("pattern")))
                         .append("</td><td>").append(Html.text(l.get("criterion"))).append("</td><td>")
-                        .append(Html.text(l.get("status") + (l.get("reason") != null ? " (" + l.get("reason") + ")" : "")))
+                        .append(Html.text(l.get("status") + (l.get("reason") != null ? " (" + l.get("reason") + ")" : "")
+                                + remembered(l)))
                         .append("</td><td class=\"n\">").append(Html.text(Html.num(l.get("support"))))
                         .append("</td><td class=\"n\">").append(Html.text(Html.num(l.get("fixed")))).append("</td><td><pre>")
                         .append(Html.text(l.get("fragment"))).append("</pre></td></tr>");
@@ -627,6 +673,18 @@ public final class HtmlReport {
             h.append("</table>\n");
         }
         h.append("</section>\n");
+    }
+
+    /** A remembered rule's origin and its re-validation on round 1's sample, for its status cell. */
+    private static String remembered(Map<?, ?> rule) {
+        Map<?, ?> m = map(rule.get("remembered"));
+        if (m.isEmpty()) {
+            return "";
+        }
+        Map<?, ?> sample = map(m.get("round_1_sample"));
+        return "; remembered from run " + m.get("learned_in_run") + " (" + m.get("learned_as") + "): round 1's sample flags "
+                + Html.num(sample.get("flagged")) + ", confirmed " + Html.num(sample.get("confirmed")) + ", "
+                + m.get("verdict");
     }
 
     private static void escalations(StringBuilder h, Map<String, Object> r) {

@@ -710,6 +710,7 @@ public final class RunReport {
         lines.addAll(StrataReport.summary(r));
         lines.add("rounds:   " + run.get("rounds") + "; first-pass rate " + pct(run.get("first_pass_rate"))
                 + " (target > 70 %); mean reviews to NICE " + num(run.get("mean_reviews_to_nice")) + " (target < 1.5)");
+        lines.addAll(PatternMemoryReport.summary(r));
         escapeLine(r).ifPresent(lines::add);
         if (r.get("unreachable_patterns") instanceof List<?> unreachable) {
             lines.add("unreachable: " + unreachable.size() + " pattern(s) the batch fix cannot reach (report.json unreachable_patterns):");
@@ -798,9 +799,12 @@ public final class RunReport {
      */
     static List<Map<String, Object>> learnedRules(Store store, long runPk) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (dev.santabatch.loop.LearnedRuleStore.Row l : new dev.santabatch.loop.LearnedRuleStore(store.jdbc()).rules(runPk)) {
+        dev.santabatch.loop.LearnedRuleStore learned = new dev.santabatch.loop.LearnedRuleStore(store.jdbc());
+        Map<String, dev.santabatch.loop.LearnedRuleStore.Remembered> remembered = new LinkedHashMap<>();
+        learned.remembered(runPk).forEach(r -> remembered.put(r.ruleId(), r));
+        for (dev.santabatch.loop.LearnedRuleStore.Row l : learned.rules(runPk)) {
             Map<String, Object> m = ordered("rule", l.ruleId(),
-                    "pattern", dev.santabatch.loop.LoopStore.PatternRow.id(l.round(), l.patternNo()),
+                    "pattern", l.patternNo() == 0 ? null : dev.santabatch.loop.LoopStore.PatternRow.id(l.round(), l.patternNo()),
                     "criterion", l.criterion(), "shape", l.shape().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
                     "status", l.status());
             m.put("reason", l.reason());
@@ -815,6 +819,12 @@ public final class RunReport {
             m.put("later_samples", ordered("flagged", l.laterFlagged(), "confirmed", l.laterConfirmed(),
                     "precision", l.laterPrecision()));
             m.put("fragment", l.fragment());
+            dev.santabatch.loop.LearnedRuleStore.Remembered r = remembered.get(l.ruleId());
+            if (r != null) {
+                m.put("remembered", ordered("learned_in_run", r.learnedRunId(), "learned_as", r.learnedRuleId(),
+                        "carried_from_run", r.fromRunId(), "round_1_sample", ordered("flagged", r.flagged(),
+                                "confirmed", r.confirmed(), "precision", r.precision()), "verdict", r.verdict()));
+            }
             out.add(m);
         }
         return out;
@@ -834,6 +844,11 @@ public final class RunReport {
                     + l.get("support") + ", leave-one-out recall " + num(l.get("loo_recall")) + ", flags " + l.get("flagged")
                     + " of " + l.get("eligible") + " eligible (cap " + num(l.get("cap")) + "), review check "
                     + check.get("failed") + " of " + check.get("reviewed") + " failed, fixed " + l.get("fixed"));
+            if (l.get("remembered") instanceof Map<?, ?> m && m.get("round_1_sample") instanceof Map<?, ?> sample) {
+                lines.add("          remembered: learned in run '" + m.get("learned_in_run") + "' as " + m.get("learned_as")
+                        + ", carried from run '" + m.get("carried_from_run") + "'; round 1's sample flags "
+                        + sample.get("flagged") + ", confirmed " + sample.get("confirmed") + ": " + m.get("verdict"));
+            }
             if (dev.santabatch.loop.LearnedRuleStore.CANDIDATE.equals(l.get("status"))) {
                 lines.add("          to keep it, paste under the criterion's rules (checked-by: both):");
                 String.valueOf(l.get("fragment")).lines().forEach(f -> lines.add("            " + f));

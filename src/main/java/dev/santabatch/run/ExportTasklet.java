@@ -189,6 +189,13 @@ final class ExportTasklet implements Tasklet {
         if (planned != null) {
             report = RunReport.after(report, "run", "plan", planned);
         }
+        // tonight's patterns against the job's earlier runs': the report's block and history's counts
+        double similarity = run.job().santa().patternSimilarity();
+        dev.santabatch.history.PatternMemory.Memory patternMemory = dev.santabatch.history.PatternMemory.of(store.jdbc(),
+                run.job().name(), run.runPk(), new dev.santabatch.patterns.EmbeddingIssueSimilarity(similarity)::same);
+        report = dev.santabatch.report.PatternMemoryReport.apply(report, patternMemory, String.format(java.util.Locale.ROOT,
+                "criterion, and label equal (case and spacing aside) or similar: cosine >= %.2f (santa.pattern-similarity)",
+                similarity));
         report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
         dev.santabatch.canary.CanaryStore canaries = new dev.santabatch.canary.CanaryStore(store.jdbc());
         RunReport.applyCanaries(report, dev.santabatch.loop.PanelFitCheck.estimates(canaries, run.runPk(), run.job()),
@@ -208,7 +215,7 @@ final class ExportTasklet implements Tasklet {
         OutputFolder.publish(dir, run.outDir());
         // the figures 'history' lists, recorded with the export's end (one transaction in the job)
         new dev.santabatch.history.RunSummaryStore(store.jdbc()).save(run.runPk(), dev.santabatch.history.RunSummary.of(
-                report, dev.santabatch.history.PatternMemory.of(store.jdbc(), run.job().name(), run.runPk())));
+                report, patternMemory.counts()));
         // a later run of the job may carry outcomes over from this one
         store.markExported(run.runPk(), status);
         log.info("export: {} items in {}, {} unverified, {} held ({} with an unresolved FAIL), {} rejects, {} changes;"

@@ -82,4 +82,29 @@ class RuleFragmentTests {
                     Map.of("region", "North"));
         }
     }
+
+    @Test
+    void aFragmentReadsBackAsItsRuleAndIsTheSameRuleUnderAnotherId() {
+        RuleSpec warranty = RuleInducer.induce("learned-r1-p1",
+                RuleInducerTests.pattern(RuleInducerTests.warrantyFixes(), List.of()), 2).orElseThrow().spec();
+        List<RuleSpec> specs = List.of(warranty,
+                new RuleSpec.ForbiddenTerms("l1", List.of("stocks are limited"), List.of("\\bno\\. ?1\\b"), Map.of(),
+                        RuleSpec.FixKind.REMOVE_SENTENCE),
+                new RuleSpec.ForbiddenTerms("l2", List.of("miracle", "2"), List.of(),
+                        Map.of("miracle", "help", "2", "made with: care"), RuleSpec.FixKind.SUBSTITUTE),
+                new RuleSpec.RequiredPhrase("l3", "region", List.of("North", "yes"), "Tourist tax: paid on arrival.",
+                        RuleSpec.FixKind.APPEND),
+                new RuleSpec.Length("l4", 10, null, RuleSpec.FixKind.NONE));
+        for (RuleSpec spec : specs) {
+            assertThat(RuleFragment.parse(RuleFragment.yaml(spec))).as(spec.id()).contains(spec);
+            RuleSpec renamed = RuleFragment.withId(spec, "learned-r1-m1");
+            assertThat(renamed.id()).isEqualTo("learned-r1-m1");
+            assertThat(RuleFragment.sameRule(renamed, spec)).isTrue();
+        }
+        assertThat(RuleFragment.sameRule(specs.get(1), specs.get(2))).isFalse();
+        assertThat(RuleFragment.sameRule(warranty, RuleFragment.parse(RuleFragment.yaml(warranty).replace("unit: year",
+                "unit: month")).orElseThrow())).isFalse();
+        assertThat(RuleFragment.parse("not: a rule")).isEmpty();
+        assertThat(RuleFragment.parse("- id: x\n  type: unknown\n  fix: none\n")).isEmpty();
+    }
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.csv.CSVRecord;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,12 +47,18 @@ class LearnedRulesFunctionalTests {
         String blindAlways = "\u0000";
         /** Texts holding this marker fail on claims once their warranty is right (a problem seen behind another). */
         String hiddenClaim = "\u0000";
+        /** Texts holding this marker fail on tone (the fixer removes it). */
+        String shout = "\u0000";
+        /** Reviewers that take a stated warranty two years above the column as the shop's extended one: no defect. */
+        boolean extendedWarranty;
         /** Every text some review answer failed. */
         final Set<String> failedTexts = ConcurrentHashMap.newKeySet();
         final Map<String, AtomicInteger> reviewed = new ConcurrentHashMap<>();
         final AtomicInteger reviews = new AtomicInteger();
         final AtomicInteger fixes = new AtomicInteger();
         final AtomicInteger matches = new AtomicInteger();
+        /** Matcher calls by the criterion of the pattern asked about. */
+        final Map<String, AtomicInteger> matchesOn = new ConcurrentHashMap<>();
         /** Every call received, and the number of the first review of an unsampled item's rule fix (0: none). */
         final AtomicInteger calls = new AtomicInteger();
         final AtomicInteger firstRuleFixReview = new AtomicInteger();
@@ -65,12 +72,16 @@ class LearnedRulesFunctionalTests {
             List<String> out = new ArrayList<>();
             Matcher n = NAME.matcher(content);
             Matcher w = WARRANTY.matcher(content);
-            if (n.find() && w.find() && Integer.parseInt(w.group(1)) != years.get(n.group(1))) {
+            if (n.find() && w.find() && Integer.parseInt(w.group(1)) != years.get(n.group(1))
+                    && !(extendedWarranty && Integer.parseInt(w.group(1)) == years.get(n.group(1)) + 2)) {
                 out.add("accuracy: the text states a " + w.group(1) + "-year warranty but the source says "
                         + years.get(n.group(1)) + " years");
             }
             if (content.contains("miracle cure")) {
                 out.add("claims: makes a health claim: \"miracle cure\"");
+            }
+            if (content.contains(shout)) {
+                out.add("tone: shouts \"" + shout.strip() + "\" at the reader");
             }
             if (content.contains(hiddenClaim) && out.isEmpty()) {
                 out.add("claims: makes a health claim: \"" + hiddenClaim.strip() + "\"");
@@ -81,10 +92,10 @@ class LearnedRulesFunctionalTests {
         String fix(String content) {
             String out = content;
             Matcher n = NAME.matcher(content);
-            if (n.find()) {
+            if (n.find() && !extendedWarranty) {
                 out = WARRANTY.matcher(out).replaceAll(years.get(n.group(1)) + "-year warranty");
             }
-            return out.replace("miracle cure", "simple cure");
+            return out.replace("miracle cure", "simple cure").replace(shout, "");
         }
 
         Reply answer(Recorded request) {
@@ -129,6 +140,7 @@ class LearnedRulesFunctionalTests {
                 if (system.startsWith("You check one text for one known problem")) {
                     matches.incrementAndGet();
                     String criterion = ScriptedCatalogModel.between(user, "Criterion ", ",");
+                    matchesOn.computeIfAbsent(criterion, k -> new AtomicInteger()).incrementAndGet();
                     boolean shows = defects(content).stream().anyMatch(i -> i.startsWith(criterion + ":"));
                     return Reply.ok(ScriptedServer.JSON.writeValueAsString(Map.of("shows_pattern", shows,
                             "corrected_text", shows ? fix(content) : "")));
@@ -151,10 +163,16 @@ class LearnedRulesFunctionalTests {
     /** As {@link #catalog(Model, java.util.function.IntFunction)}, with the items whose warranty is wrong. */
     private LlmJobs.Catalog catalog(Model model, java.util.function.IntFunction<String> extra,
             java.util.function.IntPredicate wrong) throws IOException {
+        return catalog(model, extra, wrong, "i", "Model");
+    }
+
+    /** As above, item i's id {@code <idPrefix><i>} and its product {@code <namePrefix><i> <kind>}. */
+    private LlmJobs.Catalog catalog(Model model, java.util.function.IntFunction<String> extra,
+            java.util.function.IntPredicate wrong, String idPrefix, String namePrefix) throws IOException {
         StringBuilder csv = new StringBuilder("id,name,category,warranty_years,description\n");
         String[] kinds = {"kettle", "lamp", "drill", "fan", "heater"};
         for (int i = 1; i <= 300; i++) {
-            String name = "Model" + i + " " + kinds[i % kinds.length];
+            String name = namePrefix + i + " " + kinds[i % kinds.length];
             int years = 1 + i % 4;
             model.years.put(name, years);
             int stated = wrong.test(i) ? years + 2 : years;
@@ -163,7 +181,7 @@ class LearnedRulesFunctionalTests {
             }
             String text = "The " + name + " is a practical " + kinds[i % kinds.length] + " for the home. It comes with a "
                     + stated + "-year warranty." + extra.apply(i);
-            csv.append(String.format("i%03d,%s,%s,%d,\"%s\"%n", i, name, kinds[i % kinds.length], years, text));
+            csv.append(String.format("%s%03d,%s,%s,%d,\"%s\"%n", idPrefix, i, name, kinds[i % kinds.length], years, text));
         }
         Path file = dir.resolve("catalog.csv");
         Files.writeString(file, csv);
@@ -194,23 +212,40 @@ class LearnedRulesFunctionalTests {
     }
 
     private LlmJobs.Result run(Path job, String... flags) {
+        return runAs("r1", job, flags);
+    }
+
+    private LlmJobs.Result runAs(String runId, Path job, String... flags) {
         List<String> args = new ArrayList<>(List.of("run", job.toString(), "--out", dir.resolve("out").toString(),
-                "--run-id", "r1"));
+                "--run-id", runId));
         args.addAll(List.of(flags));
         return LlmJobs.cli(LlmJobs.props(dir), args.toArray(String[]::new));
     }
 
     private Path out() {
-        return dir.resolve("out/warranties/r1");
+        return out("r1");
+    }
+
+    private Path out(String runId) {
+        return dir.resolve("out/warranties").resolve(runId);
+    }
+
+    private List<Map<String, Object>> learned() throws IOException {
+        return learned("r1");
     }
 
     @SuppressWarnings("unchecked")
-    private List<Map<String, Object>> learned() throws IOException {
-        return (List<Map<String, Object>>) RunReport.read(out().resolve("report.json")).get("learned_rules");
+    private List<Map<String, Object>> learned(String runId) throws IOException {
+        return (List<Map<String, Object>>) RunReport.read(out(runId).resolve("report.json")).get("learned_rules");
     }
 
     private List<CSVRecord> batchFixes() throws IOException {
-        return LlmJobs.records(out().resolve("changes.csv")).stream().filter(r -> r.get("cause").equals("batch-fix")).toList();
+        return batchFixes("r1");
+    }
+
+    private List<CSVRecord> batchFixes(String runId) throws IOException {
+        return LlmJobs.records(out(runId).resolve("changes.csv")).stream().filter(r -> r.get("cause").equals("batch-fix"))
+                .toList();
     }
 
     @Test
@@ -463,6 +498,220 @@ class LearnedRulesFunctionalTests {
                 assertThat(h.get("last_passing")).isNotEqualTo(h.get("original"));
                 assertThat(model.failedTexts).contains(h.get("last_passing"));
             });
+        }
+    }
+
+    // ---------------------------------------------------------------- across nights
+
+    /** The job with a third criterion, tone, which the reviewers fail on a shouted marker. */
+    private Path toneJob(LlmJobs.Catalog catalog, String baseUrl) throws IOException {
+        Path job = job(catalog, baseUrl);
+        Files.writeString(job, Files.readString(job).replace("sampling:\n",
+                "  - id: tone\n    pass: Calm wording.\n    fail-signal: Shouts at the reader.\n    canaries: []\nsampling:\n"));
+        return job;
+    }
+
+    /** The scripted model of the night in progress, behind one server for every night. */
+    private final java.util.concurrent.atomic.AtomicReference<Model> night = new java.util.concurrent.atomic.AtomicReference<>();
+
+    @Test
+    void anEarlierNightsRuleIsRevalidatedOnTheNextNightsSampleThenFixesItsNewItemsWithoutMatcherCalls() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(r -> night.get().answer(r))) {
+            // given a first night that learned the wrong-warranty rule (and saw miracle-cure claims)
+            Model first = new Model();
+            night.set(first);
+            Path job = toneJob(catalog(first, i -> i % 7 == 0 ? " It works like a miracle cure." : ""), server.baseUrl());
+            LlmJobs.Result r1 = runAs("r1", job);
+            assertThat(r1.exit()).as(r1.all()).isZero();
+            assertThat(learned("r1")).anySatisfy(l -> {
+                assertThat(l.get("rule")).isEqualTo("learned-r1-p1");
+                assertThat(l.get("criterion")).isEqualTo("accuracy");
+                assertThat(l.get("status")).isEqualTo("candidate");
+            });
+
+            // when a second night reads a catalog of new items: the warranty defect again, no claims,
+            // and a new defect (a shouted sentence)
+            Model second = new Model();
+            second.shout = " BUY NOW!";
+            night.set(second);
+            toneJob(catalog(second, i -> i % 7 == 0 ? " BUY NOW!" : "", i -> i % 5 == 0, "n", "Unit"), server.baseUrl());
+            LlmJobs.Result r2 = runAs("r2", job);
+
+            // then the first night's rule was carried in, re-validated on round 1's sample and fixed the
+            // new items it flags: no matcher call about the pattern, and no rule learned afresh for it
+            assertThat(r2.exit()).as(r2.all()).isZero();
+            assertThat(second.matchesOn).as(r2.all()).doesNotContainKey("accuracy");
+            List<Map<String, Object>> learned = learned("r2");
+            List<Map<String, Object>> accuracy = learned.stream().filter(l -> "accuracy".equals(l.get("criterion"))).toList();
+            assertThat(accuracy).as("one accuracy rule: the remembered one").hasSize(1);
+            Map<String, Object> warranty = accuracy.get(0);
+            assertThat(warranty.get("status")).isEqualTo("candidate");
+            Map<?, ?> remembered = (Map<?, ?>) warranty.get("remembered");
+            assertThat(remembered.get("learned_in_run")).isEqualTo("r1");
+            assertThat(remembered.get("learned_as")).isEqualTo("learned-r1-p1");
+            assertThat(remembered.get("verdict")).isEqualTo("revalidated");
+            Map<?, ?> sample = (Map<?, ?>) remembered.get("round_1_sample");
+            assertThat(((Number) sample.get("confirmed")).intValue()).isGreaterThanOrEqualTo(3)
+                    .isEqualTo(((Number) sample.get("flagged")).intValue());
+            assertThat(((Map<?, ?>) warranty.get("review_check")).get("reviewed")).isEqualTo(10);
+            String id = String.valueOf(warranty.get("rule"));
+            assertThat(id).isEqualTo("learned-r1-m1");
+            assertThat((String) warranty.get("fragment")).contains("id: " + id, "type: number-grounding",
+                    "column: warranty_years");
+            List<CSVRecord> ruleFixes = batchFixes("r2").stream()
+                    .filter(c -> c.get("pattern").endsWith("(learned rule " + id + ")")).toList();
+            assertThat(ruleFixes).isNotEmpty().allSatisfy(c -> {
+                assertThat(c.get("item_id")).startsWith("n");
+                assertThat(second.defects(c.get("before"))).anyMatch(d -> d.startsWith("accuracy:"));
+                assertThat(second.defects(c.get("after"))).noneMatch(d -> d.startsWith("accuracy:"));
+            });
+            assertThat(((Number) warranty.get("fixed")).longValue()).isEqualTo(ruleFixes.size());
+            for (String text : LlmJobs.contents(out("r2").resolve("catalog.csv"), "id", "description").values()) {
+                assertThat(second.defects(text)).as(text).isEmpty();
+            }
+            // the claims rule, if the first night learned one, has nothing to flag tonight: remembered, fixes nothing
+            assertThat(learned).filteredOn(l -> "claims".equals(l.get("criterion"))).allSatisfy(l -> {
+                assertThat(l.get("status")).isEqualTo("candidate");
+                assertThat(((Map<?, ?>) l.get("remembered")).get("verdict")).isEqualTo("no-evidence");
+                assertThat(((Number) l.get("fixed")).longValue()).isZero();
+            });
+            assertThat(r2.out()).contains("remembered: learned in run 'r1' as learned-r1-p1");
+
+            // and the patterns: the warranty one seen again (known by its first night's label), the
+            // shouting one new, the claims one not seen since the first night; history counts the same
+            Map<String, Object> report = RunReport.read(out("r2").resolve("report.json"));
+            Map<?, ?> memory = (Map<?, ?>) report.get("pattern_memory");
+            assertThat(memory.get("earlier_runs")).isEqualTo(1);
+            assertThat((List<?>) memory.get("seen_again_patterns")).singleElement().satisfies(o -> {
+                Map<?, ?> p = (Map<?, ?>) o;
+                assertThat(p.get("criterion")).isEqualTo("accuracy");
+                assertThat(p.get("first_seen_in")).isEqualTo("r1");
+                assertThat(String.valueOf(p.get("label"))).startsWith("accuracy: the text states a");
+            });
+            assertThat((List<?>) memory.get("new_patterns")).singleElement()
+                    .satisfies(o -> assertThat(((Map<?, ?>) o).get("criterion")).isEqualTo("tone"));
+            assertThat(memory.get("not_seen_since_run")).isEqualTo("r1");
+            assertThat((List<?>) memory.get("not_seen_patterns")).singleElement()
+                    .satisfies(o -> assertThat(((Map<?, ?>) o).get("criterion")).isEqualTo("claims"));
+            assertThat(r2.out()).contains("patterns: 1 seen again (r1-p", "first seen in 'r1'", "1 new",
+                    "1 of run 'r1' not seen tonight");
+            LlmJobs.Result history = LlmJobs.cli(LlmJobs.props(dir), "history", job.toString(), "--json");
+            assertThat(history.exit()).as(history.all()).isZero();
+            Map<?, ?> listed = (Map<?, ?>) ((List<?>) new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readValue(history.out(), Map.class).get("runs")).get(1);
+            assertThat(listed.get("run_id")).isEqualTo("r2");
+            assertThat(listed.get("patterns_seen_again")).isEqualTo(memory.get("seen_again")).isEqualTo(1);
+            assertThat(listed.get("patterns_new")).isEqualTo(memory.get("new")).isEqualTo(1);
+            assertThat(Files.readString(out("r2").resolve("report.html"))).contains("Patterns across runs",
+                    "Not seen since run r1", "remembered from run r1");
+        }
+    }
+
+    @Test
+    void anEarlierNightsRuleTheNextNightsSampleContradictsIsRetiredFixesNothingAndIsNotCarriedFurther() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(r -> night.get().answer(r))) {
+            // given a first night that learned the wrong-warranty rule
+            Model first = new Model();
+            night.set(first);
+            Path job = job(catalog(first, i -> ""), server.baseUrl());
+            LlmJobs.Result r1 = runAs("r1", job);
+            assertThat(r1.exit()).as(r1.all()).isZero();
+            assertThat(learned("r1")).singleElement().satisfies(l -> assertThat(l.get("status")).isEqualTo("candidate"));
+
+            // when on the second night the stated warranty is the shop's extended one (two years above the
+            // column), which the reviewers pass: the rule flags sampled items they passed
+            Model second = new Model();
+            second.extendedWarranty = true;
+            night.set(second);
+            job(catalog(second, i -> "", i -> i % 5 == 0, "n", "Unit"), server.baseUrl());
+            LlmJobs.Result r2 = runAs("r2", job);
+
+            // then it is retired on round 1's sample and fixes nothing: the extended warranties ship as written
+            assertThat(r2.exit()).as(r2.all()).isZero();
+            assertThat(learned("r2")).singleElement().satisfies(l -> {
+                assertThat(l.get("status")).isEqualTo("retired");
+                assertThat((String) l.get("reason")).contains("below 0.80");
+                assertThat(((Number) l.get("fixed")).longValue()).isZero();
+                Map<?, ?> remembered = (Map<?, ?>) l.get("remembered");
+                assertThat(remembered.get("verdict")).isEqualTo("retired");
+                Map<?, ?> sample = (Map<?, ?>) remembered.get("round_1_sample");
+                assertThat(((Number) sample.get("flagged")).intValue()).isPositive();
+                assertThat(((Number) sample.get("confirmed")).intValue()).isZero();
+            });
+            assertThat(batchFixes("r2")).isEmpty();
+            Map<String, String> shipped = LlmJobs.contents(out("r2").resolve("catalog.csv"), "id", "description");
+            assertThat(shipped.values()).filteredOn(t -> WARRANTY.matcher(t).find() && t.contains("-year warranty"))
+                    .anySatisfy(t -> assertThat(second.wrong.stream().anyMatch(n -> t.contains("The " + n + " is"))).isTrue());
+
+            // and a third night carries neither it nor the first night's row of the same rule
+            Model third = new Model();
+            third.extendedWarranty = true;
+            night.set(third);
+            job(catalog(third, i -> "", i -> i % 5 == 0, "t", "Item"), server.baseUrl());
+            LlmJobs.Result r3 = runAs("r3", job);
+            assertThat(r3.exit()).as(r3.all()).isZero();
+            assertThat(learned("r3")).isEmpty();
+            assertThat(batchFixes("r3")).isEmpty();
+        }
+    }
+
+    @Test
+    void aBudgetReachedInARememberedRulesReviewCheckResumesWithoutPayingTwiceOrFixingTwice() throws Exception {
+        try (ScriptedServer server = ScriptedServer.answering(r -> night.get().answer(r))) {
+            // given a first night that learned the wrong-warranty rule
+            Model first = new Model();
+            night.set(first);
+            Path job = job(catalog(first, i -> ""), server.baseUrl());
+            assertThat(runAs("r1", job).exit()).isZero();
+
+            // when the second night's budget is reached in the remembered rule's review check
+            Model second = new Model();
+            night.set(second);
+            job(catalog(second, i -> "", i -> i % 5 == 0, "n", "Unit"), server.baseUrl());
+            Files.writeString(job, Files.readString(job) + "budget:\n  max-calls: 100\n");
+            LlmJobs.Result stopped = runAs("r2", job);
+            assertThat(second.firstRuleFixReview.get()).as(stopped.all()).isBetween(1, 99);
+            assertThat(stopped.exit()).as(stopped.all()).isEqualTo(3);
+
+            // and the raised budget resumes it
+            Files.writeString(job, Files.readString(job).replace("max-calls: 100", "max-calls: 100000"));
+            LlmJobs.Result resumed = runAs("r2", job);
+
+            // then the rule was carried in once and fixed each item once; no fixed text was reviewed by
+            // more than one panel, but for the one whose review the budget cut
+            assertThat(resumed.exit()).as(resumed.all()).isZero();
+            assertThat(learned("r2")).singleElement().satisfies(l -> {
+                assertThat(l.get("rule")).isEqualTo("learned-r1-m1");
+                assertThat(l.get("status")).isEqualTo("candidate");
+                assertThat(((Map<?, ?>) l.get("remembered")).get("verdict")).isEqualTo("revalidated");
+                assertThat(((Map<?, ?>) l.get("review_check")).get("reviewed")).isEqualTo(10);
+            });
+            List<CSVRecord> fixes = batchFixes("r2");
+            assertThat(fixes).isNotEmpty();
+            assertThat(fixes.stream().map(c -> c.get("item_id")).distinct().count()).isEqualTo(fixes.size());
+            JdbcTemplate store = LlmJobs.store(dir);
+            List<String> checked;
+            List<String> sampledLater;
+            try {
+                assertThat(store.queryForObject("SELECT COUNT(*) FROM sb_memory_rule m JOIN sb_run r ON r.run_pk = m.run_pk"
+                        + " WHERE r.run_id = 'r2'", Integer.class)).isEqualTo(1);
+                checked = store.queryForList("SELECT v.item_id FROM sb_learned_review v JOIN sb_run r ON r.run_pk = v.run_pk"
+                        + " WHERE r.run_id = 'r2' AND v.rule_id = 'learned-r1-m1' AND v.kind = 'CHECK'", String.class);
+                sampledLater = store.queryForList("SELECT s.item_id FROM sb_sample s JOIN sb_run r ON r.run_pk = s.run_pk"
+                        + " WHERE r.run_id = 'r2' AND s.round_no > 1", String.class);
+            } finally {
+                LlmJobs.close(store);
+            }
+            // the review check's fixed texts (those a later round's sample reviews again aside)
+            assertThat(checked).hasSize(10);
+            List<CSVRecord> checkedFixes = fixes.stream()
+                    .filter(c -> checked.contains(c.get("item_id")) && !sampledLater.contains(c.get("item_id"))).toList();
+            assertThat(checkedFixes).isNotEmpty();
+            assertThat(checkedFixes).filteredOn(c -> second.reviewed.getOrDefault(c.get("after"), new AtomicInteger()).get() > 2)
+                    .hasSizeLessThanOrEqualTo(1);
+            for (String text : LlmJobs.contents(out("r2").resolve("catalog.csv"), "id", "description").values()) {
+                assertThat(second.defects(text)).as(text).isEmpty();
+            }
         }
     }
 }
