@@ -305,11 +305,8 @@ class ReviewReuseFunctionalTests {
         assertThat(callsOf("C", x, text)).as("C on %s: down in the first execution", x).isEqualTo(1);
         assertThat(callsOf("C", x, text + MARKER)).as("C's FAIL in the second, reused by the third").isEqualTo(1);
         assertThat(strings("SELECT state FROM sb_item WHERE item_id = '" + x + "'")).doesNotContain("NICE");
-        List<String> shipped = new ArrayList<>();
-        try (var parser = org.apache.commons.csv.CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
-                .parse(Files.newBufferedReader(dir.resolve("out/loop/r1/catalog.csv"), StandardCharsets.UTF_8))) {
-            parser.forEach(r -> shipped.add(r.get("id")));
-        }
+        List<String> shipped = ScriptedLoopFunctionalTests.records(dir.resolve("out/loop/r1/catalog.csv")).stream()
+                .map(r -> r.get("id")).toList();
         assertThat(shipped).as("catalog.csv").hasSize(59).doesNotContain(x);
     }
 
