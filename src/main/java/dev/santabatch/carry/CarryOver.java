@@ -188,11 +188,15 @@ public final class CarryOver {
         return out;
     }
 
-    /** What the source run's export made of the item: NICE, held or covered; {@code null}: not verified there. */
+    /**
+     * What the source run's export made of the item (the rule of its shipping invariant): NICE, held
+     * or covered; {@code null}: not verified there.
+     */
     private static @Nullable CarryKind kind(CarryStore.SourceItem si, Source source) {
         switch (si.state()) {
             case "NICE" -> {
-                return CarryKind.NICE;
+                // unless a reviewer failed its current text outside its own review: held there for that FAIL
+                return source.fails().containsKey(si.itemId()) ? CarryKind.HELD : CarryKind.NICE;
             }
             case "ESCALATED" -> {
                 return CarryKind.HELD;

@@ -506,6 +506,22 @@ public final class LoopStore {
                 });
     }
 
+    /**
+     * Stores one review-0 answer as it arrives, in place of whatever is stored under its key (the
+     * item, revision, iteration, reviewer and round): a failed attempt's TRANSPORT or INVALID_ANSWER
+     * row for that reviewer, or a stored review the retry did not reuse. The delete and the insert
+     * are one transaction, so the key never holds both nor neither. The issues attributed in a
+     * replaced answer stay counted ({@link #deleteReviews}).
+     */
+    public void replaceReview(long runPk, int round, ReviewRow row) {
+        new org.springframework.transaction.support.TransactionTemplate(new org.springframework.jdbc.datasource.DataSourceTransactionManager(
+                java.util.Objects.requireNonNull(jdbc.getDataSource(), "dataSource"))).executeWithoutResult(status -> {
+                    deleteReviews(runPk, List.of(row), "round_no = ? AND item_id = ? AND rev = ? AND iteration = ? AND reviewer = ?",
+                            round, row.itemId(), row.rev(), row.iteration(), row.reviewer());
+                    insertReviews(runPk, round, List.of(row));
+                });
+    }
+
     public record IssueRow(String itemId, int seq, @Nullable String criterion, String text, String flaggedBy) {}
 
     public void insertIssues(long runPk, int round, List<IssueRow> rows) {

@@ -286,15 +286,24 @@ final class ReviewStep {
             }
             Task task = e.getKey();
             // kept only if a restart would reuse it: checked as a stored review is checked again
+            // in place of what a failed attempt of this round stored for this reviewer (its TRANSPORT or
+            // INVALID_ANSWER row has the same key): kept beside it, the answer would be refused
             panels.panel().stored(reviewer, request, reviewed.review()).ifPresent(pr -> {
                 try {
-                    loop.insertReviews(run.runPk(), task.round(), List.of(new LoopStore.ReviewRow(task.item().id(),
+                    loop.replaceReview(run.runPk(), task.round(), new LoopStore.ReviewRow(task.item().id(),
                             task.item().currentRev(), 0, reviewer.id(), ReviewRecord.Kind.REVIEWED.name(),
                             reviewed.review().verdict().name(), reviewed.review().toJson(), null, reviewed.duration().toMillis(),
-                            reviewed.reattributedIssues(), reviewed.derivedIssues())));
+                            reviewed.reattributedIssues(), reviewed.derivedIssues()));
                 } catch (RuntimeException ex) {
-                    // the store is closing (the step has stopped): the answer is paid again after a restart
-                    log.debug("review: answer of {} for {} not kept: {}", reviewer.id(), task.item().id(), ex.toString());
+                    // the store is closing (the step has stopped): the answer is asked again after a
+                    // restart, whose answer may differ; a FAIL lost so is said
+                    if (reviewed.review().verdict() == dev.santabatch.review.Verdict.FAIL) {
+                        log.warn("review: FAIL of {} for {} rev {} not kept (it is asked again if this execution fails"
+                                + " before the item's result is written): {}", reviewer.id(), task.item().id(),
+                                task.item().currentRev(), ex.toString());
+                    } else {
+                        log.debug("review: answer of {} for {} not kept: {}", reviewer.id(), task.item().id(), ex.toString());
+                    }
                 }
             });
         }

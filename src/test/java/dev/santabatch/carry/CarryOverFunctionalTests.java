@@ -229,6 +229,33 @@ class CarryOverFunctionalTests {
     }
 
     @Test
+    void aNiceItemFlaggedOnItsCurrentRevisionIsCarriedHeldForItsUnresolvedFail() throws Exception {
+        // given a first run, and one of its NICE items flagged on its current revision (a FAIL seen
+        // outside its own review, as a store written before a flagged item was made ACTIVE again
+        // holds): the first run's shipping invariant holds it FAIL_UNRESOLVED
+        Path jobFile = writeJob(catalog(List.of()), "");
+        Run first = run(jobFile, "r1", scripted());
+        assertThat(first.exit()).as(first.out()).isZero();
+        String x = santaFixed("r1").stream().filter(ids(states("r1"), "NICE")::contains).findFirst().orElseThrow();
+        update("INSERT INTO sb_flag (run_pk, item_id, rev, round_no, issues) SELECT i.run_pk, i.item_id, i.current_rev, 1,"
+                + " 'C: original: planted FAIL' FROM sb_item i JOIN sb_run r ON r.run_pk = i.run_pk WHERE r.job_name = '"
+                + job + "' AND r.run_id = 'r1' AND i.item_id = '" + x + "'");
+
+        // when the job runs again on the same catalog
+        Run second = run(jobFile, "r2", scripted());
+
+        // then the item is carried held for that FAIL, not NICE: not shipped, not reviewed
+        assertThat(second.exit()).as(second.out()).isZero();
+        assertThat(contents(second.dir().resolve("catalog.csv"))).as("r2 catalog.csv").doesNotContainKey(x);
+        assertThat(second.reviewed()).doesNotContain(x);
+        assertThat(query(inRun("r2", "SELECT s.carry FROM sb_item s WHERE s.item_id = '" + x + "'"))).containsExactly("held");
+        CSVRecord held = byId(records(second.dir().resolve("escalations.csv"))).get(x);
+        assertThat(held).as("%s in r2 escalations.csv", x).isNotNull();
+        assertThat(held.get("reason")).isEqualTo("FAIL_UNRESOLVED");
+        assertThat(held.get("cause")).isEqualTo("carry-over");
+    }
+
+    @Test
     void maxAgeForcesAFreshReview() throws Exception {
         // given max-age 2: an item is carried at most one run in a row
         Path jobFile = writeJob(catalog(List.of()), "carry-over:\n  max-age: 2\n");

@@ -248,6 +248,80 @@ class ReviewReuseFunctionalTests {
     }
 
     @Test
+    void aFailReceivedWhenARestartAsksAgainIsKeptThoughTheExecutionFailsBeforeTheItemIsWritten() throws Exception {
+        // given 60 items (all sampled), and reviewer C down for 7 of them: over the 10 % threshold,
+        // the first execution fails with C's TRANSPORT rows stored for those items
+        List<List<String>> rows = markedRows(60);
+        Path catalog = TestJobsAccess.writeCatalog(dir.resolve("in.csv"), rows);
+        Path job = TestJobsAccess.writeJob(dir, "loop", catalog, 10);
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
+        String x = "T0001";
+        Set<String> down = Set.of(x, "T0002", "T0003", "T0004", "T0006", "T0007", "T0008");
+        AtomicInteger execution = new AtomicInteger(1);
+        String wording = "carries the shop-now boilerplate sentence";
+        ReviewerType b = counting(wording, r -> false);
+        ReviewerType c = spec -> {
+            Reviewer healthy = counting(wording, r -> execution.get() == 1 && down.contains(r.itemId())).create(spec);
+            return new Reviewer() {
+                @Override
+                public String id() {
+                    return healthy.id();
+                }
+
+                @Override
+                public Set<String> criteria() {
+                    return healthy.criteria();
+                }
+
+                @Override
+                public ReviewOutcome review(ReviewRequest r) {
+                    // in the second execution C fails X's unchanged text (judged as the marker's)
+                    return execution.get() == 2 && r.itemId().equals(x)
+                            ? healthy.review(new ReviewRequest(r.taskSpec(), r.itemId(), r.source(), r.content() + MARKER, r.rubric()))
+                            : healthy.review(r);
+                }
+            };
+        };
+        Extensions ext = new Extensions(Map.of("lexical", b, "semantic", c), panels -> request -> {
+            if (execution.get() == 2 && request.itemId().equals(x)) {
+                throw new dev.santabatch.review.ConfigurationException("authentication failed for the fixer's model (scripted)");
+            }
+            return new FixOutcome.Fixed(request.content().replace(MARKER, ""));
+        });
+        assertThat(runOnce(job, ext)).as(printed).isEqualTo(1);
+
+        // when the restart's C answers FAIL on X and X's fix then fails the execution before X is written
+        execution.set(2);
+        assertThat(runOnce(job, ext)).as(printed).isEqualTo(1);
+
+        // then C's FAIL of X's current text is stored in place of its TRANSPORT row
+        assertThat(strings("SELECT verdict FROM sb_review WHERE item_id = '" + x + "' AND reviewer = 'C'"))
+                .containsExactly("FAIL");
+
+        // and when the next restart's C would pass X, X is not shipped on that pass: the stored FAIL is reused
+        execution.set(3);
+        assertThat(runOnce(job, ext)).as(printed).isZero();
+        String text = rows.get(0).get(7);
+        assertThat(callsOf("C", x, text)).as("C on %s: down in the first execution", x).isEqualTo(1);
+        assertThat(callsOf("C", x, text + MARKER)).as("C's FAIL in the second, reused by the third").isEqualTo(1);
+        assertThat(strings("SELECT state FROM sb_item WHERE item_id = '" + x + "'")).doesNotContain("NICE");
+        List<String> shipped = ScriptedLoopFunctionalTests.records(dir.resolve("out/loop/r1/catalog.csv")).stream()
+                .map(r -> r.get("id")).toList();
+        assertThat(shipped).as("catalog.csv").hasSize(59).doesNotContain(x);
+    }
+
+    /** What the last {@link #runOnce} printed. */
+    String printed = "";
+
+    int runOnce(Path job, Extensions ext) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
+        printed = out.toString(StandardCharsets.UTF_8);
+        return exit;
+    }
+
+    @Test
     void aStopMidReviewKeepsTheAnswersAlreadyReceivedForItemsInFlight() throws Exception {
         stopMidReview(false);
     }
