@@ -79,6 +79,19 @@ public final class RunSummaryStore {
         jdbc.update("UPDATE sb_run_summary SET audited = ?, escape_rate = ? WHERE run_pk = ?", audited, escapeRate, runPk);
     }
 
+    /**
+     * The job's latest {@code limit} runs created before {@code beforeRunPk} whose export finished and
+     * that measured a first-pass rate, newest first.
+     */
+    public List<Long> measuredRuns(String jobName, long beforeRunPk, int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        return jdbc.queryForList("SELECT r.run_pk FROM sb_run r JOIN sb_run_summary s ON s.run_pk = r.run_pk"
+                + " WHERE r.job_name = ? AND r.run_pk < ? AND r.exported_at IS NOT NULL AND s.first_pass_rate IS NOT NULL"
+                + " ORDER BY r.run_pk DESC LIMIT ?", Long.class, jobName, beforeRunPk, limit);
+    }
+
     /** The figures of the given runs that have them, by run. */
     public Map<Long, RunSummary> load(List<Long> runPks) {
         Map<Long, RunSummary> out = new HashMap<>();

@@ -353,8 +353,27 @@ public final class Plan {
         return c;
     }
 
-    int targetSampleSize() {
-        return StratumBound.sampleSize(options.targetBound(), StratumBound.ALPHA, roundOneSample.strata(), 1);
+    /** A stratum's clean sample for a bound below {@code --target-bound}, at its {@code looks}. */
+    record Target(String stratum, int looks, int cleanSampleSize) {}
+
+    /**
+     * The clean sample each stratum round 1 samples needs for a bound below the target bound,
+     * ⌈ln(α / (H · k)) / ln(1 − t)⌉: the changed stratum at its one look, the covered one at this look.
+     */
+    List<Target> targets() {
+        List<Target> out = new ArrayList<>();
+        if (roundOneSample.changed().eligible() > 0 || roundOneSample.covered() == 0) {
+            out.add(target(StratumStore.CHANGED, 1));
+        }
+        if (roundOneSample.covered() > 0) {
+            out.add(target(StratumStore.COVERED, roundOneSample.looks()));
+        }
+        return out;
+    }
+
+    private Target target(String stratum, int looks) {
+        return new Target(stratum, looks,
+                StratumBound.sampleSize(options.targetBound(), StratumBound.ALPHA, roundOneSample.strata(), looks));
     }
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper()
@@ -407,8 +426,9 @@ public final class Plan {
         sample.put("by_category", byCategory);
         sample.put("bound_if_clean", roundOneSample.catalogBound());
         m.put("round_1_sample", sample);
-        m.put("target", ordered("bound", options.targetBound(), "strata", roundOneSample.strata(), "clean_sample_size",
-                targetSampleSize()));
+        m.put("target", ordered("bound", options.targetBound(), "strata", roundOneSample.strata(), "per_stratum",
+                targets().stream().map(t -> ordered("stratum", t.stratum(), "looks", t.looks(), "clean_sample_size",
+                        t.cleanSampleSize())).toList()));
         m.put("assumptions", assumptions());
         m.put("tokens_per_call", tokensPerCall());
         m.put("round_1", spend(rounds.isEmpty() ? Calls.NONE : rounds.get(0).calls()));
@@ -542,8 +562,12 @@ public final class Plan {
                     + (roundOneSample.covered() == 0 ? "" : ": changed " + pct(roundOneSample.changedBound())
                             + ", covered " + pct(roundOneSample.coveredBound())));
         }
+        List<Target> targets = targets();
         lines.add("target:     a bound below " + pct(options.targetBound()) + " needs a clean sample of "
-                + targetSampleSize() + " items" + (roundOneSample.strata() == 1 ? "" : " per stratum (2 strata)"));
+                + (roundOneSample.covered() == 0 ? targets.get(0).cleanSampleSize() + " items"
+                        : String.join(" and ", targets.stream().map(t -> t.cleanSampleSize()
+                                + (t == targets.get(0) ? " items in the " + t.stratum() + " stratum" : " in the " + t.stratum()
+                                        + " one") + " (look " + t.looks() + ")").toList())));
         lines.add("expected:   first-pass rate " + pct(history.firstPassRate()) + (history.runs().isEmpty()
                 ? ", the Santa Method's target (no exported run of the job yet)"
                 : ", the median of " + String.join(", ", history.runs().stream()

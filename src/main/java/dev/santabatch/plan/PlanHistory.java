@@ -51,13 +51,14 @@ public record PlanHistory(double firstPassRate, List<Run> runs, @Nullable Intege
     }
 
     /**
-     * The job's latest {@value #RUNS} runs created before {@code beforeRunPk} whose export finished
-     * ({@link Long#MAX_VALUE}: every run), those with a first-pass rate.
+     * The job's latest {@value #RUNS} runs created before {@code beforeRunPk} ({@link Long#MAX_VALUE}:
+     * every run) whose export finished and that measured a first-pass rate.
      */
     public static PlanHistory read(JdbcTemplate jdbc, String job, long beforeRunPk) {
         CarryStore carry = new CarryStore(jdbc);
-        List<Long> exported = carry.exportedRuns(job, beforeRunPk, RUNS);
-        Map<Long, RunSummary> figures = new RunSummaryStore(jdbc).load(exported);
+        RunSummaryStore summaries = new RunSummaryStore(jdbc);
+        List<Long> exported = summaries.measuredRuns(job, beforeRunPk, RUNS);
+        Map<Long, RunSummary> figures = summaries.load(exported);
         LoopStore loop = new LoopStore(jdbc);
         SpendStore spend = new SpendStore(jdbc);
         StratumStore strata = new StratumStore(jdbc);

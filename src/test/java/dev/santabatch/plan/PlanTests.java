@@ -3,15 +3,24 @@ package dev.santabatch.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.santabatch.carry.CarryStore;
+import dev.santabatch.history.RunSummary;
+import dev.santabatch.history.RunSummaryStore;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.JobFileLoader;
 import dev.santabatch.llm.CallEstimates;
+import dev.santabatch.loop.LoopStore;
+import dev.santabatch.loop.SpendStore;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.stats.AcceptanceNumber;
+import dev.santabatch.store.Store;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,7 +61,10 @@ class PlanTests {
                 "b", Map.of("eligible", 400, "sample", 48)));
         // weighted by the strata's items: (1000 x 0.030273 + 500 x 0.049944) / 1500
         assertThat((Double) sample.get("bound_if_clean")).isCloseTo(0.036830, within(1e-6));
-        assertThat(plan.get("target")).isEqualTo(Map.of("bound", 0.05, "strata", 2, "clean_sample_size", 72));
+        // both strata at their first look: ceil(ln(0.05 / (2 x 1)) / ln(1 - 0.05)) = ceil(71.9)
+        assertThat(plan.get("target")).isEqualTo(Map.of("bound", 0.05, "strata", 2, "per_stratum", List.of(
+                Map.of("stratum", "changed", "looks", 1, "clean_sample_size", 72),
+                Map.of("stratum", "covered", "looks", 1, "clean_sample_size", 72))));
     }
 
     @Test
@@ -61,6 +73,20 @@ class PlanTests {
 
         // ceil(ln(0.05 / (2 x 3)) / ln(0.95)) = ceil(93.3)
         assertThat(((Map<?, ?>) ((List<?>) plan.get("strata")).get(1)).get("sample")).isEqualTo(94);
+    }
+
+    @Test
+    void theTargetsCleanSampleCountsTheCoveredStratumsLooks() throws Exception {
+        Plan plan = Plan.of(job(), "in.csv", census(2), HISTORY, new Plan.Options(true, 0.05));
+
+        // H = 2, t = 0.05, ln(0.95) = -0.051293:
+        // changed, one look:  ceil(ln(0.05 / (2 x 1)) / ln(0.95)) = ceil(-3.688879 / -0.051293) = ceil(71.92) = 72
+        // covered, look 2:    ceil(ln(0.05 / (2 x 2)) / ln(0.95)) = ceil(-4.382027 / -0.051293) = ceil(85.43) = 86
+        assertThat(plan.toMap().get("target")).isEqualTo(Map.of("bound", 0.05, "strata", 2, "per_stratum", List.of(
+                Map.of("stratum", "changed", "looks", 1, "clean_sample_size", 72),
+                Map.of("stratum", "covered", "looks", 2, "clean_sample_size", 86))));
+        assertThat(plan.text()).contains("target:     a bound below 5.0 % needs a clean sample of 72 items in the changed"
+                + " stratum (look 1) and 86 in the covered one (look 2)");
     }
 
     @Test
@@ -124,6 +150,36 @@ class PlanTests {
         int perPattern = Math.min(327, dev.santabatch.loop.PatternNarrowing.predicted(2, 192, 1308));
         assertThat(calls.get("matcher")).isEqualTo(Math.round(patterns * perPattern));
         assertThat(((Map<?, ?>) plan.get("whole_run")).get("rounds")).isEqualTo(2);
+    }
+
+    @Test
+    void theHistoryIsTheLastFiveExportedRunsThatMeasuredAFirstPassRate() {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:plan-history-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        Store store = new Store(ds);
+        store.createSchema();
+        new CarryStore(store.jdbc()).createSchema();
+        new LoopStore(store.jdbc()).createSchema();
+        new SpendStore(store.jdbc()).createSchema();
+        RunSummaryStore summaries = new RunSummaryStore(store.jdbc());
+        summaries.createSchema();
+        // r1 to r5 measured 0.1 to 0.5; r6 was not exported; r7 and r8, the newest, measured none
+        for (int i = 1; i <= 8; i++) {
+            long pk = store.createRunIfAbsent(new Store.RunRow(0, "planned", "r" + i, "job.yml", "in.csv", "out", 1,
+                    Instant.now(), null, null)).runPk();
+            if (i != 6) {
+                store.markExported(pk, "COMPLETED");
+            }
+            summaries.save(pk, new RunSummary("COMPLETED", 10, null, 0, 10, 0, i <= 6 ? i / 10.0 : null, 0, 0, 0, 0,
+                    null, 0, null));
+        }
+
+        PlanHistory history = PlanHistory.read(store.jdbc(), "planned", Long.MAX_VALUE);
+
+        // not r7 and r8 (no rate), nor r6 (not exported): the five before them, newest first
+        assertThat(history.runs()).extracting(PlanHistory.Run::runId).containsExactly("r5", "r4", "r3", "r2", "r1");
+        // the median of 0.1 to 0.5
+        assertThat(history.firstPassRate()).isCloseTo(0.3, within(1e-9));
     }
 
     private JobDefinition job() throws Exception {

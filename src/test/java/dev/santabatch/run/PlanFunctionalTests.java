@@ -139,8 +139,11 @@ class PlanFunctionalTests {
         assertThat(sample.get("bound_if_clean")).isEqualTo(0.0);
         long changedItems = 18;
         long coveredItems = 41;
-        // a bound below 5 % (the job's carry-over.target-bound) with 2 strata: ln(0.025) / ln(0.95) = 71.9
-        assertThat(plan.get("target")).isEqualTo(Map.of("bound", 0.05, "strata", 2, "clean_sample_size", 72));
+        // a bound below 5 % (the job's carry-over.target-bound) with 2 strata: the changed stratum at its one
+        // look, ln(0.05 / 2) / ln(0.95) = 71.9; the covered one at its second, ln(0.05 / 4) / ln(0.95) = 85.4
+        assertThat(plan.get("target")).isEqualTo(Map.of("bound", 0.05, "strata", 2, "per_stratum", List.of(
+                Map.of("stratum", "changed", "looks", 1, "clean_sample_size", 72),
+                Map.of("stratum", "covered", "looks", 2, "clean_sample_size", 86))));
         // and it expects the median first-pass rate of the exported runs
         Map<?, ?> assumptions = map(plan.get("assumptions"));
         assertThat((Double) assumptions.get("first_pass_rate")).isEqualTo((rate1 + rate2) / 2, within(1e-12));
@@ -174,7 +177,9 @@ class PlanFunctionalTests {
         assertThat(lines).contains("eligible:   " + sample.get("eligible") + ": changed " + changedItems + ", covered "
                 + coveredItems);
         assertThat(lines).anyMatch(l -> l.startsWith("round 1:    sample " + liveSize(live) + ": changed " + n + " ("));
-        assertThat(lines).contains("target:     a bound below 10.0 % needs a clean sample of 36 items per stratum (2 strata)");
+        // ln(0.05 / 2) / ln(0.9) = 35.0; the live run's look at the covered stratum the third: ln(0.05 / 6) / ln(0.9) = 45.4
+        assertThat(lines).contains("target:     a bound below 10.0 % needs a clean sample of 36 items in the changed stratum"
+                + " (look 1) and 46 in the covered one (look 3)");
         assertThat(lines).anyMatch(l -> l.startsWith("expected:   first-pass rate " + pct((rate1 + rate2) / 2)
                 + ", the median of 'n2' " + pct(rate2) + ", 'n1' " + pct(rate1) + ";"));
         assertThat(lines).anyMatch(l -> l.matches("round 1 +0 +0 +0 +0 +0 +0 +0\\.0000"));
