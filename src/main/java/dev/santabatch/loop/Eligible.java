@@ -1,9 +1,14 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.offline.PreparationStoppedException;
+import dev.santabatch.run.StopSignal;
 import dev.santabatch.sampling.StratumKey;
 import dev.santabatch.store.Store;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,20 +25,46 @@ final class Eligible {
 
     private Eligible() {}
 
-    /** @param strata where to look up the covered stratum's members; {@code null}: none is (every item is Pattern C's) */
-    static void forEach(Store store, @Nullable StratumStore strata, long runPk, int lastRound, Action action) {
+    /** Eligible items read per page; a requested stop is seen before each page. */
+    static final int PAGE = 2000;
+
+    /**
+     * Walks the eligible items a page at a time. A requested stop (SIGTERM, Ctrl-C) is seen before
+     * each page: the pass ends within one page of it ({@link PreparationStoppedException}: the step
+     * ends STOPPED, restartable).
+     *
+     * @param strata where to look up the covered stratum's members; {@code null}: none is (every item is Pattern C's)
+     * @param what the pass, for the stop's message
+     */
+    static void forEach(Store store, @Nullable StratumStore strata, long runPk, int lastRound, String what, Action action) {
+        forEach(after -> store.eligibleAfter(runPk, after, lastRound, PAGE),
+                strata == null ? (after, last) -> Set.of() : (after, last) -> strata.members(runPk, after, last),
+                StopSignal::requested, what, action);
+    }
+
+    /**
+     * The walk itself: {@code pageAfter} gives the page after a record index, {@code coveredIn} the
+     * covered stratum's members in a record index range (after, up to].
+     */
+    static void forEach(LongFunction<List<Store.EligibleItem>> pageAfter, BiFunction<Long, Long, Set<String>> coveredIn,
+            BooleanSupplier stopRequested, String what, Action action) {
         long after = -1;
+        long seen = 0;
         while (true) {
-            List<Store.EligibleItem> page = store.eligibleAfter(runPk, after, lastRound, 2000);
+            if (stopRequested.getAsBoolean()) {
+                throw new PreparationStoppedException(what + ": " + seen + " eligible items scanned");
+            }
+            List<Store.EligibleItem> page = pageAfter.apply(after);
             if (page.isEmpty()) {
                 return;
             }
             long last = page.get(page.size() - 1).item().recordIndex();
-            Set<String> covered = strata == null ? Set.of() : strata.members(runPk, after, last);
+            Set<String> covered = coveredIn.apply(after, last);
             for (Store.EligibleItem e : page) {
                 action.accept(e.item(), new StratumKey(e.category() == null ? "" : e.category(), e.changedLastRound()),
                         covered.contains(e.item().id()));
             }
+            seen += page.size();
             after = last;
         }
     }

@@ -93,7 +93,8 @@ final class SampleTasklet implements Tasklet {
         boolean apart = drawNow || drawn.map(d -> !d.reopened()).orElse(false);
         Map<StratumKey, Integer> counts = new TreeMap<>();
         int[] members = {0};
-        Eligible.forEach(store, apart ? strata : null, run.runPk(), round - 1, (item, key, covered) -> {
+        Eligible.forEach(store, apart ? strata : null, run.runPk(), round - 1, "sample, round " + round + ": counting",
+                (item, key, covered) -> {
             if (covered) {
                 members[0]++;
             } else {
@@ -113,7 +114,8 @@ final class SampleTasklet implements Tasklet {
         List<LoopStore.SampleRow> rows = new ArrayList<>();
         Set<String> coveredRows = new HashSet<>();
         int[] member = {0};
-        Eligible.forEach(store, apart ? strata : null, run.runPk(), round - 1, (item, key, covered) -> {
+        Eligible.forEach(store, apart ? strata : null, run.runPk(), round - 1, "sample, round " + round + ": drawing",
+                (item, key, covered) -> {
             if (covered) {
                 // a member: in the covered sample if drawn now; never in Pattern C's while held apart
                 if (chosen.get(member[0]++)) {

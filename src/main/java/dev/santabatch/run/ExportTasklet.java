@@ -48,10 +48,35 @@ final class ExportTasklet implements Tasklet {
     private final LoopStore loop;
     private final RunContext run;
 
+    private final java.util.function.BooleanSupplier stopRequested;
+    private final int every;
+
     ExportTasklet(Store store, LoopStore loop, RunContext run) {
+        this(store, loop, run, StopSignal::requested, PAGE);
+    }
+
+    /** @param every rows written between two looks at {@code stopRequested} in a streaming pass */
+    ExportTasklet(Store store, LoopStore loop, RunContext run, java.util.function.BooleanSupplier stopRequested, int every) {
         this.store = store;
         this.loop = loop;
         this.run = run;
+        this.stopRequested = stopRequested;
+        this.every = every;
+    }
+
+    /** Rows of a streaming pass between two looks at the stop flag. */
+    static final int PAGE = 2000;
+
+    /**
+     * A requested stop (SIGTERM, Ctrl-C) seen between two passes or every {@link #every} rows of one:
+     * the export ends within a page of it ({@link dev.santabatch.offline.PreparationStoppedException}:
+     * the step ends STOPPED, restartable); the files written so far are in the unpublished folder
+     * only, so the earlier outputs stay as they were.
+     */
+    private void checkStop(String what, long rows) {
+        if (stopRequested.getAsBoolean()) {
+            throw new dev.santabatch.offline.PreparationStoppedException("export: " + what + ", " + rows + " rows written");
+        }
     }
 
     @Override
@@ -77,6 +102,7 @@ final class ExportTasklet implements Tasklet {
     String export(long jobInstanceId, @Nullable String statusOverride) throws IOException {
         String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
         String status = statusOverride != null ? statusOverride : RunReport.status(decision);
+        checkStop("before the first pass", 0);
         Path dir = OutputFolder.begin(run.outDir());
         List<String> header = run.header();
         int contentIndex = run.column(run.job().input().contentColumn());
@@ -111,7 +137,11 @@ final class ExportTasklet implements Tasklet {
         unverifiedHeader.add(unverifiedReasonColumn(header));
         try (CatalogCsvWriter out = CatalogCsvWriter.create(dir.resolve(shippedFile), header);
                 CatalogCsvWriter rest = CatalogCsvWriter.create(dir.resolve(UNVERIFIED), unverifiedHeader)) {
+            long[] seen = {0};
             store.forEachItem(run.runPk(), item -> {
+                if (++seen[0] % every == 0) {
+                    checkStop("items", seen[0]);
+                }
                 List<String> values = FieldsCodec.decode(item.fields());
                 String original = values.get(contentIndex);
                 ShippingInvariant.Placement placement = invariant.place(item);
@@ -155,6 +185,7 @@ final class ExportTasklet implements Tasklet {
             out.commit();
             rest.commit();
         }
+        checkStop("items", shipped[0] + unverified[0] + held[0]);
         long rejects = 0;
         try (CatalogCsvWriter out = CatalogCsvWriter.create(
                 dir.resolve("rejects.csv"), List.of("line", "end_line", "reason", "raw"))) {
@@ -164,9 +195,12 @@ final class ExportTasklet implements Tasklet {
             }
             out.commit();
         }
+        checkStop("rejects", rejects);
         long changes = writeChanges(dir, contentIndex);
+        checkStop("changes", changes);
         Map<String, Object> escalations = writeEscalations(dir, contentIndex, unresolved);
         AuditFile.write(dir.resolve("audit.csv"), audit.sample());
+        checkStop("escalations and audit", 0);
 
         SpendStore spendStore = new SpendStore(store.jdbc());
         boolean modelMatcher = run.job().batchFixByModelMatcher();
@@ -272,6 +306,9 @@ final class ExportTasklet implements Tasklet {
         try (CatalogCsvWriter out = CatalogCsvWriter.create(
                 dir.resolve("changes.csv"), List.of("item_id", "round", "cause", "pattern", "before", "after"))) {
             store.forEachChange(run.runPk(), c -> {
+                if ((n[0] + 1) % every == 0) {
+                    checkStop("changes", n[0]);
+                }
                 String before = c.previous() != null ? c.previous() : FieldsCodec.decode(c.fields()).get(contentIndex);
                 try {
                     out.writeRow(c.itemId(), String.valueOf(c.round()), c.cause(), c.pattern() == null ? "" : c.pattern(),
