@@ -1,0 +1,90 @@
+package dev.santabatch.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.loop.LoopStore;
+import dev.santabatch.offline.PreparationStoppedException;
+import dev.santabatch.store.Store;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.batch.core.job.JobInterruptedException;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * A stop requested while the export streams the catalog ends it within {@code every} rows, as a stop
+ * (the step ends STOPPED), before anything is published: the run's earlier outputs stay as they were;
+ * the export run again writes the same outputs.
+ */
+class ExportStopTests {
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void resetStop() {
+        StopSignal.reset();
+    }
+
+    @Test
+    void aStopDuringTheItemsPassLeavesTheEarlierOutputsAndARerunWritesTheSame() throws Exception {
+        // given a run of 60 items that completed and exported
+        Path catalog = TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(60));
+        Path job = TestJobs.writeJob(dir, "exp", catalog, 7);
+        Path out = dir.resolve("out");
+        RunFunctionalTests.Result done = RunFunctionalTests.cli(TestJobs.h2(dir), "run", job.toString(), "--out",
+                out.toString(), "--run-id", "r1");
+        assertThat(done.exit()).as(done.out() + done.err()).isZero();
+        Path folder = out.resolve("exp/r1");
+        Map<String, String> before = files(folder);
+        assertThat(before).containsKeys("catalog.csv", "unverified.csv", "changes.csv", "report.json");
+
+        Store store = new Store(new DriverManagerDataSource(TestJobs.h2Url(dir), "sa", ""));
+        long runPk = store.jdbc().queryForObject("SELECT run_pk FROM sb_run WHERE run_id = 'r1'", Long.class);
+        long seed = store.jdbc().queryForObject("SELECT seed FROM sb_run WHERE run_pk = ?", Long.class, runPk);
+        long instance = store.jdbc().queryForObject("SELECT MAX(JOB_INSTANCE_ID) FROM BATCH_JOB_INSTANCE", Long.class);
+        RunContext run = new RunContext(JobFileLoader.load(job), "r1", runPk, catalog, folder, seed, TestJobs.HEADER,
+                List.of());
+        LoopStore loop = new LoopStore(store.jdbc());
+
+        // when the export runs again and a stop is requested at its first look inside the items pass
+        AtomicInteger looks = new AtomicInteger();
+        ExportTasklet stopping = new ExportTasklet(store, loop, run, () -> looks.incrementAndGet() > 1, 5);
+
+        // then it ends as a stop after 5 rows, not at the end of the pass, and the outputs are untouched
+        assertThatThrownBy(() -> stopping.export(instance, null))
+                .isInstanceOf(PreparationStoppedException.class)
+                .hasMessageContaining("export: items, 5 rows written")
+                .hasCauseInstanceOf(JobInterruptedException.class);
+        assertThat(looks).hasValue(2);
+        assertThat(files(folder)).isEqualTo(before);
+
+        // and the export run once more (the restart) publishes the same files
+        new ExportTasklet(store, loop, run).export(instance, null);
+        Map<String, String> after = files(folder);
+        assertThat(after.keySet()).isEqualTo(before.keySet());
+        for (String f : List.of("catalog.csv", "unverified.csv", "changes.csv", "escalations.csv", "rejects.csv", "audit.csv")) {
+            assertThat(after.get(f)).as(f).isEqualTo(before.get(f));
+        }
+    }
+
+    private static Map<String, String> files(Path folder) throws IOException {
+        Map<String, String> m = new TreeMap<>();
+        try (Stream<Path> s = Files.list(folder)) {
+            for (Path p : s.toList()) {
+                m.put(p.getFileName().toString(), Files.readString(p));
+            }
+        }
+        return m;
+    }
+}
