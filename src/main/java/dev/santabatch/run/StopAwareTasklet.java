@@ -9,7 +9,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 /**
  * The tasklet steps' side of a requested stop (SIGTERM, Ctrl-C): a stop requested before the
  * tasklet runs ends the step as STOPPED without running it, as {@link StopAwareInterruptionPolicy}
- * does for chunk steps at every chunk boundary. Every tasklet of the job is wrapped in it.
+ * does for chunk steps at every chunk boundary. Every tasklet of the job is wrapped in it. A tasklet
+ * that makes a long pass looks at {@link StopSignal} itself every page and throws
+ * {@link dev.santabatch.offline.PreparationStoppedException} (sample's scans, the export).
  */
 public final class StopAwareTasklet implements Tasklet {
 
