@@ -2,6 +2,7 @@ package dev.santabatch.carry;
 
 import dev.santabatch.job.CarryOverSpec;
 import dev.santabatch.loop.LoopStore;
+import dev.santabatch.loop.ShippingInvariant;
 import dev.santabatch.store.Store;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -34,10 +34,14 @@ public final class CarryOver {
     }
 
     /** An earlier run with what carrying from it needs. */
-    private record Source(CarryStore.SourceRun run, int position, boolean sameVerification, boolean ships,
-            Map<String, LoopStore.FailedReview> fails, Set<String> unverified) {}
+    /**
+     * An earlier run with what carrying from it needs: where its export placed each item, by the
+     * same rule ({@code null} when it judged under another verification, so nothing is carried).
+     */
+    private record Source(CarryStore.SourceRun run, int position, @Nullable ShippingInvariant placed) {}
 
-    private record Pending(CarryKind kind, CarryStore.SourceItem source, int runs) {}
+    /** An item to carry: its kind and, for one held for an unresolved FAIL, that FAIL. */
+    private record Pending(CarryKind kind, CarryStore.SourceItem source, int runs, LoopStore.@Nullable FailedReview fail) {}
 
     private final CarryStore carry;
     private final long runPk;
@@ -88,10 +92,9 @@ public final class CarryOver {
         int position = 0;
         for (CarryStore.SourceRun r : carry.runs(start.sources())) {
             boolean same = start.verification().equals(r.verification()) && Objects.equals(start.prompts(), r.prompts());
-            boolean ships = "clean".equals(r.exportedStatus()) || "fully-reviewed".equals(r.exportedStatus());
-            Map<String, LoopStore.FailedReview> fails = same ? loop.failsOnCurrentRevision(r.runPk()) : Map.of();
-            Set<String> unverified = same ? loop.sampledActive(r.runPk()).keySet() : Set.of();
-            sources.add(new Source(r, position++, same, ships, fails, unverified));
+            // a run resumed after it exported (no export status now) ships nothing on its word
+            ShippingInvariant placed = same ? new ShippingInvariant(loop, r.runPk(), Objects.requireNonNullElse(r.exportedStatus(), "")) : null;
+            sources.add(new Source(r, position++, placed));
         }
         return new CarryOver(carry, runPk, spec.maxAge(), sources);
     }
@@ -135,7 +138,7 @@ public final class CarryOver {
             }
             Source source = byRun.get(si.runPk());
             String digest = digests.get(id);
-            if (!source.sameVerification()) {
+            if (source.placed() == null) {
                 out.put(id, new Candidate(null, CarryMiss.VERIFICATION_CHANGED));
                 continue;
             }
@@ -143,7 +146,8 @@ public final class CarryOver {
                 out.put(id, new Candidate(null, CarryMiss.CHANGED));
                 continue;
             }
-            CarryKind kind = kind(si, source);
+            ShippingInvariant.Placement placement = source.placed().place(id, si.state());
+            CarryKind kind = kind(placement, si.state());
             if (kind == null) {
                 out.put(id, new Candidate(null, CarryMiss.NOT_VERIFIED));
                 continue;
@@ -160,7 +164,7 @@ public final class CarryOver {
             if (kind == CarryKind.HELD && "ESCALATED".equals(si.state())) {
                 held.computeIfAbsent(si.runPk(), k -> new ArrayList<>()).add(id);
             }
-            pending.put(id, new Pending(kind, si, runs));
+            pending.put(id, new Pending(kind, si, runs, placement.failed()));
         }
         Map<Long, Map<String, String>> texts = new HashMap<>();
         revised.forEach((run, revs) -> texts.put(run, carry.contents(run, revs)));
@@ -178,9 +182,8 @@ public final class CarryOver {
             }
             Carried.Held heldBecause = null;
             if (kind == CarryKind.HELD) {
-                LoopStore.FailedReview fail = byRun.get(si.runPk()).fails().get(id);
-                heldBecause = fail != null
-                        ? new Carried.Held("FAIL_UNRESOLVED", null, null, fail.issues())
+                heldBecause = p.fail() != null
+                        ? new Carried.Held(ShippingInvariant.FAIL_UNRESOLVED, null, null, p.fail().issues())
                         : why.getOrDefault(si.runPk(), Map.of()).getOrDefault(id, new Carried.Held(null, null, null, List.of()));
             }
             out.put(id, new Candidate(new Carried(kind, si.runPk(), p.runs(), text, heldBecause), null));
@@ -189,28 +192,14 @@ public final class CarryOver {
     }
 
     /**
-     * What the source run's export made of the item (the rule of its shipping invariant): NICE, held
-     * or covered; {@code null}: not verified there.
+     * What the source run's export made of the item, from where its shipping invariant placed it:
+     * shipped NICE, shipped covered by its clean sample, held; {@code null}: unverified there.
      */
-    private static @Nullable CarryKind kind(CarryStore.SourceItem si, Source source) {
-        switch (si.state()) {
-            case "NICE" -> {
-                // unless a reviewer failed its current text outside its own review: held there for that FAIL
-                return source.fails().containsKey(si.itemId()) ? CarryKind.HELD : CarryKind.NICE;
-            }
-            case "ESCALATED" -> {
-                return CarryKind.HELD;
-            }
-            default -> {
-                // ACTIVE: as ShippingInvariant placed it at that run's export
-                if (source.fails().containsKey(si.itemId())) {
-                    return CarryKind.HELD; // held there for a FAIL the run ended before resolving
-                }
-                if (source.unverified().contains(si.itemId()) || !source.ships()) {
-                    return null;
-                }
-                return CarryKind.COVERED;
-            }
-        }
+    private static @Nullable CarryKind kind(ShippingInvariant.Placement placement, String state) {
+        return switch (placement.place()) {
+            case SHIPPED -> "NICE".equals(state) ? CarryKind.NICE : CarryKind.COVERED;
+            case HELD -> CarryKind.HELD;
+            case UNVERIFIED -> null;
+        };
     }
 }

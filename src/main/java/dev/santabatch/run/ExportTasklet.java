@@ -3,6 +3,7 @@ package dev.santabatch.run;
 import dev.santabatch.catalog.CatalogCsvWriter;
 import dev.santabatch.loop.Decision;
 import dev.santabatch.loop.LoopStore;
+import dev.santabatch.loop.ShippingInvariant;
 import dev.santabatch.loop.SpendStore;
 import dev.santabatch.report.SpendReport;
 import dev.santabatch.report.AuditFile;

@@ -1,7 +1,5 @@
-package dev.santabatch.run;
+package dev.santabatch.loop;
 
-import dev.santabatch.loop.LoopStore;
-import dev.santabatch.report.RunReport;
 import dev.santabatch.store.Store;
 import java.util.Map;
 import java.util.Objects;
@@ -24,18 +22,19 @@ import java.util.Objects;
  *
  * Every accepted item has exactly one place. Derived from the store on every export, so a run
  * resumed after a limit was raised (more rounds, a larger budget) goes on from the stored state and
- * its export replaces the earlier one.
+ * its export replaces the earlier one. Carry-over reads an earlier run's placements through the same
+ * rule, so what a run held stays held.
  */
-final class ShippingInvariant {
+public final class ShippingInvariant {
 
     /** The cause {@code escalations.csv} gives an item held for an unresolved FAIL: the review's. */
-    static final String CAUSE = "santa-fix";
+    public static final String CAUSE = "santa-fix";
 
     /** The escalation reason of an item left with a FAIL on its current revision. */
-    static final String FAIL_UNRESOLVED = "FAIL_UNRESOLVED";
+    public static final String FAIL_UNRESOLVED = "FAIL_UNRESOLVED";
 
     /** An item's output file. */
-    enum Place {
+    public enum Place {
         SHIPPED,
         UNVERIFIED,
         HELD
@@ -47,7 +46,7 @@ final class ShippingInvariant {
      *     otherwise
      * @param failed for an item held as {@link #FAIL_UNRESOLVED}: the unresolved FAIL, else {@code null}
      */
-    record Placement(Place place, String why, LoopStore.@org.jspecify.annotations.Nullable FailedReview failed) {}
+    public record Placement(Place place, String why, LoopStore.@org.jspecify.annotations.Nullable FailedReview failed) {}
 
     private final boolean coveredByCleanSample;
     private final String status;
@@ -55,10 +54,10 @@ final class ShippingInvariant {
     private final Map<String, LoopStore.SampledActive> sampled;
 
     /**
-     * @param status the run's status ({@link RunReport#CLEAN}, {@link RunReport#FULLY_REVIEWED},
-     *     {@link RunReport#NOT_CLEAN}, {@link RunReport#BUDGET_STOPPED})
+     * @param status the run's status ({@link Decision#CLEAN}, {@link Decision#FULLY_REVIEWED},
+     *     {@code not-clean}, {@code budget-stopped})
      */
-    ShippingInvariant(LoopStore loop, long runPk, String status) {
+    public ShippingInvariant(LoopStore loop, long runPk, String status) {
         this(loop.failsOnCurrentRevision(runPk), loop.sampledActive(runPk), status);
     }
 
@@ -75,35 +74,40 @@ final class ShippingInvariant {
     }
 
     /** Whether a run of this status writes {@code catalog.csv} (else {@code verified.csv}). */
-    static boolean ships(String status) {
-        return RunReport.CLEAN.equals(status) || RunReport.FULLY_REVIEWED.equals(status);
+    public static boolean ships(String status) {
+        return Decision.CLEAN.equals(status) || Decision.FULLY_REVIEWED.equals(status);
     }
 
     /** The shipped file's name for this status. */
-    static String shippedFile(String status) {
+    public static String shippedFile(String status) {
         return ships(status) ? "catalog.csv" : "verified.csv";
     }
 
-    Placement place(Store.StoredItem item) {
-        switch (item.state()) {
+    public Placement place(Store.StoredItem item) {
+        return place(item.id(), item.state());
+    }
+
+    /** Where the item of this id and state ({@code NICE}, {@code ESCALATED}, {@code ACTIVE}) goes. */
+    public Placement place(String id, String state) {
+        switch (state) {
             case "ESCALATED" -> {
                 return new Placement(Place.HELD, "", null);
             }
             case "NICE" -> {
                 // unless a reviewer failed its current text outside its own review (a clean canary, a
                 // learned rule's fresh review) and a later round passed it on reused reviews
-                LoopStore.FailedReview flagged = failed.get(item.id());
+                LoopStore.FailedReview flagged = failed.get(id);
                 return flagged != null ? new Placement(Place.HELD, "", flagged) : new Placement(Place.SHIPPED, "", null);
             }
             default -> {
                 // ACTIVE: not verified NICE on its current revision
             }
         }
-        LoopStore.FailedReview fail = failed.get(item.id());
+        LoopStore.FailedReview fail = failed.get(id);
         if (fail != null) {
             return new Placement(Place.HELD, "", fail);
         }
-        LoopStore.SampledActive s = sampled.get(item.id());
+        LoopStore.SampledActive s = sampled.get(id);
         if (s != null) {
             return new Placement(Place.UNVERIFIED, s.unreviewed()
                     ? "sampled in round " + s.round() + " and not reviewed"

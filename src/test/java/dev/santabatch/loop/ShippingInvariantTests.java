@@ -1,10 +1,9 @@
-package dev.santabatch.run;
+package dev.santabatch.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.loop.LoopStore;
 import dev.santabatch.report.RunReport;
-import dev.santabatch.run.ShippingInvariant.Place;
+import dev.santabatch.loop.ShippingInvariant.Place;
 import dev.santabatch.store.Store;
 import java.util.List;
 import java.util.Map;
