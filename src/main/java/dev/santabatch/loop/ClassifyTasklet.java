@@ -2,6 +2,7 @@ package dev.santabatch.loop;
 
 import dev.santabatch.review.IssueSimilarity;
 import dev.santabatch.run.RunContext;
+import dev.santabatch.run.StopSignal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -20,7 +21,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * into patterns; a pattern seen in at least {@code santa.systematic-min-items} sampled items is
  * systematic. The patterns that came back after the last round's batch fix fell short are marked
  * unreachable ({@link UnreachablePatterns}). Written once per round, in the step's transaction; a
- * restarted round keeps them (and the batch-fix counts made against them).
+ * restarted round keeps them (and the batch-fix counts made against them). A requested stop is seen
+ * as the classifier embeds and clusters (a 100,000-item round's failures take minutes): the step
+ * ends STOPPED with nothing written, and a restart classifies the round afresh.
  */
 final class ClassifyTasklet implements Tasklet {
 
@@ -62,7 +65,7 @@ final class ClassifyTasklet implements Tasklet {
         int sampled = loop.sample(run.runPk(), round).size();
         List<LoopStore.PatternRow> rows = new ArrayList<>();
         int no = 0;
-        for (FailureClassifier.Pattern p : classifier.classify(failures, sampled)) {
+        for (FailureClassifier.Pattern p : classifier.classify(failures, sampled, StopSignal::requested)) {
             List<String> items = new ArrayList<>(new LinkedHashSet<>(p.itemIds()));
             boolean systematic = items.size() >= run.job().santa().systematicMinItems();
             rows.add(new LoopStore.PatternRow(++no, p.criterion(), p.label(), items, p.share(), systematic, 0, 0, 0));
@@ -74,7 +77,8 @@ final class ClassifyTasklet implements Tasklet {
             log.info("classify: round {}: pattern {} came back after the batch fix of round {} reached {} of the {} items"
                     + " its sample predicted: unreachable, no more matcher calls for it", round, u.patternNo(), u.shortRound(),
                     u.reached(), Math.round(u.predicted()));
-        }        long systematic = rows.stream().filter(LoopStore.PatternRow::systematic).count();
+        }
+        long systematic = rows.stream().filter(LoopStore.PatternRow::systematic).count();
         log.info("classify: round {}: {} failure(s) in {} pattern(s), {} systematic", round, failures.size(), rows.size(), systematic);
         for (LoopStore.PatternRow p : rows) {
             log.info("  pattern {} [{}] {} item(s){}{}: {}", p.patternNo(), p.criterion(), p.items().size(),

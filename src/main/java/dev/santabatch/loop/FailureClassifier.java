@@ -1,6 +1,7 @@
 package dev.santabatch.loop;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Turns a round's failures into patterns: failures of one criterion whose issue texts say the same
@@ -15,6 +16,16 @@ public interface FailureClassifier {
      * @return patterns, each with its criterion, label (its most central issue text), items and share
      */
     List<Pattern> classify(List<Failure> failures, int sampledItems);
+
+    /**
+     * {@link #classify(List, int)}, for a classification long enough to look at a requested stop
+     * ({@code stopRequested}) as it goes, ending with
+     * {@link dev.santabatch.offline.PreparationStoppedException}. By default it does not look: one
+     * pass over the failures, as the exact classifier makes, is short.
+     */
+    default List<Pattern> classify(List<Failure> failures, int sampledItems, BooleanSupplier stopRequested) {
+        return classify(failures, sampledItems);
+    }
 
     record Failure(String itemId, String criterion, String text) {}
 

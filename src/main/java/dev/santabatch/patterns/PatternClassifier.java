@@ -1,5 +1,6 @@
 package dev.santabatch.patterns;
 
+import dev.santabatch.offline.PreparationStoppedException;
 import dev.santabatch.semantic.Embedder;
 import dev.santabatch.semantic.Vectors;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,7 +21,9 @@ import org.jspecify.annotations.Nullable;
  * average-linkage agglomerative: the two clusters with the highest mean pairwise cosine merge while
  * that mean is at least the threshold (the job's {@code santa.pattern-similarity}). Deterministic
  * (ties by first appearance). Quadratic in the failures of one criterion, which are a round's
- * sampled failures, not the catalog.
+ * sampled failures, not the catalog; a 100,000-item round's take minutes, so a requested stop is
+ * seen every {@value #STOP_EVERY} issues embedded and at every merge
+ * ({@link PreparationStoppedException}: the classify step ends STOPPED, having stored nothing).
  */
 public final class PatternClassifier {
 
@@ -56,6 +60,9 @@ public final class PatternClassifier {
     public record Pattern(
             String key, String criterion, @Nullable String ruleId, String label, List<String> itemIds, List<String> issues, double share) {}
 
+    /** Issues embedded (or scored) between two looks at the stop flag. */
+    static final int STOP_EVERY = 256;
+
     private final EmbeddingIssueSimilarity similarity;
     private final double threshold;
 
@@ -75,6 +82,14 @@ public final class PatternClassifier {
      * @return patterns, largest first (ties in first-appearance order)
      */
     public List<Pattern> classify(Collection<Failure> failures, int sampleSize) {
+        return classify(failures, sampleSize, () -> false);
+    }
+
+    /**
+     * {@link #classify(Collection, int)}, ending with {@link PreparationStoppedException} within
+     * {@value #STOP_EVERY} issues or one merge of {@code stopRequested} turning true.
+     */
+    public List<Pattern> classify(Collection<Failure> failures, int sampleSize, BooleanSupplier stopRequested) {
         Map<String, List<Failure>> byRule = new LinkedHashMap<>();
         Map<String, List<Failure>> byCriterion = new LinkedHashMap<>();
         for (Failure f : failures) {
@@ -92,8 +107,8 @@ public final class PatternClassifier {
         }
         for (Map.Entry<String, List<Failure>> e : byCriterion.entrySet()) {
             List<Pattern> own = new ArrayList<>();
-            for (List<Failure> cluster : cluster(e.getValue())) {
-                own.add(pattern("", e.getKey(), null, centralIssue(cluster), cluster, sampleSize));
+            for (List<Failure> cluster : cluster(e.getValue(), stopRequested)) {
+                own.add(pattern("", e.getKey(), null, centralIssue(cluster, stopRequested), cluster, sampleSize));
             }
             own.sort((a, b) -> Integer.compare(b.itemIds().size(), a.itemIds().size()));
             for (int i = 0; i < own.size(); i++) {
@@ -117,13 +132,17 @@ public final class PatternClassifier {
 
     /** Average-linkage agglomerative clustering of one criterion's failures. */
     List<List<Failure>> cluster(List<Failure> fs) {
+        return cluster(fs, () -> false);
+    }
+
+    private List<List<Failure>> cluster(List<Failure> fs, BooleanSupplier stopRequested) {
         int n = fs.size();
-        float[][] v = new float[n][];
-        for (int i = 0; i < n; i++) {
-            v[i] = similarity.vector(fs.get(i).issue());
-        }
+        float[][] v = vectors(fs, stopRequested);
         double[][] sim = new double[n][n];
         for (int i = 0; i < n; i++) {
+            if (i % STOP_EVERY == 0) {
+                checkStop(stopRequested, "similarities: " + i + " of " + n + " issues");
+            }
             for (int j = i; j < n; j++) {
                 sim[i][j] = sim[j][i] = Vectors.dot(v[i], v[j]);
             }
@@ -142,6 +161,9 @@ public final class PatternClassifier {
             members.add(new ArrayList<>(List.of(i)));
         }
         while (order.size() > 1) {
+            if (stopRequested.getAsBoolean()) {
+                throw stopped("clustering: " + order.size() + " clusters left of " + n + " issues");
+            }
             double best = -2;
             int bi = -1;
             int bj = -1;
@@ -184,17 +206,38 @@ public final class PatternClassifier {
         return out;
     }
 
-    private String centralIssue(List<Failure> cluster) {
+    /** The failures' issue vectors, looking at the stop every {@value #STOP_EVERY}. */
+    private float[][] vectors(List<Failure> fs, BooleanSupplier stopRequested) {
+        float[][] v = new float[fs.size()][];
+        for (int i = 0; i < v.length; i++) {
+            if (i % STOP_EVERY == 0) {
+                checkStop(stopRequested, "embedding: " + i + " of " + v.length + " issues");
+            }
+            v[i] = similarity.vector(fs.get(i).issue());
+        }
+        return v;
+    }
+
+    private static void checkStop(BooleanSupplier stopRequested, String what) {
+        if (stopRequested.getAsBoolean()) {
+            throw stopped(what);
+        }
+    }
+
+    private static PreparationStoppedException stopped(String what) {
+        return new PreparationStoppedException("classify, " + what);
+    }
+
+    private String centralIssue(List<Failure> cluster, BooleanSupplier stopRequested) {
         if (cluster.size() <= 2) {
             return cluster.get(0).issue();
         }
         // the issue with the highest summed cosine to the others: sum over b != a of a.b is a.(S - a)
         // with S the sum of all vectors, so one pass instead of one per pair (a 100,000-item round
         // has clusters of thousands of failures)
-        float[][] v = new float[cluster.size()][];
+        float[][] v = vectors(cluster, stopRequested);
         double[] sum = new double[Embedder.DIMENSION];
         for (int i = 0; i < v.length; i++) {
-            v[i] = similarity.vector(cluster.get(i).issue());
             for (int d = 0; d < v[i].length; d++) {
                 sum[d] += v[i][d];
             }

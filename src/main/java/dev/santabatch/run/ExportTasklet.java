@@ -75,8 +75,20 @@ final class ExportTasklet implements Tasklet {
      * only, so the earlier outputs stay as they were.
      */
     private void checkStop(String what, long rows) {
+        checkStop(what, rows, "written");
+    }
+
+    /** @param done what the pass did with its rows, for the stop's message: {@code written}, {@code read} */
+    private void checkStop(String what, long rows, String done) {
         if (stopRequested.getAsBoolean()) {
-            throw new dev.santabatch.offline.PreparationStoppedException("export: " + what + ", " + rows + " rows written");
+            throw new dev.santabatch.offline.PreparationStoppedException("export: " + what + ", " + rows + " rows " + done);
+        }
+    }
+
+    /** Counts one row of the streaming pass {@code what} ({@code seen}), looking at the stop every {@link #every} rows. */
+    private void row(String what, String done, long[] seen) {
+        if (++seen[0] % every == 0) {
+            checkStop(what, seen[0], done);
         }
     }
 
@@ -114,13 +126,18 @@ final class ExportTasklet implements Tasklet {
         List<Unresolved> unresolved = new ArrayList<>();
         GroundTruthEscapes truth = run.groundTruth() == null ? null : new GroundTruthEscapes(run.groundTruth());
         if (truth != null) {
+            long[] read = {0};
             // what the rules pre-pass left of each item: planted defects it fixed are not the reviewers'
-            store.forEachRevision(run.runPk(), dev.santabatch.prepass.PrePass.CAUSE, truth::afterPrePass);
+            store.forEachRevision(run.runPk(), dev.santabatch.prepass.PrePass.CAUSE, (id, content) -> {
+                row("ground truth", "read", read);
+                truth.afterPrePass(id, content);
+            });
             // a carried item has no rules revision of its own (its text came from the earlier run):
             // what the rules make of its input is what the pre-pass would have left of it
             dev.santabatch.rules.RuleEngine rules = dev.santabatch.rules.RuleEngine.forJob(run.job());
             dev.santabatch.prepass.SourceFields source = new dev.santabatch.prepass.SourceFields(run.job(), header);
             new dev.santabatch.carry.CarryStore(store.jdbc()).forEachCarried(run.runPk(), (id, fields) -> {
+                row("ground truth", "read", read);
                 if (!truth.planted(id)) {
                     return; // the rules cost half a millisecond an item: only where it counts
                 }
@@ -140,9 +157,7 @@ final class ExportTasklet implements Tasklet {
                 CatalogCsvWriter rest = CatalogCsvWriter.create(dir.resolve(UNVERIFIED), unverifiedHeader)) {
             long[] seen = {0};
             store.forEachItem(run.runPk(), item -> {
-                if (++seen[0] % every == 0) {
-                    checkStop("items", seen[0]);
-                }
+                row("items", "written", seen);
                 List<String> values = FieldsCodec.decode(item.fields());
                 String original = values.get(contentIndex);
                 ShippingInvariant.Placement placement = invariant.place(item);

@@ -40,7 +40,65 @@ class ExportStopTests {
     void aStopDuringTheItemsPassLeavesTheEarlierOutputsAndARerunWritesTheSame() throws Exception {
         // given a run of 60 items that completed and exported
         Path catalog = TestJobs.writeCatalog(dir.resolve("in.csv"), TestJobs.rows(60));
-        Path job = TestJobs.writeJob(dir, "exp", catalog, 7);
+        Exported exported = exported(TestJobs.writeJob(dir, "exp", catalog, 7), catalog);
+
+        // when the export runs again and a stop is requested at its first look inside the items pass,
+        // then it ends as a stop after 5 rows, not at the end of the pass
+        exported.stoppedAtSecondLook("export: items, 5 rows written");
+    }
+
+    @Test
+    void aStopDuringTheGroundTruthPassEndsItWithinAPage() throws Exception {
+        // given a run with a ground truth whose rules pre-pass revised every one of its 60 items
+        List<List<String>> rows = TestJobs.rows(60).stream().map(r -> {
+            List<String> row = new java.util.ArrayList<>(r);
+            row.set(7, row.get(7) + " A miracle.");
+            return row;
+        }).toList();
+        Path catalog = TestJobs.writeCatalog(dir.resolve("in.csv"), rows);
+        Path truth = dir.resolve("truth.csv");
+        Files.writeString(truth, "id,kind,detail,wrong,truth,group\n" + rows.get(0).get(0) + ",forbidden-term,,miracle,,\n");
+        Path job = TestJobs.withClaimRules(TestJobs.writeJob(dir, "exp", catalog, 7));
+        Files.writeString(job, Files.readString(job).replace("  category-column: category\n",
+                "  category-column: category\n  ground-truth: " + truth.toAbsolutePath() + "\n"));
+        Exported exported = exported(job, catalog);
+        assertThat(Files.readString(exported.folder().resolve("changes.csv"))).contains("remarkable");
+
+        // when the export runs again and a stop is requested at its first look inside the ground
+        // truth's pass over the pre-pass revisions, then it ends there, before the items pass
+        exported.stoppedAtSecondLook("export: ground truth, 5 rows read");
+    }
+
+    /** A completed run's exported folder and what it takes to run its export again. */
+    private record Exported(Store store, LoopStore loop, RunContext run, long instance, Path folder,
+            Map<String, String> before) {
+
+        /**
+         * The export run again with a stop requested at its second look (one row every 5): it ends as
+         * a stop with {@code message}, the published outputs untouched; run once more (the
+         * restart), it publishes the same files.
+         */
+        void stoppedAtSecondLook(String message) throws IOException {
+            AtomicInteger looks = new AtomicInteger();
+            ExportTasklet stopping = new ExportTasklet(store, loop, run, () -> looks.incrementAndGet() > 1, 5);
+            assertThatThrownBy(() -> stopping.export(instance, null))
+                    .isInstanceOf(PreparationStoppedException.class)
+                    .hasMessageContaining(message)
+                    .hasCauseInstanceOf(JobInterruptedException.class);
+            assertThat(looks).hasValue(2);
+            assertThat(files(folder)).isEqualTo(before);
+
+            new ExportTasklet(store, loop, run).export(instance, null);
+            Map<String, String> after = files(folder);
+            assertThat(after.keySet()).isEqualTo(before.keySet());
+            for (String f : List.of("catalog.csv", "unverified.csv", "changes.csv", "escalations.csv", "rejects.csv", "audit.csv")) {
+                assertThat(after.get(f)).as(f).isEqualTo(before.get(f));
+            }
+        }
+    }
+
+    /** Runs {@code job} over {@code catalog} to completion as run r1. */
+    private Exported exported(Path job, Path catalog) throws Exception {
         Path out = dir.resolve("out");
         RunFunctionalTests.Result done = RunFunctionalTests.cli(TestJobs.h2(dir), "run", job.toString(), "--out",
                 out.toString(), "--run-id", "r1");
@@ -55,27 +113,7 @@ class ExportStopTests {
         long instance = store.jdbc().queryForObject("SELECT MAX(JOB_INSTANCE_ID) FROM BATCH_JOB_INSTANCE", Long.class);
         RunContext run = new RunContext(JobFileLoader.load(job), "r1", runPk, catalog, folder, seed, TestJobs.HEADER,
                 List.of());
-        LoopStore loop = new LoopStore(store.jdbc());
-
-        // when the export runs again and a stop is requested at its first look inside the items pass
-        AtomicInteger looks = new AtomicInteger();
-        ExportTasklet stopping = new ExportTasklet(store, loop, run, () -> looks.incrementAndGet() > 1, 5);
-
-        // then it ends as a stop after 5 rows, not at the end of the pass, and the outputs are untouched
-        assertThatThrownBy(() -> stopping.export(instance, null))
-                .isInstanceOf(PreparationStoppedException.class)
-                .hasMessageContaining("export: items, 5 rows written")
-                .hasCauseInstanceOf(JobInterruptedException.class);
-        assertThat(looks).hasValue(2);
-        assertThat(files(folder)).isEqualTo(before);
-
-        // and the export run once more (the restart) publishes the same files
-        new ExportTasklet(store, loop, run).export(instance, null);
-        Map<String, String> after = files(folder);
-        assertThat(after.keySet()).isEqualTo(before.keySet());
-        for (String f : List.of("catalog.csv", "unverified.csv", "changes.csv", "escalations.csv", "rejects.csv", "audit.csv")) {
-            assertThat(after.get(f)).as(f).isEqualTo(before.get(f));
-        }
+        return new Exported(store, new LoopStore(store.jdbc()), run, instance, folder, before);
     }
 
     private static Map<String, String> files(Path folder) throws IOException {

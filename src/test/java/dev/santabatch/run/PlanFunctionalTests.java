@@ -227,25 +227,8 @@ class PlanFunctionalTests {
     }
 
     private Path job(Path catalog) throws Exception {
-        Path job = TestJobs.writeJob(dir, "nightly", catalog, 50);
-        String rules = """
-                  - id: compliance
-                    pass: No claims.
-                    fail-signal: A claim.
-                    checked-by: rules
-                    rules:
-                      - id: claims
-                        type: forbidden-terms
-                        terms: [miracle]
-                        replacements:
-                          miracle: remarkable
-                        fix: substitute
-                      - id: banned
-                        type: forbidden-terms
-                        terms: [scam]
-                run:
-                """;
-        Files.writeString(job, Files.readString(job).replace("run:\n", rules) + "sampling:\n  seed: 7\n");
+        Path job = TestJobs.withClaimRules(TestJobs.writeJob(dir, "nightly", catalog, 50));
+        Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
         return job;
     }
 

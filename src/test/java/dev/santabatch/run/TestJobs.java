@@ -87,6 +87,33 @@ final class TestJobs {
         return job;
     }
 
+    /**
+     * Adds a rules criterion to {@link #writeJob}'s job file: rule {@code claims} substitutes
+     * "remarkable" for "miracle" (the pre-pass revises the item), rule {@code banned} finds "scam"
+     * and cannot fix it (the item is held).
+     */
+    static Path withClaimRules(Path job) throws IOException {
+        String rules = """
+                  - id: compliance
+                    pass: No claims.
+                    fail-signal: A claim.
+                    checked-by: rules
+                    rules:
+                      - id: claims
+                        type: forbidden-terms
+                        terms: [miracle]
+                        replacements:
+                          miracle: remarkable
+                        fix: substitute
+                      - id: banned
+                        type: forbidden-terms
+                        terms: [scam]
+                run:
+                """;
+        Files.writeString(job, Files.readString(job).replace("run:\n", rules));
+        return job;
+    }
+
     /** Spring properties pointing the store at an H2 file database in {@code dir}. */
     static Map<String, Object> h2(Path dir) {
         Map<String, Object> p = new HashMap<>();
