@@ -11,4 +11,8 @@ public record BudgetSpec(
         @Nullable Double maxCost,
         @Nullable Long maxCallsPerRound,
         @Nullable Long maxTokensPerRound,
-        @Nullable Double maxCostPerRound) {}
+        @Nullable Double maxCostPerRound) {
+
+    /** No limit. */
+    public static final BudgetSpec NONE = new BudgetSpec(null, null, null, null, null, null);
+}

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -47,6 +48,12 @@ import org.slf4j.LoggerFactory;
  * connection fails after it or whose thread is interrupted, are counted {@link ErrorKind#CANCELLED}
  * (not {@code connection}): the server never received them, or we cut them off.
  *
+ * <p>A requested stop (SIGTERM, Ctrl-C) aborts every endpoint alike: an attempt not yet reserved
+ * when it is seen is not sent, counted {@link ErrorKind#CANCELLED}, and throws
+ * {@link CallsStoppedException}; attempts already sent run their course (their answers are kept).
+ * So the items in flight at a stop make no further calls while the step ends, and every call the
+ * endpoint received was reserved before the stop.
+ *
  * <p>Budgets ({@link BudgetSpec}, per run and per round) are checked against reservations: every
  * attempt reserved counts as a call from the moment it is reserved (checked and counted atomically,
  * so the call limit is exact under concurrency), and its tokens and cost are reserved at the mean
@@ -79,6 +86,8 @@ public final class CallGovernor {
      */
     private record Abort(boolean configuration, Supplier<RuntimeException> exception) {}
     private final CallLedger ledger;
+    /** Whether a stop was requested: no attempt is sent after it. */
+    private final BooleanSupplier stopRequested;
     /** How many times this execution asked each question in its unit (a question's answers are kept by ordinal). */
     private final Map<String, java.util.concurrent.atomic.AtomicInteger> asked = new ConcurrentHashMap<>();
     /** The unit of work answers are kept for ({@link #keepAnswersFor}); empty: none named. */
@@ -103,8 +112,11 @@ public final class CallGovernor {
      * @param ledger where attempts are reserved before they are sent; what it recorded of earlier
      *     executions (calls, tokens, cost) counts where it is more than {@code prior} says (an
      *     execution killed between two saves of the snapshot)
+     * @param stopRequested whether a stop was requested (the run's stop flag): attempts are refused from then on
      */
-    public CallGovernor(GovernorSettings settings, BudgetSpec budget, SpendSnapshot prior, CallLedger ledger) {
+    public CallGovernor(GovernorSettings settings, BudgetSpec budget, SpendSnapshot prior, CallLedger ledger,
+            BooleanSupplier stopRequested) {
+        this.stopRequested = Objects.requireNonNull(stopRequested, "stopRequested");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.budget = Objects.requireNonNull(budget, "budget");
         Objects.requireNonNull(prior, "prior");
@@ -131,14 +143,28 @@ public final class CallGovernor {
         this.answeredCost = run.cost;
     }
 
+    /** A governor that no stop refuses (its caller stops calling it). */
+    public CallGovernor(GovernorSettings settings, BudgetSpec budget, SpendSnapshot prior, CallLedger ledger) {
+        this(settings, budget, prior, ledger, () -> false);
+    }
+
     /** A governor whose reservations are not kept beyond this process. */
     public CallGovernor(GovernorSettings settings, BudgetSpec budget, SpendSnapshot prior) {
         this(settings, budget, prior, CallLedger.NONE);
     }
 
+    /**
+     * The spend a resumed run's governor starts from: {@code stored}, raised to what {@code ledger}
+     * recorded where it recorded more (attempts reserved after the last save of the snapshot, by an
+     * execution that was killed or stopped). What a report of the run counts.
+     */
+    public static SpendSnapshot counted(SpendSnapshot stored, CallLedger ledger) {
+        return new CallGovernor(GovernorSettings.defaults(), BudgetSpec.NONE, stored, ledger).snapshot();
+    }
+
     /** A governor with no budget and nothing spent. */
     public CallGovernor(GovernorSettings settings) {
-        this(settings, new BudgetSpec(null, null, null, null, null, null), SpendSnapshot.NONE);
+        this(settings, BudgetSpec.NONE, SpendSnapshot.NONE);
     }
 
     public GovernorSettings settings() {
@@ -267,6 +293,7 @@ public final class CallGovernor {
         int attemptNo = 0;
         while (true) {
             attemptNo++;
+            refuseIfStopped(role);
             refuseIfAborted(target, role);
             limiter(target).acquire();
             Semaphore endpoint = endpointPermits.computeIfAbsent(target.endpoint(), k -> new Semaphore(settings.maxInFlightPerEndpoint(), true));
@@ -277,6 +304,8 @@ public final class CallGovernor {
             try {
                 acquire(model);
                 try {
+                    // the permits may have taken long: the last look before the attempt is reserved
+                    refuseIfStopped(role);
                     refuseIfAborted(target, role);
                     Reservation reservation = reserveCall(role, attemptNo > 1, estimate.inputTokens() + estimate.outputTokens(),
                             target.cost(estimate.inputTokens(), estimate.outputTokens()));
@@ -329,6 +358,14 @@ public final class CallGovernor {
                 recordError(role, ErrorKind.CANCELLED);
             }
             throw abort.exception().get();
+        }
+    }
+
+    /** Throws {@link CallsStoppedException} once a stop is requested, counting the refused attempt {@link ErrorKind#CANCELLED}. */
+    private void refuseIfStopped(String role) {
+        if (stopRequested.getAsBoolean()) {
+            recordError(role, ErrorKind.CANCELLED);
+            throw new CallsStoppedException(role);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.santabatch.loop;
 
 import dev.santabatch.llm.BudgetExceededException;
+import dev.santabatch.llm.CallsStoppedException;
 import dev.santabatch.run.StopAwareInterruptionPolicy;
 import org.jspecify.annotations.Nullable;
 import org.springframework.batch.core.ExitStatus;
@@ -20,7 +21,8 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * (the job stops, restartable). A budget reached while the reader opens (the batch fix's learned
  * rules make panel reviews there) stops the step before its first chunk, with nothing read. Spend
  * is written with every chunk and at the step's end; the governor counts the step's calls under
- * the current round.
+ * the current round. A model call the governor refused for a requested stop
+ * ({@link CallsStoppedException}) is handled alike: its item is left as it was, the step ends STOPPED.
  */
 final class BudgetGuard implements StepExecutionListener, StepInterruptionPolicy {
 
@@ -75,10 +77,10 @@ final class BudgetGuard implements StepExecutionListener, StepInterruptionPolicy
                 } catch (BudgetExceededException e) {
                     stopped = true;
                     calls.budgetReached(e);
-                    StepExecution s = step;
-                    if (s != null) {
-                        s.setTerminateOnly();
-                    }
+                    terminate();
+                } catch (CallsStoppedException e) {
+                    stopped = true;
+                    terminate();
                 }
             }
 
@@ -109,13 +111,21 @@ final class BudgetGuard implements StepExecutionListener, StepInterruptionPolicy
                 return delegate.process(item);
             } catch (BudgetExceededException e) {
                 calls.budgetReached(e);
-                StepExecution s = step;
-                if (s != null) {
-                    s.setTerminateOnly();
-                }
+                terminate();
+                return null;
+            } catch (CallsStoppedException e) {
+                terminate(); // the item stays as it was: a restart asks again
                 return null;
             }
         };
+    }
+
+    /** The step ends at the next chunk boundary (STOPPED, restartable). */
+    private void terminate() {
+        StepExecution s = step;
+        if (s != null) {
+            s.setTerminateOnly();
+        }
     }
 
     /** The writer, with the spend written in the chunk's transaction. */

@@ -47,7 +47,9 @@ public final class RunComponents {
         SpendStore spend = new SpendStore(store.jdbc());
         SpendSnapshot prior = spend.load(runPk);
         spend.clearBudgetStop(runPk);
-        CallGovernor governor = new CallGovernor(GovernorSettings.of(job.governor()), job.budget(), prior, spend.ledger(runPk));
+        // a stop (SIGTERM) refuses every attempt not yet sent: the items in flight make no further calls
+        CallGovernor governor = new CallGovernor(GovernorSettings.of(job.governor()), job.budget(), prior, spend.ledger(runPk),
+                dev.santabatch.run.StopSignal::requested);
         SpendSnapshot resumed = governor.snapshot();
         if (resumed.run().total().calls() > 0) {
             long unsaved = resumed.run().total().calls() - prior.run().total().calls();

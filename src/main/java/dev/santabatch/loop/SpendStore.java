@@ -106,6 +106,15 @@ public final class SpendStore {
         }
     }
 
+    /**
+     * The spend a report of run {@code runPk} counts: the stored snapshot, raised to what the call
+     * ledger holds where it holds more (attempts reserved after the last save: the calls in flight
+     * when an execution was stopped or killed). At least every call the endpoint received.
+     */
+    public SpendSnapshot counted(long runPk) {
+        return dev.santabatch.llm.CallGovernor.counted(load(runPk), ledger(runPk));
+    }
+
     public synchronized void save(long runPk, SpendSnapshot snapshot) {
         String json;
         try {

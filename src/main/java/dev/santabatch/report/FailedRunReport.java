@@ -19,7 +19,8 @@ import java.util.Map;
  * earlier export of the same run left there (a not-clean run resumed after raising max rounds),
  * which describe a state the run has moved past, are gone with it. The run is restartable; its successful end writes every output again. Its
  * {@code run.model_calls} is the spend stored with the run ({@link SpendReport#render}), every
- * execution's, failed calls included (a 401, an outage's 503s).
+ * execution's, failed calls included (a 401, an outage's 503s), raised to what the call ledger holds
+ * where it holds more (a stopped execution's calls in flight): at least every call the endpoint received.
  */
 public final class FailedRunReport {
 
@@ -64,10 +65,11 @@ public final class FailedRunReport {
         }
         r.put("rounds", rounds);
         // the model calls of every execution so far, as the governor stored them at the failed step's
-        // end: a 401, an outage's 503s are in the report of the run they failed
+        // end, or as its ledger reserved them if more: a 401, an outage's 503s are in the report of
+        // the run they failed, and the calls in flight at a stop in the stopped run's
         SpendStore spend = new SpendStore(store.jdbc());
         r.put("run", RunReport.ordered("model_calls",
-                SpendReport.render(spend.load(runPk), spend.matchStats(runPk))));
+                SpendReport.render(spend.counted(runPk), spend.matchStats(runPk))));
         return r;
     }
 

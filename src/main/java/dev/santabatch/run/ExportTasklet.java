@@ -220,7 +220,7 @@ final class ExportTasklet implements Tasklet {
 
         SpendStore spendStore = new SpendStore(store.jdbc());
         boolean modelMatcher = run.job().batchFixByModelMatcher();
-        dev.santabatch.llm.SpendSnapshot snapshot = spendStore.load(run.runPk());
+        dev.santabatch.llm.SpendSnapshot snapshot = spendStore.counted(run.runPk());
         Map<String, Object> spend = SpendReport.render(snapshot, spendStore.matchStats(run.runPk()));
         int modelReviewers = (int) run.job().reviewers().stream().filter(r -> "llm".equals(r.type())).count();
         Map<String, Object> report = RunReport.build(store, loop,

@@ -542,6 +542,24 @@ class CallGovernorTests {
     }
 
     @Test
+    void aStopRequestedWhileAnAttemptFailsRefusesItsRetryCountingItCancelled() throws Exception {
+        try (ScriptedServer server = ScriptedServer.replying(status(503, "busy"), Reply.ok(LlmFixtures.passJson()))) {
+            // given a stop requested once the server has received the first attempt
+            CallGovernor governor = new CallGovernor(FAST, NO_BUDGET, SpendSnapshot.NONE, CallLedger.NONE,
+                    () -> !server.requests().isEmpty());
+
+            // when that attempt fails, its retry is refused as a stop, not sent
+            assertThatThrownBy(() -> reviewer(governor, model(server.baseUrl())).review(request("A kettle.")))
+                    .isInstanceOf(CallsStoppedException.class)
+                    .hasCauseInstanceOf(org.springframework.batch.core.job.JobInterruptedException.class);
+            assertThat(server.requests()).hasSize(1);
+            Tally run = governor.snapshot().run();
+            assertThat(run.total().calls()).isEqualTo(1);
+            assertThat(run.errorsByKind()).containsEntry("5xx", 1L).containsEntry("cancelled", 1L);
+        }
+    }
+
+    @Test
     void aLedgerThatCannotRecordTheAttemptStopsItBeforeItIsSent() throws Exception {
         try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson()))) {
             RecordingLedger ledger = new RecordingLedger();
@@ -568,8 +586,10 @@ class CallGovernorTests {
             // when it resumes under max-calls 6
             CallGovernor resumed = new CallGovernor(FAST, new BudgetSpec(6L, null, null, null, null, null), saved, ledger);
 
-            // then it counts the 5 calls, may send one more, and refuses the next before sending it
+            // then it counts the 5 calls (as a report of the run does), may send one more, and refuses
+            // the next before sending it
             assertThat(resumed.snapshot().run().total().calls()).isEqualTo(5);
+            assertThat(CallGovernor.counted(saved, ledger)).isEqualTo(resumed.snapshot());
             assertThat(resumed.snapshot().run().role(ROLE).tokens()).isEqualTo(600);
             assertThat(resumed.snapshot().currentRound().total().calls()).isEqualTo(5);
             LlmReviewer reviewer = reviewer(resumed, model(server.baseUrl()));

@@ -290,6 +290,36 @@ class LlmFaultFunctionalTests {
     }
 
     @Test
+    void aStopSendsNoFurtherCallAndTheStoppedRunsReportCountsEveryCallTheServerReceived() throws Exception {
+        try (CatalogModelServer server = server()) {
+            // given answers that take 250 ms, every question's first attempt a 500 (retried 20 ms
+            // after it), and a stop requested when the fourth review call arrives: the step ends at
+            // once, and the 500s of the calls in flight come back while the run writes its report
+            server.delay(Duration.ofMillis(250));
+            Set<String> asked = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            java.util.concurrent.atomic.AtomicInteger reviews = new java.util.concurrent.atomic.AtomicInteger();
+            server.inject(c -> {
+                if (c.kind() == Kind.REVIEW && reviews.incrementAndGet() == 4) {
+                    dev.santabatch.run.StopSignal.request("test SIGTERM");
+                }
+                return asked.add(c.body());
+            }, Integer.MAX_VALUE, Fault.status(500, Map.of()));
+
+            // when the run stops, and the calls in flight at the stop have all been answered
+            LlmJobs.Result stopped = LlmJobs.run(dir, job(server, ""), "r1");
+            assertThat(stopped.exit()).as(stopped.all()).isEqualTo(1);
+            assertThat(server.settle(Duration.ofSeconds(2), Duration.ofSeconds(30))).isTrue();
+
+            // then report.json counts every call the server received: their 500s were not retried
+            // after the stop
+            assertThat(server.received()).as("calls in flight at the stop").isGreaterThanOrEqualTo(4);
+            Map<String, Object> report = report("r1");
+            assertThat(((Number) modelCalls(report).get("calls")).intValue()).isGreaterThanOrEqualTo(server.received());
+            assertThat(server.calls()).as("no retry sent after the stop").allSatisfy(c -> assertThat(c.fault()).contains("Status"));
+        }
+    }
+
+    @Test
     void aRunFailedOnInvalidAnswersIsRestartedWithFreshCallsNotTheKeptAnswers() throws Exception {
         try (CatalogModelServer server = server()) {
             // given reviewer B answers four items' reviews with garbage, retries included, in the first
