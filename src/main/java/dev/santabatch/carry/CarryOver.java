@@ -28,6 +28,12 @@ public final class CarryOver {
     /** The cause of the revision that gives a carried item its text from the earlier run. */
     public static final String CAUSE = "carry-over";
 
+    /**
+     * The reason of a held item carried over from an earlier run whose escalation gave none (a store
+     * written before every escalation had one): held there, still held.
+     */
+    public static final String HELD_EARLIER = "HELD_BY_EARLIER_RUN";
+
     /** What is known of an item: carried, or judged afresh for a reason, or new (both null). */
     public record Candidate(@Nullable Carried carried, @Nullable CarryMiss miss) {
         static final Candidate NEW = new Candidate(null, null);
@@ -185,6 +191,10 @@ public final class CarryOver {
                 heldBecause = p.fail() != null
                         ? new Carried.Held(ShippingInvariant.FAIL_UNRESOLVED, null, null, p.fail().issues())
                         : why.getOrDefault(si.runPk(), Map.of()).getOrDefault(id, new Carried.Held(null, null, null, List.of()));
+                if (heldBecause.reason() == null) {
+                    // every escalation has a documented reason, also where the earlier run's gave none
+                    heldBecause = new Carried.Held(HELD_EARLIER, heldBecause.pattern(), heldBecause.lastAttempt(), heldBecause.issues());
+                }
             }
             out.put(id, new Candidate(new Carried(kind, si.runPk(), p.runs(), text, heldBecause), null));
         });

@@ -56,7 +56,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Budgets ({@link BudgetSpec}, per run and per round) are checked against reservations: every
  * attempt reserved counts as a call from the moment it is reserved (checked and counted atomically,
- * so the call limit is exact under concurrency), and its tokens and cost are reserved at the mean
+ * so the call limit is exact under concurrency; an attempt whose own reservation would go past a
+ * limit is refused), and its tokens and cost are reserved at the mean
  * of the calls answered so far (before the first answer: the request's estimate, its prompt
  * characters / 4 plus the model's maximum output tokens, at the model's prices), then settled to
  * what the server reports. The
@@ -466,8 +467,8 @@ public final class CallGovernor {
 
     /**
      * Checks every budget against what is reserved (calls; tokens and cost of answered calls plus
-     * the estimates of those in flight), counts the attempt, and records it in the ledger before
-     * returning. Nothing is counted when a budget is reached or the ledger fails. The attempt holds
+     * the estimates of those in flight) with the attempt's own call and estimate added, counts the
+     * attempt, and records it in the ledger before returning. Nothing is counted when a budget is reached or the ledger fails. The attempt holds
      * the mean usage of the answered calls, or, before any is answered, the request's own estimate
      * ({@code tokens}, {@code cost}).
      */
@@ -475,14 +476,15 @@ public final class CallGovernor {
         Reservation r;
         synchronized (lock) {
             Acc current = rounds.computeIfAbsent(round, k -> new Acc());
-            check(BudgetExceededException.Limit.MAX_CALLS, budget.maxCalls(), run.calls);
-            check(BudgetExceededException.Limit.MAX_TOKENS, budget.maxTokens(), run.tokens() + run.pendingTokens);
-            check(BudgetExceededException.Limit.MAX_COST, budget.maxCost(), run.cost + run.pendingCost);
-            check(BudgetExceededException.Limit.MAX_CALLS_PER_ROUND, budget.maxCallsPerRound(), current.calls);
-            check(BudgetExceededException.Limit.MAX_TOKENS_PER_ROUND, budget.maxTokensPerRound(), current.tokens() + current.pendingTokens);
-            check(BudgetExceededException.Limit.MAX_COST_PER_ROUND, budget.maxCostPerRound(), current.cost + current.pendingCost);
             long tokens = answeredCalls == 0 ? estimatedTokens : Math.round((double) answeredTokens / answeredCalls);
             double cost = answeredCalls == 0 ? estimatedCost : answeredCost / answeredCalls;
+            check(BudgetExceededException.Limit.MAX_CALLS, budget.maxCalls(), run.calls, 1);
+            check(BudgetExceededException.Limit.MAX_TOKENS, budget.maxTokens(), run.tokens() + run.pendingTokens, tokens);
+            check(BudgetExceededException.Limit.MAX_COST, budget.maxCost(), run.cost + run.pendingCost, cost);
+            check(BudgetExceededException.Limit.MAX_CALLS_PER_ROUND, budget.maxCallsPerRound(), current.calls, 1);
+            check(BudgetExceededException.Limit.MAX_TOKENS_PER_ROUND, budget.maxTokensPerRound(), current.tokens() + current.pendingTokens,
+                    tokens);
+            check(BudgetExceededException.Limit.MAX_COST_PER_ROUND, budget.maxCostPerRound(), current.cost + current.pendingCost, cost);
             r = new Reservation(round, role, retry, tokens, cost);
             count(r, 1);
         }
@@ -521,8 +523,12 @@ public final class CallGovernor {
         }
     }
 
-    private void check(BudgetExceededException.Limit limit, @Nullable Number allowed, double spent) {
-        if (allowed != null && spent >= allowed.doubleValue()) {
+    /**
+     * Refuses an attempt that would take {@code spent} (what is spent and reserved) past {@code
+     * allowed} with what it reserves itself ({@code adding}: one call, its tokens and cost estimate).
+     */
+    private void check(BudgetExceededException.Limit limit, @Nullable Number allowed, double spent, double adding) {
+        if (allowed != null && (spent >= allowed.doubleValue() || spent + adding > allowed.doubleValue())) {
             throw new BudgetExceededException(limit, allowed.doubleValue(), spent, round);
         }
     }

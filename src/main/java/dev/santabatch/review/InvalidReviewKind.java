@@ -22,6 +22,8 @@ public enum InvalidReviewKind {
     PASS_WITH_FAILED_CHECK,
     /** Verdict PASS with critical issues, prefixed with a criterion or not: a contradiction. */
     PASS_WITH_CRITICAL_ISSUES,
+    /** A critical issue prefixed with a criterion whose check the same review PASSED: a contradiction. */
+    ISSUE_ON_PASSED_CHECK,
     /**
      * A failed check with no critical issue for its criterion (none prefixed with it, none
      * attributable) and a blank detail to take as its issue: incomplete.

@@ -19,7 +19,8 @@ import java.util.Set;
  *       NOT_EVALUATED);
  *   <li>no contradiction: PASS allows neither a failed check nor any critical issue, prefixed or
  *       not ({@link InvalidReviewKind#PASS_WITH_FAILED_CHECK},
- *       {@link InvalidReviewKind#PASS_WITH_CRITICAL_ISSUES});
+ *       {@link InvalidReviewKind#PASS_WITH_CRITICAL_ISSUES}); no issue is prefixed with a criterion
+ *       whose check the review PASSED ({@link InvalidReviewKind#ISSUE_ON_PASSED_CHECK});
  *   <li>complete: FAIL needs a failed check ({@link InvalidReviewKind#FAIL_WITHOUT_FAILED_CHECK}).
  * </ul>
  *
@@ -31,7 +32,8 @@ import java.util.Set;
  *   <caption>Issues of a FAIL review</caption>
  *   <tr><th>issue</th><th>failed checks</th><th>belongs to</th><th>counted as</th></tr>
  *   <tr><td>prefixed with a reviewed criterion id (ignoring case and blanks)</td><td>any</td>
- *       <td>that criterion, unchanged</td><td>-</td></tr>
+ *       <td>that criterion, unchanged; if its check is PASS, the review is a contradiction</td>
+ *       <td>contradiction (the review is invalid)</td></tr>
  *   <tr><td>without such a prefix</td><td>one</td><td>that check's criterion</td><td>re-attributed</td></tr>
  *   <tr><td>without such a prefix</td><td>several</td><td>the check whose detail shares the most words
  *       with the issue; every such check on a tie</td><td>re-attributed (once per issue)</td></tr>
@@ -115,6 +117,10 @@ public final class ReviewValidator {
         int reattributed = 0;
         for (String issue : review.criticalIssues()) {
             Optional<String> criterion = criterionOf(issue, reviewed);
+            if (criterion.isPresent() && review.check(criterion.get()).map(Check::result).orElse(null) == CheckResult.PASS) {
+                return invalid(InvalidReviewKind.ISSUE_ON_PASSED_CHECK,
+                        "critical issue for criterion '" + criterion.get() + "', whose check is PASS");
+            }
             if (criterion.isPresent()) {
                 issues.add(issue);
                 criteriaWithIssue.add(criterion.get());

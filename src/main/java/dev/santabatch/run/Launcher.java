@@ -758,12 +758,14 @@ public final class Launcher {
                 ? new dev.santabatch.loop.SpendStore(store.jdbc()).budgetStop(run.runPk()) : Optional.empty();
         boolean budget = budgetStop.isPresent() && !notClean;
         boolean budgetExported = false;
+        String exportFailure = null;
         if (budget) {
             try {
                 new ExportTasklet(store, loop, run).export(execution.getJobInstance().getInstanceId(), RunReport.BUDGET_STOPPED);
                 budgetExported = true;
             } catch (IOException | RuntimeException e) {
-                err.println("santa-batch: the export after the budget stop failed: " + e);
+                exportFailure = "the export after the budget stop failed: " + failureLine(e);
+                err.println("santa-batch: " + exportFailure);
                 log.error("export after budget stop failed", e);
             }
         }
@@ -804,6 +806,9 @@ public final class Launcher {
         } else {
             // failed, or stopped by a signal: report.json says "failed", and nothing looks shippable
             List<String> failures = new ArrayList<>();
+            if (exportFailure != null) {
+                failures.add(exportFailure);
+            }
             for (Throwable t : execution.getAllFailureExceptions()) {
                 failures.add(failureLine(t));
                 if (ConfigurationErrorLogFilter.configurationError(t)) {
@@ -822,7 +827,10 @@ public final class Launcher {
             try {
                 Map<String, Object> report = dev.santabatch.report.FailedRunReport.build(store, loop, run.job().name(),
                         run.runId(), run.runPk(), execution.getId(), status.name(),
-                        status == BatchStatus.FAILED ? "a step failed" : "stopped by a signal (SIGTERM or Ctrl-C)",
+                        status == BatchStatus.FAILED ? "a step failed"
+                                // a budget stop whose export failed: the budget stopped it, not a signal
+                                : budget ? "budget reached (" + budgetStop.get() + "); raise the budget to resume"
+                                : "stopped by a signal (SIGTERM or Ctrl-C)",
                         failures, restart);
                 dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
                 dev.santabatch.report.SummaryEvent.log(log, report, exit);

@@ -229,6 +229,28 @@ class CarryOverFunctionalTests {
     }
 
     @Test
+    void aHeldItemWhoseEarlierEscalationGaveNoReasonIsCarriedHeldWithTheDefaultReason() throws Exception {
+        // given a first run that held items, one of them with no reason (a store written before every
+        // escalation had one)
+        Path jobFile = writeJob(catalog(List.of()), "");
+        Run first = run(jobFile, "r1", cannotFix());
+        assertThat(first.exit()).as(first.out()).isZero();
+        String x = byId(records(first.dir().resolve("escalations.csv"))).keySet().iterator().next();
+        update("UPDATE sb_escalation SET reason = NULL WHERE item_id = '" + x + "' AND run_pk = (SELECT run_pk FROM sb_run"
+                + " WHERE job_name = '" + job + "' AND run_id = 'r1')");
+
+        // when the job runs again on the same catalog
+        Run second = run(jobFile, "r2", cannotFix());
+
+        // then it is held again, with the documented reason for it
+        assertThat(second.exit()).as(second.out()).isZero();
+        CSVRecord held = byId(records(second.dir().resolve("escalations.csv"))).get(x);
+        assertThat(held).as("%s in r2 escalations.csv", x).isNotNull();
+        assertThat(held.get("cause")).isEqualTo("carry-over");
+        assertThat(held.get("reason")).isEqualTo(CarryOver.HELD_EARLIER);
+    }
+
+    @Test
     void aNiceItemFlaggedOnItsCurrentRevisionIsCarriedHeldForItsUnresolvedFail() throws Exception {
         // given a first run, and one of its NICE items flagged on its current revision (a FAIL seen
         // outside its own review, as a store written before a flagged item was made ACTIVE again

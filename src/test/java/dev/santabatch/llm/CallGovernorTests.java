@@ -228,9 +228,8 @@ class CallGovernorTests {
     @Test
     void tokenAndRoundBudgetsStopBeforeTheCallAndAResumedRunCountsCumulatively() throws Exception {
         try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20))) {
-            // given a per-round call budget of 1 and a run token budget of 300
-            BudgetSpec budget = new BudgetSpec(null, 300L, null, 1L, null, null);
-            CallGovernor governor = new CallGovernor(FAST, budget, SpendSnapshot.NONE);
+            // given a per-round call budget of 1
+            CallGovernor governor = new CallGovernor(FAST, new BudgetSpec(null, null, null, 1L, null, null), SpendSnapshot.NONE);
             governor.startRound(1);
             reviewer(governor, model(server.baseUrl())).review(request("A kettle."));
 
@@ -244,8 +243,9 @@ class CallGovernorTests {
             SpendSnapshot stored = governor.snapshot();
             assertThat(stored.run().total().tokens()).isEqualTo(240);
 
-            // when the run resumes in round 3 with the spend restored: 240 + 120 passes 300 after one call
-            CallGovernor resumed = new CallGovernor(FAST, budget, stored);
+            // when the run resumes in round 3 with the spend restored, under a run token budget of 400:
+            // a call reserved at the mean 120 fits once (360), not twice (480)
+            CallGovernor resumed = new CallGovernor(FAST, new BudgetSpec(null, 400L, null, 1L, null, null), stored);
             resumed.startRound(3);
             reviewer(resumed, model(server.baseUrl())).review(request("A kettle."));
             resumed.startRound(4);
@@ -269,8 +269,9 @@ class CallGovernorTests {
     @Test
     void aCostBudgetUsesThePrices() throws Exception {
         try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 1000, 250))) {
-            // 1000 × 2.0/M + 250 × 8.0/M = 0.004 per call
-            CallGovernor governor = new CallGovernor(FAST, new BudgetSpec(null, null, 0.007, null, null, null), SpendSnapshot.NONE);
+            // 1000 × 2.0/M + 250 × 8.0/M = 0.004 per call: a third call, reserved at that mean, would
+            // take 0.008 spent to 0.012, past the budget, and is not sent
+            CallGovernor governor = new CallGovernor(FAST, new BudgetSpec(null, null, 0.009, null, null, null), SpendSnapshot.NONE);
             LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
             reviewer.review(request("A kettle."));
             reviewer.review(request("A kettle."));
@@ -602,9 +603,10 @@ class CallGovernorTests {
 
     @Test
     void aTokenBudgetCountsTheCallsInFlightAtTheMeanUsageOfTheAnsweredOnes() throws Exception {
-        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20).after(Duration.ofMillis(300)))) {
-            // given 120 tokens per call and a budget of 400 tokens
-            CallGovernor governor = new CallGovernor(FAST.withInFlight(16, 16), new BudgetSpec(null, 400L, null, null, null, null),
+        try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 500, 100).after(Duration.ofMillis(300)))) {
+            // given 600 tokens per call and a budget of 2000 tokens (the first call's own estimate, its
+            // prompt and 512 output tokens, is within it)
+            CallGovernor governor = new CallGovernor(FAST.withInFlight(16, 16), new BudgetSpec(null, 2000L, null, null, null, null),
                     SpendSnapshot.NONE);
             LlmReviewer reviewer = reviewer(governor, model(server.baseUrl()));
             reviewer.review(request("A kettle."));
@@ -619,15 +621,15 @@ class CallGovernorTests {
                 }
             });
 
-            // then only those the budget can pay for at 120 tokens each were sent (3 more: 480 > 400 is not
-            // checked until the third is reserved at 360), not all 8 on the strength of 120 spent
-            assertThat(server.requests()).hasSize(4);
-            assertThat(refused).hasSize(5);
+            // then only those the budget can pay for at 600 tokens each were sent (2 more: a third would
+            // take the 1800 spent and reserved to 2400 > 2000), not all 8 on the strength of 600 spent
+            assertThat(server.requests()).hasSize(3);
+            assertThat(refused).hasSize(6);
         }
     }
 
     @Test
-    void theFirstCallsInFlightBeforeAnyAnswerHoldTheirRequestsEstimateAgainstATokenAndACostBudget() throws Exception {
+    void aFirstCallWhoseOwnEstimateIsPastATokenOrACostBudgetIsNotSent() throws Exception {
         for (BudgetSpec budget : List.of(new BudgetSpec(null, 1L, null, null, null, null),
                 new BudgetSpec(null, null, 1e-9, null, null, null))) {
             try (ScriptedServer server = ScriptedServer.replying(Reply.ok(LlmFixtures.passJson(), "stop", 100, 20).after(Duration.ofMillis(300)))) {
@@ -645,9 +647,10 @@ class CallGovernorTests {
                     }
                 });
 
-                // then the first one's estimate (its prompt, 512 output tokens) uses the budget up: one is sent, not all 8
-                assertThat(server.requests()).as("%s", budget).hasSize(1);
-                assertThat(refused).hasSize(7);
+                // then the first one's own estimate (its prompt, 512 output tokens) is past the budget: none
+                // is sent, not all 8 at 0 each
+                assertThat(server.requests()).as("%s", budget).isEmpty();
+                assertThat(refused).hasSize(8);
             }
         }
     }
@@ -674,9 +677,10 @@ class CallGovernorTests {
                 }
             });
 
-            // then each in flight held 120 tokens: 3 were sent (120 + 3 x 120 = 480), not all 8 at 0 each
-            assertThat(server.requests()).hasSize(3);
-            assertThat(refused).hasSize(5);
+            // then each in flight held 120 tokens: 2 were sent (120 + 2 x 120 = 360; a third would take it
+            // to 480), not all 8 at 0 each
+            assertThat(server.requests()).hasSize(2);
+            assertThat(refused).hasSize(6);
         }
     }
 

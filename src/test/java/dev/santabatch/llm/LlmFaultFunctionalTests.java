@@ -320,6 +320,27 @@ class LlmFaultFunctionalTests {
     }
 
     @Test
+    void aBudgetStopWhoseExportFailsIsReportedAsTheBudgetStop() throws Exception {
+        try (CatalogModelServer server = server()) {
+            // given a ground truth the export cannot read (no id column), and a budget the review reaches
+            Files.writeString(catalog.truth(), "item,kind\nx,y\n");
+            Path job = job(server, "budget:\n  max-calls: 30\n");
+
+            LlmJobs.Result stopped = LlmJobs.run(dir, job, "r1");
+
+            // then the run ends as the budget stop it was (exit 3), and its report says so, with the
+            // export's failure, shipping nothing
+            assertThat(stopped.exit()).as(stopped.all()).isEqualTo(3);
+            Map<String, Object> report = report("r1");
+            assertThat(report.get("status")).isEqualTo(RunReport.FAILED);
+            Map<String, Object> execution = LlmJobFunctionalTests.map(report.get("execution"));
+            assertThat(String.valueOf(execution.get("why"))).startsWith("budget reached (").doesNotContain("signal");
+            assertThat(report.get("failures")).asString().contains("the export after the budget stop failed");
+            assertThat(dir.resolve("out/faults/r1/verified.csv")).doesNotExist();
+        }
+    }
+
+    @Test
     void aRunFailedOnInvalidAnswersIsRestartedWithFreshCallsNotTheKeptAnswers() throws Exception {
         try (CatalogModelServer server = server()) {
             // given reviewer B answers four items' reviews with garbage, retries included, in the first

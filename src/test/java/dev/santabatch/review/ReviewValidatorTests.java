@@ -199,6 +199,9 @@ class ReviewValidatorTests {
         PASS; PASS; PASS; accuracy: slightly off; PASS_WITH_CRITICAL_ISSUES; ;
         PASS; PASS; PASS; subtle problem; PASS_WITH_CRITICAL_ISSUES; ;
         PASS; PASS; PASS; style: could be livelier; PASS_WITH_CRITICAL_ISSUES; ;
+        # contradictions: a FAIL whose issue names a criterion the same review passed
+        FAIL; FAIL: wrong weight; PASS; compliance: the word cheap; ISSUE_ON_PASSED_CHECK; ;
+        FAIL; FAIL: wrong weight; PASS; accuracy: wrong weight|compliance: the word cheap; ISSUE_ON_PASSED_CHECK; ;
         # incomplete: FAIL with no failed check; a failed check with neither issue nor detail
         FAIL; PASS; PASS; accuracy: x; FAIL_WITHOUT_FAILED_CHECK; ;
         FAIL; PASS; PASS; -; FAIL_WITHOUT_FAILED_CHECK; ;
