@@ -681,12 +681,18 @@ public final class LoopStore {
          * the label without its own criterion prefix), several joined by {@code " | "}.
          */
         public static String describe(int round, List<PatternRow> patterns) {
-            return String.join(" | ", patterns.stream()
-                    .map(p -> p.id(round) + " " + p.criterion() + ": "
-                            + (dev.santabatch.patterns.IssueText.criterion(p.label()).filter(p.criterion()::equals).isPresent()
-                                    ? dev.santabatch.patterns.IssueText.body(p.label())
-                                    : p.label()))
-                    .toList());
+            return String.join(" | ", patterns.stream().map(p -> p.id(round) + " " + p.issue()).toList());
+        }
+
+        /**
+         * The pattern as an issue, without its id: its criterion and label ({@code original: <label>},
+         * the label without its own criterion prefix). What a fixer is shown of it: the run's
+         * pattern ids mean nothing to a model.
+         */
+        public String issue() {
+            return criterion + ": " + (dev.santabatch.patterns.IssueText.criterion(label).filter(criterion::equals).isPresent()
+                    ? dev.santabatch.patterns.IssueText.body(label)
+                    : label);
         }
     }
 

@@ -81,6 +81,16 @@ final class ModelBatchFix {
         }
     }
 
+    /**
+     * The standing FAIL of an item the matcher said shows pattern {@code p} but whose correction was
+     * unlike the sample's fixes ({@code unlike}: how): {@code matcher: <criterion>: <label> (...)}.
+     * The item is flagged with it, and a later review gives it to the fixer; held, it is the
+     * escalation's open issue. No pattern id: it would mean nothing to the fixer.
+     */
+    static String unresolvedIssue(LoopStore.PatternRow p, String unlike) {
+        return "matcher: " + p.issue() + " (shows the pattern; its correction " + unlike + ", not stored)";
+    }
+
     /** The round's patterns and their examples, loaded when the step opens. */
     static final class State {
         int round = -1;
@@ -303,8 +313,7 @@ final class ModelBatchFix {
                             .unlike(text, m.corrected());
                     if (unlike.isPresent()) { // not a fix of the pattern: the correction is dropped
                         unlikeSample.add(p);
-                        unresolved.add("matcher: " + LoopStore.PatternRow.describe(task.round(), List.of(p)) + " (shows the pattern; its correction " + unlike.get()
-                                + ", not stored)");
+                        unresolved.add(unresolvedIssue(p, unlike.get()));
                         log.info("batch-fix: {}: the correction for pattern {} {}; not stored", task.item().id(),
                                 p.patternNo(), unlike.get());
                         continue;

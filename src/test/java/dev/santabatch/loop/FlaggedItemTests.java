@@ -158,6 +158,23 @@ class FlaggedItemTests {
     }
 
     @Test
+    void aMatchersStandingFailReachesTheFixerAsItsCriterionsIssueWithoutThePatternId() {
+        // given an item the batch fix's matcher said shows pattern r1-p3, its correction unlike the sample's
+        LoopStore.PatternRow pattern = new LoopStore.PatternRow(3, "on-specification", FLAG, List.of(id(5)), 0.2, true, 0, 0, 0);
+        loop.flag(run.runPk(), id(0), 0, 1, List.of(ModelBatchFix.unresolvedIssue(pattern, "keeps the sentence the sample's fixes removed")));
+        sample(0);
+
+        // when the review step reviews it
+        reviewStep();
+
+        // then the fixer is given the pattern as an issue of its criterion, not the run's pattern id
+        assertThat(fixRequests).singleElement().satisfies(r -> assertThat(r.criticalIssues()).singleElement().satisfies(i -> {
+            assertThat(i).startsWith(FLAG + " (shows the pattern; its correction keeps the sentence");
+            assertThat(i).doesNotContain("r1-p3");
+        }));
+    }
+
+    @Test
     void aFlaggedItemTheFreshPanelAlsoFailsIsFixedForBothSetsOfIssuesEachOnce() {
         // given a flag whose first issue the fresh review raises again, and a fresh review with an issue of its own
         loop.flag(run.runPk(), id(0), 0, 1, List.of("C: " + FLAG, "B: original: repeats a template sentence"));
