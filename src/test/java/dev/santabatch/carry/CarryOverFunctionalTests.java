@@ -256,6 +256,71 @@ class CarryOverFunctionalTests {
     }
 
     @Test
+    void aShippedItemAPersonFoundDefectiveIsJudgedAfreshAndACoveredOneReopensTheCoveredStratum() throws Exception {
+        // given a first run whose audit.csv holds every shipped item, and a person's verdicts on it:
+        // defective for one item it verified NICE and one it shipped covered, ok for another covered one
+        Path jobFile = writeJob(catalog(List.of()), "santa:\n  audit-size: " + ITEMS + "\n");
+        Run first = run(jobFile, "r1", scripted());
+        assertThat(first.exit()).as(first.out()).isZero();
+        Map<String, String> states = states("r1");
+        String nice = ids(states, "NICE").get(0);
+        List<String> covered = ids(states, "ACTIVE");
+        assertThat(audit(first, Map.of(nice, "defective", covered.get(0), "defective", covered.get(1), "ok")))
+                .contains("audit: 3 audited, 2 defective");
+
+        // when the job runs again on the same catalog
+        Run second = run(jobFile, "r2", scripted());
+
+        // then neither defective item is carried: both are judged afresh, counted as audited; the ok one is carried
+        assertThat(second.exit()).as(second.out()).isZero();
+        Map<String, Object> carry = carryOver(second);
+        assertThat(n(((Map<?, ?>) carry.get("judged_afresh")).get("audited"))).isEqualTo(2L);
+        assertThat(n(carry.get("carried"))).isEqualTo((long) ITEMS - 2);
+        assertThat(query(inRun("r2", "SELECT s.item_id FROM sb_item s WHERE s.carry IS NULL")))
+                .containsExactlyInAnyOrder(nice, covered.get(0));
+        assertThat(query(inRun("r2", "SELECT s.carry FROM sb_item s WHERE s.item_id = '" + covered.get(1) + "'")))
+                .containsExactly("covered");
+        // and the covered one is a failure of the covered stratum, which is reopened in round 1 though its sample is clean
+        Map<?, ?> stratum = stratum(strata(second), "covered");
+        assertThat(n(stratum.get("failures"))).isEqualTo(1L);
+        assertThat(stratum.get("reopened")).isEqualTo(true);
+        assertThat(stratum.get("reopened_in_round")).isEqualTo(1);
+    }
+
+    @Test
+    void aHeldItemAPersonApprovesShipsWithItsLastPassingTextAndOneFoundDefectiveStaysHeld() throws Exception {
+        // given a first run that held every marked item, and a person's decisions on two of its escalations.csv rows
+        Path jobFile = writeJob(catalog(List.of()), "");
+        Run first = run(jobFile, "r1", cannotFix());
+        assertThat(first.exit()).as(first.out()).isZero();
+        Map<String, CSVRecord> held1 = byId(records(first.dir().resolve("escalations.csv")));
+        List<String> heldIds = new ArrayList<>(held1.keySet());
+        String approved = heldIds.get(0);
+        String defective = heldIds.get(1);
+        assertThat(audit(first, Map.of(approved, "ok", defective, "defective")))
+                .contains("held items decided: 1 ok").contains("1 defective");
+
+        // when the job runs again on the same catalog, twice
+        Run second = run(jobFile, "r2", cannotFix());
+        Run third = run(jobFile, "r3", cannotFix());
+
+        // then the approved item ships NICE, with the text escalations.csv gave, without a review, run after run
+        for (Run r : List.of(second, third)) {
+            assertThat(r.exit()).as(r.out()).isZero();
+            assertThat(r.reviewed()).doesNotContain(approved, defective);
+            assertThat(contents(r.dir().resolve("catalog.csv")).get(approved)).isEqualTo(held1.get(approved).get("last_passing"));
+            Map<String, CSVRecord> held = byId(records(r.dir().resolve("escalations.csv")));
+            assertThat(held).doesNotContainKey(approved).containsKey(defective);
+            assertThat(held.keySet()).hasSize(heldIds.size() - 1);
+        }
+        assertThat(n(carryOver(second).get("nice_approved_by_person"))).isEqualTo(1L);
+        assertThat(n(carryOver(second).get("held"))).isEqualTo((long) heldIds.size() - 1);
+        assertThat(query(inRun("r2", "SELECT s.carry FROM sb_item s WHERE s.item_id = '" + approved + "'")))
+                .containsExactly("nice");
+        assertThat(n(carryOver(third).get("nice_approved_by_person"))).isZero();
+    }
+
+    @Test
     void maxAgeForcesAFreshReview() throws Exception {
         // given max-age 2: an item is carried at most one run in a row
         Path jobFile = writeJob(catalog(List.of()), "carry-over:\n  max-age: 2\n");
@@ -507,7 +572,19 @@ class CarryOverFunctionalTests {
                 .findFirst().orElseThrow();
     }
 
-    /** {@code sql} (on {@code sb_sample s}) restricted to a run of the test's job. */
+    /** Hands a person's verdicts on items of a run's outputs back ({@code santa-batch audit}); what it printed. */
+    private String audit(Run run, Map<String, String> verdicts) throws Exception {
+        StringBuilder csv = new StringBuilder("item_id,verdict\n");
+        verdicts.forEach((id, verdict) -> csv.append(id).append(',').append(verdict).append('\n'));
+        Path filled = Files.writeString(dir.resolve("filled-" + run.dir().getFileName() + ".csv"), csv);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Launcher.audit(run.dir(), filled, props(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** {@code sql} (on {@code sb_sample s} or {@code sb_item s}) restricted to a run of the test's job. */
     private String inRun(String runId, String sql) {
         return sql + " AND s.run_pk = (SELECT run_pk FROM sb_run WHERE job_name = '" + job + "' AND run_id = '" + runId + "')";
     }
