@@ -394,6 +394,45 @@ class CarryOverFunctionalTests {
     }
 
     @Test
+    void theCatalogBoundWeighsTheCoveredStratumByItsMembersAtExportNotThoseABatchFixRewroteAfterItsSample() throws Exception {
+        // given a first run that lets "superb" pass, and ten items that change for the second; two of
+        // those and three covered items the second run's covered sample does not draw (seed 7) say "superb"
+        List<String> repriced = List.of("T0001", "T0002", "T0003", "T0004", "T0006", "T0008", "T0009", "T0011", "T0012",
+                "T0013");
+        List<String> rewritten = List.of("T0007", "T0016", "T0018");
+        List<String> superb = new ArrayList<>(List.of("T0001", "T0002"));
+        superb.addAll(rewritten);
+        Path jobFile = writeJob(catalog(superb, List.of()), "");
+        assertThat(run(jobFile, "r1", scripted()).exit()).isZero();
+
+        // when the second run's panel fails "superb": a systematic pattern among the changed items, whose
+        // batch fix in round 1 rewrites the three covered items after the covered sample was drawn (clean)
+        catalog(superb, repriced);
+        Run second = run(jobFile, "r2", strict());
+
+        // then those three are the changed stratum's in round 2 and no longer covered members at export
+        assertThat(second.exit()).as(second.out()).isZero();
+        assertThat(second.report().get("status")).isEqualTo("clean");
+        assertThat(query(inRun("r2", "SELECT s.item_id FROM sb_sample s WHERE s.round_no = 2 AND s.item_id IN ('T0007',"
+                + " 'T0016', 'T0018')"))).containsExactlyInAnyOrderElementsOf(rewritten);
+        Map<String, Object> strata = strata(second);
+        Map<?, ?> covered = stratum(strata, "covered");
+        Map<?, ?> changed = stratum(strata, "changed");
+        assertThat(covered.get("reopened")).isEqualTo(false);
+        long drawn = n(covered.get("items"));
+        long atExport = drawn - n(covered.get("sampled")) - rewritten.size();
+        assertThat(n(((Map<?, ?>) covered.get("covers")).get("items"))).isEqualTo(atExport);
+        // the catalog's bound: sum of N_h / N p_h over N = the changed stratum's items and the covered members at export
+        Map<?, ?> catalog = (Map<?, ?>) strata.get("catalog");
+        long n = n(changed.get("items")) + atExport;
+        assertThat(n(catalog.get("items"))).isEqualTo(n);
+        double expected = (n(changed.get("items")) * ((Number) changed.get("bound")).doubleValue()
+                + atExport * ((Number) covered.get("bound")).doubleValue()) / n;
+        assertThat(((Number) catalog.get("defect_rate_below")).doubleValue())
+                .isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-12));
+    }
+
+    @Test
     void theLooksAtTheCoveredStratumGrowWhileNoItemEntersItAndRestartWhenItemsDo() throws Exception {
         // given a job that samples as few as ten changed items (Pattern C below 100), and three runs on one catalog
         Path catalog = catalog(List.of());
