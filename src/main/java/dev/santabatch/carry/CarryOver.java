@@ -109,9 +109,13 @@ public final class CarryOver {
         List<Source> sources = new ArrayList<>();
         int position = 0;
         for (CarryStore.SourceRun r : carry.runs(start.sources())) {
+            if (r.exportedStatus() == null) {
+                // resumed since this run chose it (given more rounds, more budget), its export not finished
+                // again: no source, as it would not be chosen now, until it exports again
+                continue;
+            }
             boolean same = start.verification().equals(r.verification()) && Objects.equals(start.prompts(), r.prompts());
-            // a run resumed after it exported (no export status now) ships nothing on its word
-            ShippingInvariant placed = same ? new ShippingInvariant(loop, r.runPk(), Objects.requireNonNullElse(r.exportedStatus(), "")) : null;
+            ShippingInvariant placed = same ? new ShippingInvariant(loop, r.runPk(), r.exportedStatus()) : null;
             sources.add(new Source(r, position++, placed));
         }
         return new CarryOver(carry, runPk, spec.maxAge(), sources);

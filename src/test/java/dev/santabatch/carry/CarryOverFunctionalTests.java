@@ -17,6 +17,7 @@ import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
 import dev.santabatch.run.StopSignal;
 import dev.santabatch.run.TestJobsAccess;
+import dev.santabatch.store.Store;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.Reader;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * Carry-over across runs of one job, whole runs with scripted reviewers: a panel that fails every
@@ -318,6 +320,36 @@ class CarryOverFunctionalTests {
         assertThat(query(inRun("r2", "SELECT s.carry FROM sb_item s WHERE s.item_id = '" + approved + "'")))
                 .containsExactly("nice");
         assertThat(n(carryOver(third).get("nice_approved_by_person"))).isZero();
+    }
+
+    @Test
+    void aSourceRunResumedAfterItWasChosenIsNoSourceForAnyKindUntilItExportsAgain() throws Exception {
+        // given a run that left items of every kind (NICE, held, covered), and a second run carrying from it
+        Path jobFile = writeJob(catalog(List.of()), "");
+        assertThat(run(jobFile, "r1", cannotFix()).exit()).isZero();
+        Run second = run(jobFile, "r2", cannotFix());
+        assertThat(carryOver(second).get("looked_at")).isEqualTo(List.of("r1"));
+        Store store = new Store(dataSource());
+        long r2 = store.findRun(job, "r2").orElseThrow().runPk();
+        List<String> ids = new ArrayList<>(states("r2").keySet());
+        java.util.function.Supplier<Map<String, Long>> kinds = () -> {
+            CarryOver over = CarryOver.of(store, r2, dev.santabatch.job.CarryOverSpec.defaults());
+            Map<String, Long> out = new HashMap<>();
+            over.lookup(ids, new CarryStore(store.jdbc()).digests(r2, ids)).values().stream()
+                    .filter(c -> c.carried() != null).forEach(c -> out.merge(c.carried().kind().key(), 1L, Long::sum));
+            return out;
+        };
+        assertThat(kinds.get()).containsOnlyKeys("nice", "held", "covered");
+
+        // when the first run is resumed (given more rounds: its export cleared until it exports again), and
+        // the second run's carry-over is looked up again, as its restart does with the runs it chose
+        long r1 = store.findRun(job, "r1").orElseThrow().runPk();
+        store.clearExported(r1);
+
+        // then nothing is carried from it, of any kind; once it exports again, it is a source again
+        assertThat(kinds.get()).isEmpty();
+        store.markExported(r1, "clean");
+        assertThat(kinds.get()).containsOnlyKeys("nice", "held", "covered");
     }
 
     @Test
@@ -659,11 +691,15 @@ class CarryOverFunctionalTests {
 
     private static String pgUrl;
 
-    private Connection connect() throws SQLException {
+    private DriverManagerDataSource dataSource() {
         Map<String, Object> p = props();
-        return DriverManager.getConnection((String) p.get("spring.datasource.url"),
+        return new DriverManagerDataSource((String) p.get("spring.datasource.url"),
                 (String) p.getOrDefault("spring.datasource.username", "sa"),
                 (String) p.getOrDefault("spring.datasource.password", ""));
+    }
+
+    private Connection connect() throws SQLException {
+        return dataSource().getConnection();
     }
 
     private List<String> query(String sql) throws SQLException {
