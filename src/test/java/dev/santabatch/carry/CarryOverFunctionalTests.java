@@ -164,6 +164,26 @@ class CarryOverFunctionalTests {
     }
 
     @Test
+    void aRestartIsRefusedWhenTheEndpointAModelIsCalledAtChangedThoughItsBaseUrlIsNotConfigured() throws Exception {
+        // given a run of one round that ends not clean, its models called at OPENAI_BASE_URL (no base-url configured)
+        Path jobFile = writeJob(catalog(List.of()), "santa:\n  max-rounds: 1\n");
+        Files.writeString(jobFile, Files.readString(jobFile).replace("base-url: http://127.0.0.1:9/v1, ", ""));
+        java.util.function.Function<String, String> a = name -> "OPENAI_BASE_URL".equals(name) ? "http://127.0.0.1:9/a" : null;
+        Run first = run(jobFile, "r1", scripted(), a);
+        assertThat(first.exit()).as(first.out()).isEqualTo(3);
+        Files.writeString(jobFile, Files.readString(jobFile).replace("max-rounds: 1", "max-rounds: 3"));
+
+        // when it is restarted with more rounds and OPENAI_BASE_URL naming another endpoint
+        Run moved = run(jobFile, "r1", scripted(), name -> "OPENAI_BASE_URL".equals(name) ? "http://127.0.0.1:9/b" : null);
+
+        // then the restart is refused, as for a changed base-url; at the same endpoint it resumes
+        assertThat(moved.exit()).as(moved.out()).isEqualTo(2);
+        assertThat(moved.out()).contains("the rubric").contains("changed since run 'r1' started");
+        Run resumed = run(jobFile, "r1", scripted(), a);
+        assertThat(resumed.exit()).as(resumed.out()).isZero();
+    }
+
+    @Test
     void aNewRuleRunsOnCarriedItemsAndAnItemItChangesLosesItsCarryOver() throws Exception {
         // given a first run without rules over a catalog where every seventh item says "superb"
         List<String> superb = new ArrayList<>();
@@ -608,18 +628,27 @@ class CarryOverFunctionalTests {
     }
 
     private Run run(Path jobFile, String runId, Panel panel) throws Exception {
+        return run(jobFile, runId, panel, System::getenv);
+    }
+
+    /** As {@link #run(Path, String, Panel)}, the model clients reading {@code env}. */
+    private Run run(Path jobFile, String runId, Panel panel, java.util.function.Function<String, String> env) throws Exception {
         Set<String> reviewed = ConcurrentHashMap.newKeySet();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         StopSignal.reset();
         int exit = Launcher.run(new RunRequest(jobFile, null, dir.resolve("out"), runId, null), props(),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                panel.extensions(reviewed));
+                withEnv(panel.extensions(reviewed), env));
         Path runDir = dir.resolve("out").resolve(job).resolve(runId);
         String printed = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         Map<String, Object> report = Files.exists(runDir.resolve("report.json")) ? RunReport.read(runDir.resolve("report.json"))
                 : Map.of();
         return new Run(exit, printed, report, runDir, Set.copyOf(reviewed));
+    }
+
+    private static Extensions withEnv(Extensions e, java.util.function.Function<String, String> env) {
+        return new Extensions(e.reviewerTypes(), e.fixer(), env);
     }
 
     private static long n(Object number) {
