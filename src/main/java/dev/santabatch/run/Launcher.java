@@ -497,12 +497,17 @@ public final class Launcher {
             return ExitCodes.USAGE;
         }
         if (!acquireJob(store, row, me, err)) {
-            store.releaseLock(row.runPk(), me);
+            if (existing.isEmpty()) {
+                // a new run refused before any work leaves nothing: no run for status, history or carry-over
+                store.deleteRun(row.runPk(), me);
+            } else {
+                store.releaseLock(row.runPk(), me);
+            }
             return ExitCodes.USAGE;
         }
         try {
             String catalogHash = Fingerprints.file(input);
-            String rubricHash = Fingerprints.rubric(job);
+            String rubricHash = Fingerprints.rubric(job, extensions.env());
             Optional<String[]> started = store.fingerprint(row.runPk());
             if (started.isEmpty()) {
                 // what carry-over compares, and the earlier runs it may carry from, fixed as the run starts
