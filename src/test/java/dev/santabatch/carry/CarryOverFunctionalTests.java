@@ -114,11 +114,17 @@ class CarryOverFunctionalTests {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"a source fact", "a criterion", "a model", "the prompt templates", "carry-over off"})
+    @ValueSource(strings = {"a source fact", "a criterion", "a model", "a base URL", "a reviewer threshold",
+        "the prompt templates", "carry-over off"})
     void whatTheVerdictDependsOnInvalidatesIt(String change) throws Exception {
-        // given a first run
+        // given a first run (its second reviewer an offline one with a threshold, to change it)
         Path catalog = catalog(List.of());
         Path jobFile = writeJob(catalog, "");
+        if (change.equals("a reviewer threshold")) {
+            Files.writeString(jobFile, Files.readString(jobFile).replace("type: llm\n    model: {base-url: http://127.0.0.1:9/v1,"
+                    + " model: model-c, api-key-env: SANTA_TEST_UNUSED_KEY}", "type: lexical\n    thresholds:"
+                    + " {near-duplicate-jaccard: 0.40}"));
+        }
         Run first = run(jobFile, "r1", scripted());
         assertThat(first.exit()).as(first.out()).isZero();
         List<String> nice = ids(states("r1"), "NICE");
@@ -131,6 +137,10 @@ class CarryOverFunctionalTests {
             case "a criterion" -> Files.writeString(jobFile, Files.readString(jobFile)
                     .replace("pass: About its own product.", "pass: About its own product only."));
             case "a model" -> Files.writeString(jobFile, Files.readString(jobFile).replace("model: model-b,", "model: model-b2,"));
+            case "a base URL" -> Files.writeString(jobFile, Files.readString(jobFile)
+                    .replace("base-url: http://127.0.0.1:9/v1, model: model-b,", "base-url: http://127.0.0.1:9/v2, model: model-b,"));
+            case "a reviewer threshold" -> Files.writeString(jobFile, Files.readString(jobFile)
+                    .replace("near-duplicate-jaccard: 0.40", "near-duplicate-jaccard: 0.45"));
             case "the prompt templates" -> update("UPDATE sb_fingerprint SET prompts_sha256 = 'templates of another build'"
                     + " WHERE run_pk = (SELECT run_pk FROM sb_run WHERE job_name = '" + job + "' AND run_id = 'r1')");
             case "carry-over off" -> Files.writeString(jobFile, Files.readString(jobFile) + "carry-over:\n  enabled: false\n");
@@ -555,8 +565,9 @@ class CarryOverFunctionalTests {
         Extensions extensions(Set<String> reviewed);
     }
 
+    /** The marker fails, as judged by every reviewer (a model one, or an offline one standing in); the fixer removes it. */
     private static Panel scripted() {
-        return reviewed -> new Extensions(Map.of("llm", marker(reviewed)),
+        return reviewed -> new Extensions(Map.of("llm", marker(reviewed), "lexical", marker(reviewed)),
                 panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
     }
 
