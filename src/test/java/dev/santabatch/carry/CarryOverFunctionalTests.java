@@ -237,9 +237,7 @@ class CarryOverFunctionalTests {
     void anUnchangedHeldItemStaysHeldWithoutAReview() throws Exception {
         // given a first run whose fixer has no fix for the marker: every marked item is held
         Path jobFile = writeJob(catalog(List.of()), "");
-        Run first = run(jobFile, "r1", cannotFix());
-        assertThat(first.exit()).as(first.out()).isZero();
-        Map<String, CSVRecord> held1 = byId(records(first.dir().resolve("escalations.csv")));
+        Map<String, CSVRecord> held1 = held(holdingRun(jobFile));
         assertThat(held1).hasSize(ITEMS / 5);
 
         // when the job runs again on the same catalog
@@ -249,7 +247,7 @@ class CarryOverFunctionalTests {
         assertThat(second.exit()).as(second.out()).isZero();
         assertThat(second.reviewed()).doesNotContainAnyElementsOf(held1.keySet());
         assertThat(n(carryOver(second).get("held"))).isEqualTo((long) held1.size());
-        Map<String, CSVRecord> held2 = byId(records(second.dir().resolve("escalations.csv")));
+        Map<String, CSVRecord> held2 = held(second);
         assertThat(held2.keySet()).isEqualTo(held1.keySet());
         held2.forEach((id, r) -> {
             assertThat(r.get("cause")).isEqualTo("carry-over");
@@ -323,9 +321,8 @@ class CarryOverFunctionalTests {
     void aHeldItemAPersonApprovesShipsWithItsLastPassingTextAndOneFoundDefectiveStaysHeld() throws Exception {
         // given a first run that held every marked item, and a person's decisions on two of its escalations.csv rows
         Path jobFile = writeJob(catalog(List.of()), "");
-        Run first = run(jobFile, "r1", cannotFix());
-        assertThat(first.exit()).as(first.out()).isZero();
-        Map<String, CSVRecord> held1 = byId(records(first.dir().resolve("escalations.csv")));
+        Run first = holdingRun(jobFile);
+        Map<String, CSVRecord> held1 = held(first);
         List<String> heldIds = new ArrayList<>(held1.keySet());
         String approved = heldIds.get(0);
         String defective = heldIds.get(1);
@@ -341,9 +338,7 @@ class CarryOverFunctionalTests {
             assertThat(r.exit()).as(r.out()).isZero();
             assertThat(r.reviewed()).doesNotContain(approved, defective);
             assertThat(contents(r.dir().resolve("catalog.csv")).get(approved)).isEqualTo(held1.get(approved).get("last_passing"));
-            Map<String, CSVRecord> held = byId(records(r.dir().resolve("escalations.csv")));
-            assertThat(held).doesNotContainKey(approved).containsKey(defective);
-            assertThat(held.keySet()).hasSize(heldIds.size() - 1);
+            assertThat(held(r)).doesNotContainKey(approved).containsKey(defective).hasSize(heldIds.size() - 1);
         }
         assertThat(n(carryOver(second).get("nice_approved_by_person"))).isEqualTo(1L);
         assertThat(n(carryOver(second).get("held"))).isEqualTo((long) heldIds.size() - 1);
@@ -356,7 +351,7 @@ class CarryOverFunctionalTests {
     void aSourceRunResumedAfterItWasChosenIsNoSourceForAnyKindUntilItExportsAgain() throws Exception {
         // given a run that left items of every kind (NICE, held, covered), and a second run carrying from it
         Path jobFile = writeJob(catalog(List.of()), "");
-        assertThat(run(jobFile, "r1", cannotFix()).exit()).isZero();
+        holdingRun(jobFile);
         Run second = run(jobFile, "r2", cannotFix());
         assertThat(carryOver(second).get("looked_at")).isEqualTo(List.of("r1"));
         Store store = new Store(dataSource());
@@ -681,6 +676,18 @@ class CarryOverFunctionalTests {
     private static Map<?, ?> stratum(Map<String, Object> strata, String name) {
         return ((List<?>) strata.get("per_stratum")).stream().map(o -> (Map<?, ?>) o).filter(m -> name.equals(m.get("name")))
                 .findFirst().orElseThrow();
+    }
+
+    /** The job's first run, {@code r1}, whose fixer has no fix for the marker: every marked item is held. */
+    private Run holdingRun(Path jobFile) throws Exception {
+        Run first = run(jobFile, "r1", cannotFix());
+        assertThat(first.exit()).as(first.out()).isZero();
+        return first;
+    }
+
+    /** A run's {@code escalations.csv} rows, by item id. */
+    private static Map<String, CSVRecord> held(Run run) throws Exception {
+        return byId(records(run.dir().resolve("escalations.csv")));
     }
 
     /** Hands a person's verdicts on items of a run's outputs back ({@code santa-batch audit}); what it printed. */
