@@ -319,32 +319,36 @@ class CarryOverFunctionalTests {
 
     @Test
     void aHeldItemAPersonApprovesShipsWithItsLastPassingTextAndOneFoundDefectiveStaysHeld() throws Exception {
-        // given a first run that held every marked item, and a person's decisions on two of its escalations.csv rows
+        // given a first run that held every marked item, a second that held them again (carried), and then,
+        // late, a person's decisions on two of the first run's escalations.csv rows
         Path jobFile = writeJob(catalog(List.of()), "");
         Run first = holdingRun(jobFile);
         Map<String, CSVRecord> held1 = held(first);
         List<String> heldIds = new ArrayList<>(held1.keySet());
         String approved = heldIds.get(0);
         String defective = heldIds.get(1);
+        Run second = run(jobFile, "r2", cannotFix());
+        assertThat(held(second)).containsOnlyKeys(heldIds);
         assertThat(audit(first, Map.of(approved, "ok", defective, "defective")))
                 .contains("held items decided: 1 ok").contains("1 defective");
 
         // when the job runs again on the same catalog, twice
-        Run second = run(jobFile, "r2", cannotFix());
         Run third = run(jobFile, "r3", cannotFix());
+        Run fourth = run(jobFile, "r4", cannotFix());
 
         // then the approved item ships NICE, with the text escalations.csv gave, without a review, run after run
-        for (Run r : List.of(second, third)) {
+        // (the decision reaches the third run through the second, which carried the item untouched)
+        for (Run r : List.of(third, fourth)) {
             assertThat(r.exit()).as(r.out()).isZero();
             assertThat(r.reviewed()).doesNotContain(approved, defective);
             assertThat(contents(r.dir().resolve("catalog.csv")).get(approved)).isEqualTo(held1.get(approved).get("last_passing"));
             assertThat(held(r)).doesNotContainKey(approved).containsKey(defective).hasSize(heldIds.size() - 1);
         }
-        assertThat(n(carryOver(second).get("nice_approved_by_person"))).isEqualTo(1L);
-        assertThat(n(carryOver(second).get("held"))).isEqualTo((long) heldIds.size() - 1);
-        assertThat(query(inRun("r2", "SELECT s.carry FROM sb_item s WHERE s.item_id = '" + approved + "'")))
+        assertThat(n(carryOver(third).get("nice_approved_by_person"))).isEqualTo(1L);
+        assertThat(n(carryOver(third).get("held"))).isEqualTo((long) heldIds.size() - 1);
+        assertThat(query(inRun("r3", "SELECT s.carry FROM sb_item s WHERE s.item_id = '" + approved + "'")))
                 .containsExactly("nice");
-        assertThat(n(carryOver(third).get("nice_approved_by_person"))).isZero();
+        assertThat(n(carryOver(fourth).get("nice_approved_by_person"))).isZero();
     }
 
     @Test
