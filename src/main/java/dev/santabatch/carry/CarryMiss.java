@@ -11,7 +11,12 @@ public enum CarryMiss {
     /** The earlier run did not verify it (left unverified: not shipped, not held). */
     NOT_VERIFIED,
     /** A rule changed its carried text, or found a violation in it. */
-    RULES;
+    RULES,
+    /**
+     * A person's verdict on it there ({@code santa-batch audit}) is {@code defective}: shipped there,
+     * it is not shipped again on that run's word.
+     */
+    AUDITED;
 
     /** The name counted in {@code report.json}: the lower-case name. */
     public String key() {

@@ -34,20 +34,38 @@ public final class CarryOver {
      */
     public static final String HELD_EARLIER = "HELD_BY_EARLIER_RUN";
 
-    /** What is known of an item: carried, or judged afresh for a reason, or new (both null). */
-    public record Candidate(@Nullable Carried carried, @Nullable CarryMiss miss) {
-        static final Candidate NEW = new Candidate(null, null);
+    /**
+     * What is known of an item: carried, or judged afresh for a reason, or new (both null).
+     *
+     * @param overruled the kind the item would have been carried as had a person not decided otherwise
+     *     ({@code sb_audit}): {@code nice} or {@code covered} for one judged afresh as {@link
+     *     CarryMiss#AUDITED}, {@code held} for one carried NICE as a person approved it; {@code null}: no
+     *     person's decision changed it
+     */
+    public record Candidate(@Nullable Carried carried, @Nullable CarryMiss miss, @Nullable CarryKind overruled) {
+        /** A new item: no earlier run of the job judged it. */
+        public static final Candidate NEW = new Candidate(null, null, null);
+
+        Candidate(@Nullable Carried carried, @Nullable CarryMiss miss) {
+            this(carried, miss, null);
+        }
     }
 
-    /** An earlier run with what carrying from it needs. */
     /**
      * An earlier run with what carrying from it needs: where its export placed each item, by the
      * same rule ({@code null} when it judged under another verification, so nothing is carried).
      */
     private record Source(CarryStore.SourceRun run, int position, @Nullable ShippingInvariant placed) {}
 
-    /** An item to carry: its kind and, for one held for an unresolved FAIL, that FAIL. */
-    private record Pending(CarryKind kind, CarryStore.SourceItem source, int runs, LoopStore.@Nullable FailedReview fail) {}
+    /** An item the source run verified: the kind its placement there gives it. */
+    private record Placed(CarryKind kind, CarryStore.SourceItem source, ShippingInvariant.Placement placement) {}
+
+    /**
+     * An item to carry: its kind and, for one held for an unresolved FAIL, that FAIL; {@code approved}:
+     * held there, and released by a person's {@code ok}.
+     */
+    private record Pending(CarryKind kind, CarryStore.SourceItem source, int runs, LoopStore.@Nullable FailedReview fail,
+            boolean approved) {}
 
     private final CarryStore carry;
     private final long runPk;
@@ -97,9 +115,13 @@ public final class CarryOver {
         List<Source> sources = new ArrayList<>();
         int position = 0;
         for (CarryStore.SourceRun r : carry.runs(start.sources())) {
+            if (r.exportedStatus() == null) {
+                // resumed since this run chose it (given more rounds, more budget), its export not finished
+                // again: no source, as it would not be chosen now, until it exports again
+                continue;
+            }
             boolean same = start.verification().equals(r.verification()) && Objects.equals(start.prompts(), r.prompts());
-            // a run resumed after it exported (no export status now) ships nothing on its word
-            ShippingInvariant placed = same ? new ShippingInvariant(loop, r.runPk(), Objects.requireNonNullElse(r.exportedStatus(), "")) : null;
+            ShippingInvariant placed = same ? new ShippingInvariant(loop, r.runPk(), r.exportedStatus()) : null;
             sources.add(new Source(r, position++, placed));
         }
         return new CarryOver(carry, runPk, spec.maxAge(), sources);
@@ -136,6 +158,7 @@ public final class CarryOver {
         Map<Long, Map<String, Integer>> revised = new HashMap<>();
         Map<Long, List<String>> held = new HashMap<>();
         Map<String, Pending> pending = new LinkedHashMap<>();
+        Map<String, Placed> placed = new LinkedHashMap<>();
         for (String id : ids) {
             CarryStore.SourceItem si = newest.get(id);
             if (si == null) {
@@ -158,11 +181,28 @@ public final class CarryOver {
                 out.put(id, new Candidate(null, CarryMiss.NOT_VERIFIED));
                 continue;
             }
+            placed.put(id, new Placed(kind, si, placement));
+        }
+        // a person's decision on the item there: defective is never carried, ok releases a held item
+        Map<String, String> verdicts = carry.verdicts(placed.entrySet().stream()
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().source().runPk())));
+        placed.forEach((id, p) -> {
+            CarryStore.SourceItem si = p.source();
+            CarryKind kind = p.kind();
+            String verdict = verdicts.get(id);
+            if (CarryStore.DEFECTIVE.equals(verdict) && kind != CarryKind.HELD) {
+                out.put(id, new Candidate(null, CarryMiss.AUDITED, kind));
+                return;
+            }
+            boolean approved = CarryStore.OK.equals(verdict) && kind == CarryKind.HELD;
+            if (approved) {
+                kind = CarryKind.NICE;
+            }
             // still as carried there (not reviewed there since): one run more in a row; else reviewed there
             int runs = (kind.key().equals(si.carry()) && kind.state().equals(si.state()) ? si.carriedRuns() : 0) + 1;
             if (kind != CarryKind.HELD && runs >= maxAge) {
                 out.put(id, new Candidate(null, CarryMiss.MAX_AGE));
-                continue;
+                return;
             }
             if (si.currentRev() > 0) {
                 revised.computeIfAbsent(si.runPk(), k -> new HashMap<>()).put(id, si.currentRev());
@@ -170,8 +210,8 @@ public final class CarryOver {
             if (kind == CarryKind.HELD && "ESCALATED".equals(si.state())) {
                 held.computeIfAbsent(si.runPk(), k -> new ArrayList<>()).add(id);
             }
-            pending.put(id, new Pending(kind, si, runs, placement.failed()));
-        }
+            pending.put(id, new Pending(kind, si, runs, p.placement().failed(), approved));
+        });
         Map<Long, Map<String, String>> texts = new HashMap<>();
         revised.forEach((run, revs) -> texts.put(run, carry.contents(run, revs)));
         Map<Long, Map<String, Carried.Held>> why = new HashMap<>();
@@ -196,7 +236,8 @@ public final class CarryOver {
                     heldBecause = new Carried.Held(HELD_EARLIER, heldBecause.pattern(), heldBecause.lastAttempt(), heldBecause.issues());
                 }
             }
-            out.put(id, new Candidate(new Carried(kind, si.runPk(), p.runs(), text, heldBecause), null));
+            out.put(id, new Candidate(new Carried(kind, si.runPk(), p.runs(), text, heldBecause), null,
+                    p.approved() ? CarryKind.HELD : null));
         });
         return out;
     }

@@ -47,11 +47,14 @@ public final class CarryReport {
         });
         m.put("carried", byKind.values().stream().mapToLong(Long::longValue).sum());
         m.putAll(byKind);
+        m.put("nice_approved_by_person", carry.approved(runPk));
         m.put("from_runs", fromRuns);
         m.put("judged_afresh", carry.misses(runPk));
-        m.put("note", "nice: shipped with its verified text, not reviewed again; held: in escalations.csv (cause"
-                + " carry-over) until a person decides; covered: shipped under a clean sample there, sampled here as"
-                + " the covered stratum, with a fixed size (strata)");
+        m.put("note", "nice: shipped with its verified text, not reviewed again (nice_approved_by_person: held there,"
+                + " shipped with its last passing text as a person's ok handed back with santa-batch audit said); held:"
+                + " in escalations.csv (cause carry-over) until a person hands back ok for it; covered: shipped under a"
+                + " clean sample there, sampled here as the covered stratum, with a fixed size (strata); audited: a"
+                + " person found it defective there");
         return m;
     }
 

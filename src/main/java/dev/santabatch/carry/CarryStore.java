@@ -228,16 +228,99 @@ public final class CarryStore {
 
     /** Adds to the counts of items judged afresh, by reason (in the caller's transaction). */
     public void addMisses(long runPk, Map<CarryMiss, Long> misses) {
-        misses.forEach((miss, n) -> {
-            if (n == 0) {
-                return;
-            }
-            int updated = jdbc.update("UPDATE sb_carry_count SET items = items + ? WHERE run_pk = ? AND outcome = ?",
-                    n, runPk, miss.key());
-            if (updated == 0) {
-                jdbc.update("INSERT INTO sb_carry_count (run_pk, outcome, items) VALUES (?, ?, ?)", runPk, miss.key(), n);
-            }
-        });
+        misses.forEach((miss, n) -> add(runPk, miss.key(), n));
+    }
+
+    /**
+     * Adds to the counts of the run's items a person's decision changed (in the caller's transaction):
+     * those carried NICE as a person approved them where they were held, and those of the covered
+     * kind judged afresh as a person found them defective (failures of the covered stratum).
+     */
+    public void addDecided(long runPk, long approved, long coveredDefective) {
+        add(runPk, APPROVED, approved);
+        add(runPk, COVERED_DEFECTIVE, coveredDefective);
+    }
+
+    private void add(long runPk, String outcome, long n) {
+        if (n == 0) {
+            return;
+        }
+        int updated = jdbc.update("UPDATE sb_carry_count SET items = items + ? WHERE run_pk = ? AND outcome = ?",
+                n, runPk, outcome);
+        if (updated == 0) {
+            jdbc.update("INSERT INTO sb_carry_count (run_pk, outcome, items) VALUES (?, ?, ?)", runPk, outcome, n);
+        }
+    }
+
+    /** Of the run's items, those carried NICE as a person approved them where they were held ({@link #addDecided}). */
+    public long approved(long runPk) {
+        return count(runPk, APPROVED);
+    }
+
+    /**
+     * Of the run's items, those of the covered kind a person found defective in their source run
+     * ({@link #addDecided}): failures of its covered stratum.
+     */
+    public long coveredDefective(long runPk) {
+        return count(runPk, COVERED_DEFECTIVE);
+    }
+
+    private long count(long runPk, String outcome) {
+        return jdbc.queryForList("SELECT items FROM sb_carry_count WHERE run_pk = ? AND outcome = ?", Long.class, runPk, outcome)
+                .stream().findFirst().orElse(0L);
+    }
+
+    /** {@code sb_carry_count}'s outcome of the items a person approved where they were held. */
+    private static final String APPROVED = "person-approved";
+
+    /** {@code sb_carry_count}'s outcome of the covered items a person found defective. */
+    private static final String COVERED_DEFECTIVE = "person-covered-defective";
+
+    // ---------------------------------------------------------------- a person's decisions
+
+    /** A person's verdict ({@code sb_audit.verdict}): the item is fine (a held one may ship). */
+    public static final String OK = "ok";
+
+    /** A person's verdict ({@code sb_audit.verdict}): the item is defective. */
+    public static final String DEFECTIVE = "defective";
+
+    /**
+     * An item a run carried and left as it carried it: in its carried state (not reviewed there), its
+     * text not rewritten by a round. A person's verdict on it in the run it came from still holds.
+     */
+    private static final String UNTOUCHED = "i.carry IS NOT NULL AND i.state = CASE i.carry WHEN 'nice' THEN 'NICE'"
+            + " WHEN 'held' THEN 'ESCALATED' ELSE 'ACTIVE' END AND NOT EXISTS (SELECT 1 FROM sb_revision v"
+            + " WHERE v.item_id = i.item_id AND v.run_pk = i.run_pk AND v.round_no > 0)";
+
+    /**
+     * A person's latest verdict ({@code sb_audit}, handed back with {@code santa-batch audit}) on each
+     * given item: the one stored with the given run or, when that run carried the item and left it
+     * as it carried it, with the run it was carried from, and so on back. Items without one are left out.
+     *
+     * @param runByItem by item id, the run its carry-over comes from
+     */
+    public Map<String, String> verdicts(Map<String, Long> runByItem) {
+        Map<String, String> out = new HashMap<>();
+        Map<String, Long> at = runByItem;
+        while (!at.isEmpty()) {
+            Map<Long, List<String>> byRun = new HashMap<>();
+            at.forEach((id, run) -> byRun.computeIfAbsent(run, k -> new ArrayList<>()).add(id));
+            Map<String, Long> older = new HashMap<>();
+            byRun.forEach((run, ids) -> named.query("SELECT i.item_id, a.verdict, i.carried_from, CASE WHEN " + UNTOUCHED
+                            + " THEN 1 ELSE 0 END FROM sb_item i LEFT JOIN sb_audit a ON a.run_pk = i.run_pk"
+                            + " AND a.item_id = i.item_id WHERE i.run_pk = :run AND i.item_id IN (:ids)",
+                    new MapSqlParameterSource("ids", ids).addValue("run", run),
+                    rs -> {
+                        Long from = rs.getObject(3, Long.class);
+                        if (rs.getString(2) != null) {
+                            out.put(rs.getString(1), rs.getString(2));
+                        } else if (rs.getInt(4) == 1 && from != null && from < run) {
+                            older.put(rs.getString(1), from);
+                        }
+                    }));
+            at = older;
+        }
+        return out;
     }
 
     /** Items judged afresh though an earlier run judged them, by reason, in {@link CarryMiss} order. */

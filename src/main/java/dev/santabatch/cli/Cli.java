@@ -34,7 +34,8 @@ public final class Cli {
               plan <job-file> [--input <csv>] [--target-bound <p>] [--json]
                   what a run would sample, carry over and spend (calls, tokens, cost), with no model call
               audit <run-output-dir> <filled-audit.csv>
-                  take a filled-in audit.csv back: escape rate with a 95 % interval into report.json
+                  take a filled-in audit.csv back: escape rate with a 95 % interval into report.json;
+                  escalations.csv rows with a verdict decide held items for the next run
               generate --seed <n> --rows <n> --out <csv> [--truth <csv>] [--pool sample|held-out|fresh]
                   write a generated sample catalog and its ground truth
 
@@ -275,6 +276,12 @@ public final class Cli {
               verdicts are stored with the run, and the escape rate (defective among audited, with a
               95 % Clopper-Pearson interval) is written into the run's report.json. Rows left empty
               are not audited. Errors name the line.
+
+              The file may also hold rows of the run's escalations.csv with a 'verdict' (a copy with
+              that column added): a person's decision on a held item. The job's next run ships one
+              marked 'ok' with its last_passing text; one marked 'defective' stays held. A shipped
+              item marked 'defective' is not carried over: the next run judges it afresh
+              (docs/carry-over.md, "A person's decisions").
             """;
 
     private static int auditCommand(List<String> args, Map<String, Object> props, PrintStream out, PrintStream err)

@@ -23,8 +23,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * limits ends the run {@code panel-does-not-fit}, whatever the round's verdict.
  *
  * <p>A round that drew the covered stratum's sample ({@link StratumStore}) judges it apart: clean at
- * zero failures, every item reviewed; otherwise it is reopened, and the round cannot end the loop
- * clean (its members get Pattern C in the next rounds). The rest of the sample, the changed
+ * zero failures, every item reviewed (a covered item a person found defective where it shipped,
+ * {@code santa-batch audit}, is a failure too); otherwise it is reopened, and the round cannot end
+ * the loop clean (its members get Pattern C in the next rounds). The rest of the sample, the changed
  * stratum's, is judged as above. While the covered stratum's clean sample holds, its members are not
  * eligible, and a changed stratum reviewed in full makes the round {@code clean}: the covered items
  * ship under their sample.
@@ -77,12 +78,14 @@ final class DecideTasklet implements Tasklet {
         if (drawnNow.isPresent()) {
             List<LoopStore.SampleOutcome> covered = sample.stream().filter(s -> coveredIds.contains(s.itemId())).toList();
             int unreviewed = (int) covered.stream().filter(DecideTasklet::unreviewed).count();
-            int failures = (int) covered.stream().filter(s -> !unreviewed(s) && !s.niceOnFirstReview()).count();
+            // and the items of the covered kind a person found defective where they shipped (not carried)
+            int byPerson = (int) new dev.santabatch.carry.CarryStore(loop.jdbc()).coveredDefective(run.runPk());
+            int failures = (int) covered.stream().filter(s -> !unreviewed(s) && !s.niceOnFirstReview()).count() + byPerson;
             reopen = failures > 0 || unreviewed > 0;
             strata.decide(run.runPk(), failures, unreviewed, reopen ? round.round() : null);
-            log.info("decide: round {}: covered stratum: {} sampled, {} failures, {} unreviewed: {}", round.round(),
-                    covered.size(), failures, unreviewed, reopen ? "reopened, its other items join the changed stratum"
-                            : "clean (zero failures)");
+            log.info("decide: round {}: covered stratum: {} sampled, {} failures ({} found by a person's audit), {}"
+                    + " unreviewed: {}", round.round(), covered.size(), failures, byPerson, unreviewed,
+                    reopen ? "reopened, its other items join the changed stratum" : "clean (zero failures)");
         }
         // the covered stratum's members held apart by its clean sample are no longer eligible for Pattern C
         boolean held = drawn.isPresent() && !reopen && !drawn.get().reopened();

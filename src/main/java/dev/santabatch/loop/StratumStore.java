@@ -172,7 +172,7 @@ public final class StratumStore {
     }
 
     /** The run's members of the covered stratum now. */
-    long countMembers(long runPk) {
+    public long countMembers(long runPk) {
         Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item i WHERE i.run_pk = ? AND " + MEMBER, Long.class, runPk);
         return n == null ? 0 : n;
     }

@@ -118,7 +118,7 @@ public final class CatalogCensus {
                 Store.StoredItem item = new Store.StoredItem(row.id(), row.recordIndex(), row.line(),
                         FieldsCodec.encode(row.values()), "ACTIVE", 0, null);
                 PrePass.Checked c = prePass.process(new PrePass.Input(item,
-                        found.getOrDefault(row.id(), new CarryOver.Candidate(null, null))));
+                        found.getOrDefault(row.id(), CarryOver.Candidate.NEW)));
                 if (c == null) {
                     continue;
                 }

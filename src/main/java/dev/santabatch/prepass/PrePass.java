@@ -71,17 +71,20 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
      * @param outcome the rules on the item's input, or, for a carried item, on its carried text
      * @param carried the outcome it inherits; {@code null}: checked as any item
      * @param miss why an item an earlier run judged is judged afresh; {@code null}: carried, or new
+     * @param overruled as {@link CarryOver.Candidate#overruled()}, when it still applies (an item a
+     *     person approved that a rule now changes is not carried)
      */
-    public record Checked(Store.StoredItem item, RuleOutcome outcome, @Nullable Carried carried, @Nullable CarryMiss miss) {}
+    public record Checked(Store.StoredItem item, RuleOutcome outcome, @Nullable Carried carried, @Nullable CarryMiss miss,
+            @Nullable CarryKind overruled) {}
 
     /** A page of items as the step processes them: each with what earlier runs left of it (one lookup a page). */
     public List<Input> page(List<Store.StoredItem> items) {
         if (carryOver == null) {
-            return items.stream().map(it -> new Input(it, new CarryOver.Candidate(null, null))).toList();
+            return items.stream().map(it -> new Input(it, CarryOver.Candidate.NEW)).toList();
         }
         Map<String, CarryOver.Candidate> found = carryOver.lookup(items.stream().filter(it -> "ACTIVE".equals(it.state())).toList());
         return items.stream()
-                .map(it -> new Input(it, found.getOrDefault(it.id(), new CarryOver.Candidate(null, null))))
+                .map(it -> new Input(it, found.getOrDefault(it.id(), CarryOver.Candidate.NEW)))
                 .toList();
     }
 
@@ -95,15 +98,17 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
         String content = item.content() != null ? item.content() : source.content(fields);
         Carried carried = input.candidate().carried();
         CarryMiss miss = input.candidate().miss();
+        CarryKind overruled = input.candidate().overruled();
         if (carried != null) {
             RuleOutcome check = engine.apply(carried.text() != null ? carried.text() : content, source.of(fields));
             if (!check.changed() && !check.mustEscalate()) {
-                return new Checked(item, check, carried, null);
+                return new Checked(item, check, carried, null, overruled);
             }
             // a rule changes or holds the carried text: checked from its input, as any item
             miss = CarryMiss.RULES;
+            overruled = null;
         }
-        return new Checked(item, engine.apply(content, source.of(fields)), null, miss);
+        return new Checked(item, engine.apply(content, source.of(fields)), null, miss, overruled);
     }
 
     @Override
@@ -112,6 +117,8 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
         Map<String, String> criterionOf = new LinkedHashMap<>();
         List<CarryStore.Mark> marks = new ArrayList<>();
         Map<CarryMiss, Long> misses = new EnumMap<>(CarryMiss.class);
+        long approved = 0;
+        long coveredDefective = 0;
         for (Checked c : chunk) {
             RuleOutcome o = c.outcome();
             for (RuleResult r : o.rules()) {
@@ -124,6 +131,11 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
             String id = c.item().id();
             if (c.miss() != null) {
                 misses.merge(c.miss(), 1L, Long::sum);
+            }
+            if (c.overruled() == CarryKind.HELD) {
+                approved++;
+            } else if (c.overruled() == CarryKind.COVERED) {
+                coveredDefective++;
             }
             Carried carried = c.carried();
             if (carried != null) {
@@ -147,6 +159,7 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
         counts.forEach((rule, n) -> store.addRuleCounts(runPk, rule, criterionOf.get(rule), n[0], n[1], n[2]));
         carryStore.mark(runPk, marks);
         carryStore.addMisses(runPk, misses);
+        carryStore.addDecided(runPk, approved, coveredDefective);
         if (chunkDelayMillis > 0) {
             Thread.sleep(chunkDelayMillis);
         }

@@ -51,7 +51,7 @@ import org.jspecify.annotations.Nullable;
  *       ignored.
  *   <li>{@code verdict}, trimmed and case-insensitive: {@code ok} or {@code defective}; empty means
  *       "not audited" and the row is excluded from the rate.
- *   <li>{@code item_id}, trimmed, must be an id of this run's audit sample ({@code sampleIds});
+ *   <li>{@code item_id}, trimmed, must be an id of this run's audit sample or of its held items ({@code sampleIds});
  *       the neutralised form written to the file ({@code '=7} for {@code =7}) is accepted too, an
  *       exact id taking precedence.
  *   <li>Errors, all collected and each naming the line where its record starts: missing column
@@ -284,7 +284,7 @@ public final class AuditFile {
                 String cell = f.get(idCol).trim();
                 String id = idByCell.get(cell);
                 if (id == null) {
-                    problems.add(new Problem(line, "unknown item id '" + cell + "' (not in this run's audit sample)"));
+                    problems.add(new Problem(line, "unknown item id '" + cell + "' (not in this run's audit.csv or escalations.csv)"));
                     continue;
                 }
                 Long seen = firstLine.putIfAbsent(id, line);

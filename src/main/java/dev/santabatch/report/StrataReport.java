@@ -29,9 +29,11 @@ final class StrataReport {
      * @param bound p_h; {@code null}: none stated (the run did not end clean, the stratum was
      *     reopened or has no item)
      * @param reviewedInFull every item of it was reviewed (its bound is 0)
+     * @param covered N_h in the catalog's bound: the items its bound covers at export (for the covered
+     *     stratum, its members then: an item a later round rewrote is the changed stratum's)
      */
     private record Stratum(String name, long items, int sampled, int looks, int failures, boolean reopened,
-            @Nullable Integer reopenedRound, @Nullable Double bound, boolean reviewedInFull, String covers) {}
+            @Nullable Integer reopenedRound, @Nullable Double bound, boolean reviewedInFull, String covers, long covered) {}
 
     private final StratumStore.Draw draw;
     private final List<Stratum> strata;
@@ -45,8 +47,8 @@ final class StrataReport {
         this.strata = strata;
         this.previousLook = previousLook;
         this.why = why;
-        List<StratumBound.Share> shares = strata.stream().filter(s -> s.bound() != null && s.items() > 0)
-                .map(s -> new StratumBound.Share(s.items(), s.bound())).toList();
+        List<StratumBound.Share> shares = strata.stream().filter(s -> s.bound() != null && s.covered() > 0)
+                .map(s -> new StratumBound.Share(s.covered(), s.bound())).toList();
         this.catalogItems = shares.stream().mapToLong(StratumBound.Share::items).sum();
         this.catalog = shares.isEmpty() ? null : StratumBound.catalog(shares);
     }
@@ -76,8 +78,9 @@ final class StrataReport {
                 inFull && items > 0,
                 "new and changed items, items judged afresh" + (draw.reopened() ? ", and the covered stratum's items"
                         + " after it was reopened" : "") + ": those eligible in round " + last.round()
-                        + " (the last), neither verified NICE in an earlier round nor held"));
-        // the covered stratum: its fixed sample of round 1, at zero failures
+                        + " (the last), neither verified NICE in an earlier round nor held", items));
+        // the covered stratum: its fixed sample of round 1, at zero failures, over its draw's members; its
+        // bound covers those still members at export (not reviewed, not rewritten by a later round)
         boolean coveredInFull = draw.sampleSize() == draw.items();
         Double coveredBound = !stated || draw.reopened() ? null
                 : coveredInFull ? Double.valueOf(0)
@@ -85,8 +88,9 @@ final class StrataReport {
         strata.add(new Stratum(StratumStore.COVERED, draw.items(), draw.sampleSize(), draw.looks(),
                 draw.failures() == null ? 0 : draw.failures(), draw.reopened(), draw.reopenedRound(), coveredBound,
                 coveredInFull && !draw.reopened(), "items carried over as covered (unchanged since an earlier run shipped"
-                        + " them under a clean sample, never reviewed one by one), not rewritten by this run before its"
-                        + " sample in round " + draw.round()));
+                        + " them under a clean sample, never reviewed one by one), as they are at export: not reviewed,"
+                        + " not rewritten by a round of this run (those are the changed stratum's)",
+                new StratumStore(loop.jdbc()).countMembers(runPk)));
         String previous = draw.lastLookRun() == null ? null
                 : store.findRun(draw.lastLookRun()).map(Store.RunRow::runId).orElse("(run " + draw.lastLookRun() + ")");
         return new StrataReport(draw, strata, previous, stated ? "" : "no clean sample: no bound can be stated");
@@ -107,7 +111,7 @@ final class StrataReport {
             }
             r.put("bound", s.bound());
             r.put("reviewed_in_full", s.reviewedInFull());
-            r.put("covers", RunReport.ordered("items", s.items(), "rule", s.covers()));
+            r.put("covers", RunReport.ordered("items", s.covered(), "rule", s.covers()));
             if (StratumStore.COVERED.equals(s.name())) {
                 r.put("previous_look", previousLook);
                 r.put("entered_since_previous_look", draw.entered());
@@ -133,8 +137,8 @@ final class StrataReport {
         }
         List<String> parts = new ArrayList<>();
         for (Stratum s : strata) {
-            if (s.bound() != null && s.items() > 0) {
-                parts.add(s.name() + ": " + s.items() + " items, " + (s.reviewedInFull() ? "reviewed in full"
+            if (s.bound() != null && s.covered() > 0) {
+                parts.add(s.name() + ": " + s.covered() + " items, " + (s.reviewedInFull() ? "reviewed in full"
                         : "below " + Percent.format(s.bound()) + " (clean sample of " + s.sampled() + " with "
                                 + s.failures() + (s.failures() == 1 ? " failure, " : " failures, ")
                                 + (CHANGED.equals(s.name()) ? s.looks() + (s.looks() == 1 ? " round" : " rounds")

@@ -15,7 +15,8 @@ import java.util.HexFormat;
 /**
  * SHA-256 fingerprints of what a run's results depend on: the catalog file, and the rubric with
  * the task specification and the panel's judgement (each reviewer's id, type, criteria and
- * thresholds, and for a model reviewer the model's identity: its name and base URL), with the
+ * thresholds, and for a model reviewer the model's identity: its name and the endpoint it is called
+ * at, {@code base-url} else {@code OPENAI_BASE_URL} else OpenAI's), with the
  * canary kinds that test each criterion and the fit limits the panel must meet (docs/canaries.md).
  * A restart is refused when either changed since the run started. Limits such as max rounds and budgets are
  * not part of it: raising them is how a not-clean or budget-stopped run is resumed. Nor are a
@@ -38,17 +39,16 @@ public final class Fingerprints {
         return HexFormat.of().formatHex(md.digest());
     }
 
-    static String rubric(JobDefinition job) {
+    /**
+     * @param env the environment as the models see it: a model reviewer's endpoint is the one it is
+     *     called at ({@code base-url}, else {@code OPENAI_BASE_URL}, else OpenAI's), as in {@link #verification}
+     */
+    static String rubric(JobDefinition job, java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
         StringBuilder text = new StringBuilder(job.taskSpec()).append('\n').append(job.rubric()).append('\n');
         for (ReviewerSpec r : job.reviewers()) {
             text.append("reviewer ").append(r.id()).append(" type ").append(r.type()).append(" criteria ")
                     .append(r.criteria()).append(" thresholds ").append(new java.util.TreeMap<>(r.thresholds()));
-            ModelSpec m = r.model();
-            if (m != null) {
-                text.append(" model ").append(m.model().strip()).append(" at ")
-                        .append(m.baseUrl() == null ? "(default)" : m.baseUrl().strip());
-            }
-            text.append('\n');
+            appendModel(text, r, env);
         }
         // what measures the panel, and the limits it must meet to fit: relaxing them on a restart
         // would let a panel that did not fit judge the run
@@ -74,13 +74,19 @@ public final class Fingerprints {
         for (ReviewerSpec r : job.reviewers()) {
             text.append("reviewer ").append(r.id()).append(" type ").append(r.type()).append(" criteria ")
                     .append(r.criteria()).append(" thresholds ").append(new java.util.TreeMap<>(r.thresholds()));
-            ModelSpec m = r.model();
-            if (m != null) {
-                text.append(" model ").append(m.model().strip()).append(" at ").append(m.resolvedBaseUrl(env));
-            }
-            text.append('\n');
+            appendModel(text, r, env);
         }
         return HexFormat.of().formatHex(sha256().digest(text.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** A model reviewer's model and the endpoint it is called at, resolved in {@code env}; then the line's end. */
+    private static void appendModel(StringBuilder text, ReviewerSpec r,
+            java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
+        ModelSpec m = r.model();
+        if (m != null) {
+            text.append(" model ").append(m.model().strip()).append(" at ").append(m.resolvedBaseUrl(env));
+        }
+        text.append('\n');
     }
 
     /**

@@ -264,7 +264,9 @@ public final class Launcher {
     /**
      * Takes a filled-in {@code audit.csv} back: stores the verdicts with the run, computes the escape
      * rate (defective among audited, with a 95 % Clopper-Pearson interval) and writes it into the
-     * run's {@code report.json}.
+     * run's {@code report.json}. The file may also hold rows of the run's {@code escalations.csv} with
+     * a verdict: a person's decision on a held item, stored alike, which the job's next run carries
+     * over (docs/carry-over.md); they do not count in the escape rate.
      */
     public static int audit(Path runDir, Path filled, Map<String, Object> props, PrintStream out, PrintStream err) {
         Path reportFile = runDir.resolve("report.json");
@@ -278,12 +280,13 @@ public final class Launcher {
             return ExitCodes.USAGE;
         }
         try {
-            List<String> ids = new ArrayList<>();
-            try (var parser = org.apache.commons.csv.CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
-                    .parse(Files.newBufferedReader(sampleFile, java.nio.charset.StandardCharsets.UTF_8))) {
-                parser.forEach(r -> ids.add(unneutralise(r.get("item_id"))));
-            }
-            AuditFile.AuditResult result = AuditFile.read(filled, ids);
+            List<String> ids = itemIds(sampleFile);
+            // a person's decisions on held items: rows of escalations.csv with a verdict
+            List<String> held = Files.isRegularFile(runDir.resolve("escalations.csv"))
+                    ? itemIds(runDir.resolve("escalations.csv")) : List.of();
+            List<String> known = new ArrayList<>(ids);
+            known.addAll(held);
+            AuditFile.AuditResult result = AuditFile.read(filled, known);
             Map<String, Object> report = RunReport.read(reportFile);
             Map<String, Object> audit;
             List<dev.santabatch.report.RunTrend.Point> earlier;
@@ -325,6 +328,13 @@ public final class Launcher {
                     ci == null ? "" : String.format(" (95 %% CI %.1f-%.1f %%)", ci.get(0) * 100, ci.get(1) * 100),
                     RunReport.escapeTarget(report).map(t -> "; target 0: " + t.get("status")).orElse(""),
                     reportFile);
+            java.util.Set<String> heldIds = new java.util.HashSet<>(held);
+            List<AuditFile.AuditedItem> decided = result.items().stream().filter(i -> heldIds.contains(i.itemId())).toList();
+            if (!decided.isEmpty()) {
+                long ok = decided.stream().filter(i -> i.verdict() == AuditFile.Verdict.OK).count();
+                out.printf("held items decided: %d ok (the job's next run ships them with their last_passing text),"
+                        + " %d defective (held still)%n", ok, decided.size() - ok);
+            }
             return ExitCodes.OK;
         } catch (StoreLockedException e) {
             return storeLocked(e, err);
@@ -335,6 +345,16 @@ public final class Launcher {
             err.println("santa-batch: cannot read the audit: " + e.getMessage());
             return ExitCodes.USAGE;
         }
+    }
+
+    /** The {@code item_id} column of one of a run's output files, as written (neutralised) and read back. */
+    private static List<String> itemIds(Path csv) throws IOException {
+        List<String> ids = new ArrayList<>();
+        try (var parser = org.apache.commons.csv.CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
+                .parse(Files.newBufferedReader(csv, java.nio.charset.StandardCharsets.UTF_8))) {
+            parser.forEach(r -> ids.add(unneutralise(r.get("item_id"))));
+        }
+        return ids;
     }
 
     private static String unneutralise(String cell) {
@@ -477,12 +497,17 @@ public final class Launcher {
             return ExitCodes.USAGE;
         }
         if (!acquireJob(store, row, me, err)) {
-            store.releaseLock(row.runPk(), me);
+            if (existing.isEmpty()) {
+                // a new run refused before any work leaves nothing: no run for status, history or carry-over
+                store.deleteRun(row.runPk(), me);
+            } else {
+                store.releaseLock(row.runPk(), me);
+            }
             return ExitCodes.USAGE;
         }
         try {
             String catalogHash = Fingerprints.file(input);
-            String rubricHash = Fingerprints.rubric(job);
+            String rubricHash = Fingerprints.rubric(job, extensions.env());
             Optional<String[]> started = store.fingerprint(row.runPk());
             if (started.isEmpty()) {
                 // what carry-over compares, and the earlier runs it may carry from, fixed as the run starts

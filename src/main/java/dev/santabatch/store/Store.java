@@ -222,6 +222,11 @@ public class Store {
         jdbc.update("UPDATE sb_run SET exported_at = NULL, exported_status = NULL WHERE run_pk = ?", runPk);
     }
 
+    /** Deletes a run row this process created and holds the lock of, before any of the run's work was stored. */
+    public void deleteRun(long runPk, String owner) {
+        jdbc.update("DELETE FROM sb_run WHERE run_pk = ? AND lock_owner = ?", runPk, owner);
+    }
+
     /** Creates the run row unless it exists; returns the row as stored (first writer wins). */
     public RunRow createRunIfAbsent(RunRow wanted) {
         Optional<RunRow> existing = findRun(wanted.jobName(), wanted.runId());

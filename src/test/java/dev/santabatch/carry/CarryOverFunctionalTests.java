@@ -17,6 +17,7 @@ import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
 import dev.santabatch.run.StopSignal;
 import dev.santabatch.run.TestJobsAccess;
+import dev.santabatch.store.Store;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.Reader;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * Carry-over across runs of one job, whole runs with scripted reviewers: a panel that fails every
@@ -112,11 +114,17 @@ class CarryOverFunctionalTests {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"a source fact", "a criterion", "a model", "the prompt templates", "carry-over off"})
+    @ValueSource(strings = {"a source fact", "a criterion", "a model", "a base URL", "a reviewer threshold",
+        "the prompt templates", "carry-over off"})
     void whatTheVerdictDependsOnInvalidatesIt(String change) throws Exception {
-        // given a first run
+        // given a first run (its second reviewer an offline one with a threshold, to change it)
         Path catalog = catalog(List.of());
         Path jobFile = writeJob(catalog, "");
+        if (change.equals("a reviewer threshold")) {
+            Files.writeString(jobFile, Files.readString(jobFile).replace("type: llm\n    model: {base-url: http://127.0.0.1:9/v1,"
+                    + " model: model-c, api-key-env: SANTA_TEST_UNUSED_KEY}", "type: lexical\n    thresholds:"
+                    + " {near-duplicate-jaccard: 0.40}"));
+        }
         Run first = run(jobFile, "r1", scripted());
         assertThat(first.exit()).as(first.out()).isZero();
         List<String> nice = ids(states("r1"), "NICE");
@@ -129,6 +137,10 @@ class CarryOverFunctionalTests {
             case "a criterion" -> Files.writeString(jobFile, Files.readString(jobFile)
                     .replace("pass: About its own product.", "pass: About its own product only."));
             case "a model" -> Files.writeString(jobFile, Files.readString(jobFile).replace("model: model-b,", "model: model-b2,"));
+            case "a base URL" -> Files.writeString(jobFile, Files.readString(jobFile)
+                    .replace("base-url: http://127.0.0.1:9/v1, model: model-b,", "base-url: http://127.0.0.1:9/v2, model: model-b,"));
+            case "a reviewer threshold" -> Files.writeString(jobFile, Files.readString(jobFile)
+                    .replace("near-duplicate-jaccard: 0.40", "near-duplicate-jaccard: 0.45"));
             case "the prompt templates" -> update("UPDATE sb_fingerprint SET prompts_sha256 = 'templates of another build'"
                     + " WHERE run_pk = (SELECT run_pk FROM sb_run WHERE job_name = '" + job + "' AND run_id = 'r1')");
             case "carry-over off" -> Files.writeString(jobFile, Files.readString(jobFile) + "carry-over:\n  enabled: false\n");
@@ -159,6 +171,26 @@ class CarryOverFunctionalTests {
                 assertThat(second.reviewed()).isNotEmpty();
             }
         }
+    }
+
+    @Test
+    void aRestartIsRefusedWhenTheEndpointAModelIsCalledAtChangedThoughItsBaseUrlIsNotConfigured() throws Exception {
+        // given a run of one round that ends not clean, its models called at OPENAI_BASE_URL (no base-url configured)
+        Path jobFile = writeJob(catalog(List.of()), "santa:\n  max-rounds: 1\n");
+        Files.writeString(jobFile, Files.readString(jobFile).replace("base-url: http://127.0.0.1:9/v1, ", ""));
+        java.util.function.Function<String, String> a = name -> "OPENAI_BASE_URL".equals(name) ? "http://127.0.0.1:9/a" : null;
+        Run first = run(jobFile, "r1", scripted(), a);
+        assertThat(first.exit()).as(first.out()).isEqualTo(3);
+        Files.writeString(jobFile, Files.readString(jobFile).replace("max-rounds: 1", "max-rounds: 3"));
+
+        // when it is restarted with more rounds and OPENAI_BASE_URL naming another endpoint
+        Run moved = run(jobFile, "r1", scripted(), name -> "OPENAI_BASE_URL".equals(name) ? "http://127.0.0.1:9/b" : null);
+
+        // then the restart is refused, as for a changed base-url; at the same endpoint it resumes
+        assertThat(moved.exit()).as(moved.out()).isEqualTo(2);
+        assertThat(moved.out()).contains("the rubric").contains("changed since run 'r1' started");
+        Run resumed = run(jobFile, "r1", scripted(), a);
+        assertThat(resumed.exit()).as(resumed.out()).isZero();
     }
 
     @Test
@@ -205,9 +237,7 @@ class CarryOverFunctionalTests {
     void anUnchangedHeldItemStaysHeldWithoutAReview() throws Exception {
         // given a first run whose fixer has no fix for the marker: every marked item is held
         Path jobFile = writeJob(catalog(List.of()), "");
-        Run first = run(jobFile, "r1", cannotFix());
-        assertThat(first.exit()).as(first.out()).isZero();
-        Map<String, CSVRecord> held1 = byId(records(first.dir().resolve("escalations.csv")));
+        Map<String, CSVRecord> held1 = held(holdingRun(jobFile));
         assertThat(held1).hasSize(ITEMS / 5);
 
         // when the job runs again on the same catalog
@@ -217,7 +247,7 @@ class CarryOverFunctionalTests {
         assertThat(second.exit()).as(second.out()).isZero();
         assertThat(second.reviewed()).doesNotContainAnyElementsOf(held1.keySet());
         assertThat(n(carryOver(second).get("held"))).isEqualTo((long) held1.size());
-        Map<String, CSVRecord> held2 = byId(records(second.dir().resolve("escalations.csv")));
+        Map<String, CSVRecord> held2 = held(second);
         assertThat(held2.keySet()).isEqualTo(held1.keySet());
         held2.forEach((id, r) -> {
             assertThat(r.get("cause")).isEqualTo("carry-over");
@@ -275,6 +305,102 @@ class CarryOverFunctionalTests {
         assertThat(held).as("%s in r2 escalations.csv", x).isNotNull();
         assertThat(held.get("reason")).isEqualTo("FAIL_UNRESOLVED");
         assertThat(held.get("cause")).isEqualTo("carry-over");
+    }
+
+    @Test
+    void aShippedItemAPersonFoundDefectiveIsJudgedAfreshAndACoveredOneReopensTheCoveredStratum() throws Exception {
+        // given a first run whose audit.csv holds every shipped item, and a person's verdicts on it:
+        // defective for one item it verified NICE and one it shipped covered, ok for another covered one
+        Path jobFile = writeJob(catalog(List.of()), "santa:\n  audit-size: " + ITEMS + "\n");
+        Run first = run(jobFile, "r1", scripted());
+        assertThat(first.exit()).as(first.out()).isZero();
+        Map<String, String> states = states("r1");
+        String nice = ids(states, "NICE").get(0);
+        List<String> covered = ids(states, "ACTIVE");
+        assertThat(audit(first, Map.of(nice, "defective", covered.get(0), "defective", covered.get(1), "ok")))
+                .contains("audit: 3 audited, 2 defective");
+
+        // when the job runs again on the same catalog
+        Run second = run(jobFile, "r2", scripted());
+
+        // then neither defective item is carried: both are judged afresh, counted as audited; the ok one is carried
+        assertThat(second.exit()).as(second.out()).isZero();
+        Map<String, Object> carry = carryOver(second);
+        assertThat(n(((Map<?, ?>) carry.get("judged_afresh")).get("audited"))).isEqualTo(2L);
+        assertThat(n(carry.get("carried"))).isEqualTo((long) ITEMS - 2);
+        assertThat(query(inRun("r2", "SELECT s.item_id FROM sb_item s WHERE s.carry IS NULL")))
+                .containsExactlyInAnyOrder(nice, covered.get(0));
+        assertThat(query(inRun("r2", "SELECT s.carry FROM sb_item s WHERE s.item_id = '" + covered.get(1) + "'")))
+                .containsExactly("covered");
+        // and the covered one is a failure of the covered stratum, which is reopened in round 1 though its sample is clean
+        Map<?, ?> stratum = stratum(strata(second), "covered");
+        assertThat(n(stratum.get("failures"))).isEqualTo(1L);
+        assertThat(stratum.get("reopened")).isEqualTo(true);
+        assertThat(stratum.get("reopened_in_round")).isEqualTo(1);
+    }
+
+    @Test
+    void aHeldItemAPersonApprovesShipsWithItsLastPassingTextAndOneFoundDefectiveStaysHeld() throws Exception {
+        // given a first run that held every marked item, a second that held them again (carried), and then,
+        // late, a person's decisions on two of the first run's escalations.csv rows
+        Path jobFile = writeJob(catalog(List.of()), "");
+        Run first = holdingRun(jobFile);
+        Map<String, CSVRecord> held1 = held(first);
+        List<String> heldIds = new ArrayList<>(held1.keySet());
+        String approved = heldIds.get(0);
+        String defective = heldIds.get(1);
+        Run second = run(jobFile, "r2", cannotFix());
+        assertThat(held(second)).containsOnlyKeys(heldIds);
+        assertThat(audit(first, Map.of(approved, "ok", defective, "defective")))
+                .contains("held items decided: 1 ok").contains("1 defective");
+
+        // when the job runs again on the same catalog, twice
+        Run third = run(jobFile, "r3", cannotFix());
+        Run fourth = run(jobFile, "r4", cannotFix());
+
+        // then the approved item ships NICE, with the text escalations.csv gave, without a review, run after run
+        // (the decision reaches the third run through the second, which carried the item untouched)
+        for (Run r : List.of(third, fourth)) {
+            assertThat(r.exit()).as(r.out()).isZero();
+            assertThat(r.reviewed()).doesNotContain(approved, defective);
+            assertThat(contents(r.dir().resolve("catalog.csv")).get(approved)).isEqualTo(held1.get(approved).get("last_passing"));
+            assertThat(held(r)).doesNotContainKey(approved).containsKey(defective).hasSize(heldIds.size() - 1);
+        }
+        assertThat(n(carryOver(third).get("nice_approved_by_person"))).isEqualTo(1L);
+        assertThat(n(carryOver(third).get("held"))).isEqualTo((long) heldIds.size() - 1);
+        assertThat(query(inRun("r3", "SELECT s.carry FROM sb_item s WHERE s.item_id = '" + approved + "'")))
+                .containsExactly("nice");
+        assertThat(n(carryOver(fourth).get("nice_approved_by_person"))).isZero();
+    }
+
+    @Test
+    void aSourceRunResumedAfterItWasChosenIsNoSourceForAnyKindUntilItExportsAgain() throws Exception {
+        // given a run that left items of every kind (NICE, held, covered), and a second run carrying from it
+        Path jobFile = writeJob(catalog(List.of()), "");
+        holdingRun(jobFile);
+        Run second = run(jobFile, "r2", cannotFix());
+        assertThat(carryOver(second).get("looked_at")).isEqualTo(List.of("r1"));
+        Store store = new Store(dataSource());
+        long r2 = store.findRun(job, "r2").orElseThrow().runPk();
+        List<String> ids = new ArrayList<>(states("r2").keySet());
+        java.util.function.Supplier<Map<String, Long>> kinds = () -> {
+            CarryOver over = CarryOver.of(store, r2, dev.santabatch.job.CarryOverSpec.defaults());
+            Map<String, Long> out = new HashMap<>();
+            over.lookup(ids, new CarryStore(store.jdbc()).digests(r2, ids)).values().stream()
+                    .filter(c -> c.carried() != null).forEach(c -> out.merge(c.carried().kind().key(), 1L, Long::sum));
+            return out;
+        };
+        assertThat(kinds.get()).containsOnlyKeys("nice", "held", "covered");
+
+        // when the first run is resumed (given more rounds: its export cleared until it exports again), and
+        // the second run's carry-over is looked up again, as its restart does with the runs it chose
+        long r1 = store.findRun(job, "r1").orElseThrow().runPk();
+        store.clearExported(r1);
+
+        // then nothing is carried from it, of any kind; once it exports again, it is a source again
+        assertThat(kinds.get()).isEmpty();
+        store.markExported(r1, "clean");
+        assertThat(kinds.get()).containsOnlyKeys("nice", "held", "covered");
     }
 
     @Test
@@ -351,6 +477,45 @@ class CarryOverFunctionalTests {
     }
 
     @Test
+    void theCatalogBoundWeighsTheCoveredStratumByItsMembersAtExportNotThoseABatchFixRewroteAfterItsSample() throws Exception {
+        // given a first run that lets "superb" pass, and ten items that change for the second; two of
+        // those and three covered items the second run's covered sample does not draw (seed 7) say "superb"
+        List<String> repriced = List.of("T0001", "T0002", "T0003", "T0004", "T0006", "T0008", "T0009", "T0011", "T0012",
+                "T0013");
+        List<String> rewritten = List.of("T0007", "T0016", "T0018");
+        List<String> superb = new ArrayList<>(List.of("T0001", "T0002"));
+        superb.addAll(rewritten);
+        Path jobFile = writeJob(catalog(superb, List.of()), "");
+        assertThat(run(jobFile, "r1", scripted()).exit()).isZero();
+
+        // when the second run's panel fails "superb": a systematic pattern among the changed items, whose
+        // batch fix in round 1 rewrites the three covered items after the covered sample was drawn (clean)
+        catalog(superb, repriced);
+        Run second = run(jobFile, "r2", strict());
+
+        // then those three are the changed stratum's in round 2 and no longer covered members at export
+        assertThat(second.exit()).as(second.out()).isZero();
+        assertThat(second.report().get("status")).isEqualTo("clean");
+        assertThat(query(inRun("r2", "SELECT s.item_id FROM sb_sample s WHERE s.round_no = 2 AND s.item_id IN ('T0007',"
+                + " 'T0016', 'T0018')"))).containsExactlyInAnyOrderElementsOf(rewritten);
+        Map<String, Object> strata = strata(second);
+        Map<?, ?> covered = stratum(strata, "covered");
+        Map<?, ?> changed = stratum(strata, "changed");
+        assertThat(covered.get("reopened")).isEqualTo(false);
+        long drawn = n(covered.get("items"));
+        long atExport = drawn - n(covered.get("sampled")) - rewritten.size();
+        assertThat(n(((Map<?, ?>) covered.get("covers")).get("items"))).isEqualTo(atExport);
+        // the catalog's bound: sum of N_h / N p_h over N = the changed stratum's items and the covered members at export
+        Map<?, ?> catalog = (Map<?, ?>) strata.get("catalog");
+        long n = n(changed.get("items")) + atExport;
+        assertThat(n(catalog.get("items"))).isEqualTo(n);
+        double expected = (n(changed.get("items")) * ((Number) changed.get("bound")).doubleValue()
+                + atExport * ((Number) covered.get("bound")).doubleValue()) / n;
+        assertThat(((Number) catalog.get("defect_rate_below")).doubleValue())
+                .isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-12));
+    }
+
+    @Test
     void theLooksAtTheCoveredStratumGrowWhileNoItemEntersItAndRestartWhenItemsDo() throws Exception {
         // given a job that samples as few as ten changed items (Pattern C below 100), and three runs on one catalog
         Path catalog = catalog(List.of());
@@ -421,8 +586,9 @@ class CarryOverFunctionalTests {
         Extensions extensions(Set<String> reviewed);
     }
 
+    /** The marker fails, as judged by every reviewer (a model one, or an offline one standing in); the fixer removes it. */
     private static Panel scripted() {
-        return reviewed -> new Extensions(Map.of("llm", marker(reviewed)),
+        return reviewed -> new Extensions(Map.of("llm", marker(reviewed), "lexical", marker(reviewed)),
                 panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
     }
 
@@ -494,18 +660,27 @@ class CarryOverFunctionalTests {
     }
 
     private Run run(Path jobFile, String runId, Panel panel) throws Exception {
+        return run(jobFile, runId, panel, System::getenv);
+    }
+
+    /** As {@link #run(Path, String, Panel)}, the model clients reading {@code env}. */
+    private Run run(Path jobFile, String runId, Panel panel, java.util.function.Function<String, String> env) throws Exception {
         Set<String> reviewed = ConcurrentHashMap.newKeySet();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         StopSignal.reset();
         int exit = Launcher.run(new RunRequest(jobFile, null, dir.resolve("out"), runId, null), props(),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                panel.extensions(reviewed));
+                withEnv(panel.extensions(reviewed), env));
         Path runDir = dir.resolve("out").resolve(job).resolve(runId);
         String printed = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         Map<String, Object> report = Files.exists(runDir.resolve("report.json")) ? RunReport.read(runDir.resolve("report.json"))
                 : Map.of();
         return new Run(exit, printed, report, runDir, Set.copyOf(reviewed));
+    }
+
+    private static Extensions withEnv(Extensions e, java.util.function.Function<String, String> env) {
+        return new Extensions(e.reviewerTypes(), e.fixer(), env);
     }
 
     private static long n(Object number) {
@@ -529,7 +704,31 @@ class CarryOverFunctionalTests {
                 .findFirst().orElseThrow();
     }
 
-    /** {@code sql} (on {@code sb_sample s}) restricted to a run of the test's job. */
+    /** The job's first run, {@code r1}, whose fixer has no fix for the marker: every marked item is held. */
+    private Run holdingRun(Path jobFile) throws Exception {
+        Run first = run(jobFile, "r1", cannotFix());
+        assertThat(first.exit()).as(first.out()).isZero();
+        return first;
+    }
+
+    /** A run's {@code escalations.csv} rows, by item id. */
+    private static Map<String, CSVRecord> held(Run run) throws Exception {
+        return byId(records(run.dir().resolve("escalations.csv")));
+    }
+
+    /** Hands a person's verdicts on items of a run's outputs back ({@code santa-batch audit}); what it printed. */
+    private String audit(Run run, Map<String, String> verdicts) throws Exception {
+        StringBuilder csv = new StringBuilder("item_id,verdict\n");
+        verdicts.forEach((id, verdict) -> csv.append(id).append(',').append(verdict).append('\n'));
+        Path filled = Files.writeString(dir.resolve("filled-" + run.dir().getFileName() + ".csv"), csv);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Launcher.audit(run.dir(), filled, props(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** {@code sql} (on {@code sb_sample s} or {@code sb_item s}) restricted to a run of the test's job. */
     private String inRun(String runId, String sql) {
         return sql + " AND s.run_pk = (SELECT run_pk FROM sb_run WHERE job_name = '" + job + "' AND run_id = '" + runId + "')";
     }
@@ -565,11 +764,15 @@ class CarryOverFunctionalTests {
 
     private static String pgUrl;
 
-    private Connection connect() throws SQLException {
+    private DriverManagerDataSource dataSource() {
         Map<String, Object> p = props();
-        return DriverManager.getConnection((String) p.get("spring.datasource.url"),
+        return new DriverManagerDataSource((String) p.get("spring.datasource.url"),
                 (String) p.getOrDefault("spring.datasource.username", "sa"),
                 (String) p.getOrDefault("spring.datasource.password", ""));
+    }
+
+    private Connection connect() throws SQLException {
+        return dataSource().getConnection();
     }
 
     private List<String> query(String sql) throws SQLException {

@@ -191,7 +191,7 @@ class AuditFileTests {
         // the content of A1 spans lines 2-3, so B9 starts on line 4
         Path f = file("f.csv", "item_id,content,verdict,note\nA1,\"one\ntwo\",ok,\nB9,x,ok,\n");
         assertThat(problems(f, IDS)).containsExactly(
-                new Problem(4, "unknown item id 'B9' (not in this run's audit sample)"));
+                new Problem(4, "unknown item id 'B9' (not in this run's audit.csv or escalations.csv)"));
     }
 
     @Test

@@ -24,7 +24,7 @@ class FingerprintsTests {
         Path job = dir.resolve("job-" + System.nanoTime() + ".yml");
         // paths in the shipped job are relative to jobs/
         Files.writeString(job, yaml.replace("../sample-data/", Path.of("sample-data").toAbsolutePath() + "/"));
-        return Fingerprints.rubric(JobFileLoader.load(job));
+        return Fingerprints.rubric(JobFileLoader.load(job), name -> null);
     }
 
     String verification(String yaml, java.util.function.Function<String, String> env) throws Exception {

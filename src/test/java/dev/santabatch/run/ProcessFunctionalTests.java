@@ -110,8 +110,11 @@ class ProcessFunctionalTests {
         List<String> lines = second.output().lines().filter(l -> l.startsWith("santa-batch:")).toList();
         assertThat(lines).as(second.output()).singleElement().satisfies(l -> assertThat(l)
                 .contains("job 'nightly' has a live run, 'night-1'").contains("refusing a second concurrent run"));
-        assertThat(ChildRun.queryLong(dir, "SELECT COUNT(*) FROM sb_item i JOIN sb_run r ON r.run_pk = i.run_pk"
-                + " WHERE r.run_id = 'night-2'")).isZero();
+        // and leaves nothing: no run row, so no line in the job's history and no carry-over source
+        assertThat(ChildRun.queryLong(dir, "SELECT COUNT(*) FROM sb_run WHERE run_id = 'night-2'")).isZero();
+        ChildRun history = ChildRun.start(dir, 0, "history", job.toString());
+        assertThat(history.await(60)).as(history.output()).isZero();
+        assertThat(history.output()).contains("night-1").doesNotContain("night-2");
         Files.delete(ChildRun.holdFile(dir));
         assertThat(child.await(120)).as(child.output()).isEqualTo(0);
         assertCatalogHasEveryRowOnce(dir.resolve("out/nightly/night-1/catalog.csv"));
