@@ -74,6 +74,12 @@ public final class OfflineNarrowingChecks {
     /** {@link #PROGRESS_NANOS}, lowered by tests. */
     long progressEveryNanos = PROGRESS_NANOS;
 
+    /**
+     * Whether the round's source vectors are read once, in pages; {@code false} (the benchmark's
+     * side-by-side only): one query per item and per neighbour, as before.
+     */
+    boolean sourcesReadOnce = true;
+
     public OfflineNarrowingChecks(JobDefinition job, DataSource dataSource, Executor executor) {
         this.job = job;
         this.dataSource = dataSource;
@@ -121,7 +127,7 @@ public final class OfflineNarrowingChecks {
         judged.forEach(c -> flagged.put(c, new HashMap<>()));
         // the round's source vectors, read once: each item's own and those of the neighbours it shares a
         // passage with (one query each before, the pass's main cost at 100,000 items)
-        Map<String, float[]> sources = sem == null ? Map.of()
+        Map<String, float[]> sources = sem == null || !sourcesReadOnce ? Map.of()
                 : semantic.sourceVectors(() -> snapshot.checkStop("the batch fix's offline narrowing checks: reading source vectors"));
         Function<String, Optional<float[]>> sourceOf = id -> {
             float[] v = sources.get(id);
