@@ -51,7 +51,9 @@ import org.slf4j.LoggerFactory;
  *   <li>lexical (word shingles, names): its on-specification and original checks; a failure flags.
  * </ul>
  * An item's score is one per failing check plus, for on-specification, how far its least typical
- * sentence is below {@code topic-similarity}.
+ * sentence is below {@code topic-similarity}. The pass over the eligible items reads the round's
+ * source vectors once ({@link SemanticIndex#sourceVectors}), looks at the stop every
+ * {@value #PAGE} items and logs its progress every 10 s.
  */
 public final class OfflineNarrowingChecks {
 
@@ -126,7 +128,7 @@ public final class OfflineNarrowingChecks {
         Map<String, Map<String, Double>> flagged = new HashMap<>();
         judged.forEach(c -> flagged.put(c, new HashMap<>()));
         // the round's source vectors, read once: each item's own and those of the neighbours it shares a
-        // passage with (one query each before, the pass's main cost at 100,000 items)
+        // passage with (instead of one query each)
         Map<String, float[]> sources = sem == null || !sourcesReadOnce ? Map.of()
                 : semantic.sourceVectors(() -> snapshot.checkStop("the batch fix's offline narrowing checks: reading source vectors"));
         Function<String, Optional<float[]>> sourceOf = id -> {

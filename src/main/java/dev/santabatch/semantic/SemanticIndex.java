@@ -944,7 +944,7 @@ public final class SemanticIndex implements OfflineMethod {
     /**
      * The source vectors of every item of the round, by item id: for a pass over most of the round's
      * items, which would otherwise ask {@link #sourceVector} once per item and once per neighbour it
-     * finds (the batch fix's narrowing at 100,000 items spent more than 28 minutes in those queries).
+     * finds.
      * Read {@value #SOURCE_PAGE} items per statement, in item id order from the round's membership;
      * {@code beforePage} is called before each page (a stop check). Memory: 384 floats per item,
      * about 150 MB at 100,000 items.
