@@ -180,8 +180,10 @@ final class ModelBatchFix {
             List<dev.santabatch.offline.SnapshotItem> asSnapshot = new ArrayList<>();
             StoreSnapshot snapshot = new StoreSnapshot(store, run.runPk(), state.round, source, run.categoryIndex());
             Map<String, Long> index = new HashMap<>();
+            long started = System.nanoTime();
             long after = -1;
             while (true) {
+                snapshot.checkStop("the batch fix's narrowing: " + eligible.size() + " unsampled eligible items read");
                 List<Store.EligibleItem> next = store.eligibleAfter(run.runPk(), after, 0, 1000);
                 if (next.isEmpty()) {
                     break;
@@ -219,10 +221,16 @@ final class ModelBatchFix {
             // the offline reviewers' checks for the patterns of criteria they judge (no model call)
             Set<String> criteria = new HashSet<>();
             evidence.forEach(p -> criteria.add(p.criterion()));
+            long scanned = System.nanoTime();
             PatternNarrowing.Offline checks = offline == null || eligible.isEmpty() || criteria.isEmpty()
                     ? PatternNarrowing.Offline.NONE : offline.check(snapshot, asSnapshot, criteria);
+            long checked = System.nanoTime();
             Map<Integer, PatternNarrowing.Narrowed> picked = new LinkedHashMap<>(narrowing.narrow(run.runPk(), evidence,
-                    eligible, sampled.size(), maxShare, checks, () -> snapshot.checkStop("the batch fix's sentence embeddings")));
+                    eligible, sampled.size(), maxShare, checks, () -> snapshot.checkStop("the batch fix's narrowing by meaning")));
+            long done = System.nanoTime();
+            log.info("batch-fix: round {}: narrowing of {} eligible items took {} s (reading items and evidence {} s, offline checks {} s, by meaning {} s)",
+                    state.round, eligible.size(), seconds(done - started), seconds(scanned - started), seconds(checked - scanned),
+                    seconds(done - checked));
             // (a remembered rule may handle a pattern that is not systematic: the matcher is not asked about it)
             ruled.leftovers().forEach((p, ids) -> {
                 if (state.systematic.containsKey(p)) {
@@ -243,6 +251,10 @@ final class ModelBatchFix {
                         n.found(), n.offlineChecks(), n.found() > n.ids().size() ? "; the max-candidate-share cap cut "
                                 + (n.found() - n.ids().size()) : "");
             });
+        }
+
+        private static String seconds(long nanos) {
+            return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e9);
         }
 
         private static String content(Store.StoredItem it, int contentIndex) {

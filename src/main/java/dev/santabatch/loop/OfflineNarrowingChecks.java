@@ -7,6 +7,7 @@ import dev.santabatch.lexical.LexicalIndex;
 import dev.santabatch.lexical.LexicalReviewer;
 import dev.santabatch.lexical.LexicalThresholds;
 import dev.santabatch.offline.CatalogSnapshot;
+import dev.santabatch.offline.PassProgress;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.review.Check;
 import dev.santabatch.review.CheckResult;
@@ -21,9 +22,13 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The offline reviewers' per-item checks, used by the model matcher's narrowing for patterns of
@@ -46,7 +51,9 @@ import javax.sql.DataSource;
  *   <li>lexical (word shingles, names): its on-specification and original checks; a failure flags.
  * </ul>
  * An item's score is one per failing check plus, for on-specification, how far its least typical
- * sentence is below {@code topic-similarity}.
+ * sentence is below {@code topic-similarity}. The pass over the eligible items reads the round's
+ * source vectors once ({@link SemanticIndex#sourceVectors}), looks at the stop every
+ * {@value #PAGE} items and logs its progress every 10 s.
  */
 public final class OfflineNarrowingChecks {
 
@@ -59,6 +66,21 @@ public final class OfflineNarrowingChecks {
     private final LexicalThresholds lexicalThresholds;
     private SemanticIndex semantic;
     private LexicalIndex lexical;
+
+    /** Items checked between two looks at the stop flag (a few seconds at the checks' rate). */
+    static final int PAGE = 256;
+    /** How often the checks log their progress. */
+    private static final long PROGRESS_NANOS = 10_000_000_000L;
+    private static final Logger log = LoggerFactory.getLogger(OfflineNarrowingChecks.class);
+
+    /** {@link #PROGRESS_NANOS}, lowered by tests. */
+    long progressEveryNanos = PROGRESS_NANOS;
+
+    /**
+     * Whether the round's source vectors are read once, in pages; {@code false} (the benchmark's
+     * side-by-side only): one query per item and per neighbour, as before.
+     */
+    boolean sourcesReadOnce = true;
 
     public OfflineNarrowingChecks(JobDefinition job, DataSource dataSource, Executor executor) {
         this.job = job;
@@ -105,10 +127,20 @@ public final class OfflineNarrowingChecks {
         SemanticReviewer sem = useSemantic ? new SemanticReviewer("narrowing-semantic", judged, semantic) : null;
         Map<String, Map<String, Double>> flagged = new HashMap<>();
         judged.forEach(c -> flagged.put(c, new HashMap<>()));
+        // the round's source vectors, read once: each item's own and those of the neighbours it shares a
+        // passage with (instead of one query each)
+        Map<String, float[]> sources = sem == null || !sourcesReadOnce ? Map.of()
+                : semantic.sourceVectors(() -> snapshot.checkStop("the batch fix's offline narrowing checks: reading source vectors"));
+        Function<String, Optional<float[]>> sourceOf = id -> {
+            float[] v = sources.get(id);
+            return v != null ? Optional.of(v) : semantic.sourceVector(id);
+        };
+        PassProgress progress = new PassProgress(log, "batch-fix: offline narrowing checks (" + String.join(", ", judged) + ")",
+                items.size(), progressEveryNanos);
         int checked = 0;
         for (SnapshotItem item : items) {
-            if (++checked % 256 == 0) {
-                snapshot.checkStop("the batch fix's offline narrowing checks");
+            if (checked++ % PAGE == 0) {
+                snapshot.checkStop("the batch fix's offline narrowing checks: " + progress.done() + " of " + items.size() + " items");
             }
             ReviewRequest request = new ReviewRequest(job.taskSpec(), item.id(), item.source(), item.content(), rubric);
             Map<String, Double> score = new HashMap<>();
@@ -120,7 +152,7 @@ public final class OfflineNarrowingChecks {
                 }
             }
             if (sem != null) {
-                SemanticReviewer.Analysis a = sem.analyse(request);
+                SemanticReviewer.Analysis a = sem.analyse(request, sourceOf);
                 if (judged.contains(SemanticReviewer.ON_SPECIFICATION)) {
                     double below = semanticSettings.topicSimilarity() - a.lowestSimilarity();
                     boolean fails = !a.findings().isEmpty() || a.wholeText();
@@ -133,7 +165,9 @@ public final class OfflineNarrowingChecks {
                 }
             }
             score.forEach((c, s) -> flagged.get(c).put(item.id(), s));
+            progress.add(1);
         }
+        progress.finish();
         Map<String, Long> checks = new HashMap<>();
         for (String c : judged) {
             checks.put(c, (long) items.size() * (sem != null ? 2 : 1));

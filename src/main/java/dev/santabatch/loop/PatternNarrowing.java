@@ -110,7 +110,7 @@ public final class PatternNarrowing {
      * @param sampleSize the round's sample size, which the pattern's sampled items are a share of
      * @param maxShare the cap, as a share of {@code eligible}
      * @param offline the offline checks' flags, for the criteria they judge
-     * @param checkStop called between batches of embeddings (throws to stop)
+     * @param checkStop called between batches of embeddings and of the similarity scan (throws to stop)
      * @return per pattern number, its candidates
      */
     public Map<Integer, Narrowed> narrow(long run, List<Evidence> patterns, List<Item> eligible, int sampleSize,
@@ -128,7 +128,7 @@ public final class PatternNarrowing {
             p.sampled().forEach(s -> failing.addAll(failingSentences(s)));
             queries.add(vectors.embedSentences(List.copyOf(failing)).toArray(float[][]::new));
         }
-        double[][] similarity = vectors.best(run, revisions, queries);
+        double[][] similarity = vectors.best(run, revisions, queries, checkStop);
         int cap = (int) Math.max(1, Math.floor(maxShare * eligible.size()));
         for (int p = 0; p < patterns.size(); p++) {
             Evidence e = patterns.get(p);

@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -130,6 +131,15 @@ public final class SemanticReviewer implements Reviewer {
 
     /** The full analysis of one request. */
     public Analysis analyse(ReviewRequest request) {
+        return analyse(request, index::sourceVector);
+    }
+
+    /**
+     * The full analysis of one request, with the items' source vectors looked up by {@code sourceOf}
+     * (a pass over most of the round: {@link SemanticIndex#sourceVectors} read once) instead of one
+     * query each; the same analysis when it gives what {@link SemanticIndex#sourceVector} would.
+     */
+    public Analysis analyse(ReviewRequest request, Function<String, Optional<float[]>> sourceOf) {
         SemanticSettings s = index.settings();
         String content = request.content();
         List<Span> spans = SentenceSplitter.split(content);
@@ -149,7 +159,7 @@ public final class SemanticReviewer implements Reviewer {
             vectors = index.embedder().embedAll(texts, index.executor());
             contentVector = Vectors.mean(vectors, Embedder.DIMENSION);
         }
-        float[] source = index.sourceVector(request.itemId())
+        float[] source = sourceOf.apply(request.itemId())
                 .orElseGet(() -> index.embedder().embed(SemanticIndex.sourceText(request.source())));
         float[] task = request.taskSpec().isBlank() ? null : index.textVector(request.taskSpec());
         String category = stored.map(SemanticIndex.Stored::category).orElse(request.source().get("category"));
@@ -194,7 +204,7 @@ public final class SemanticReviewer implements Reviewer {
                 // two texts about similar products are alike because the products are: the passage
                 // must be closer than the two items' source facts, unless the items are variants of
                 // one product line (then a shared passage is reused text)
-                double products = index.sourceVector(n.itemId()).map(o -> Vectors.dot(source, o)).orElse(-1.0);
+                double products = sourceOf.apply(n.itemId()).map(o -> Vectors.dot(source, o)).orElse(-1.0);
                 if (products >= s.productLineSimilarity() || n.cosine() - products >= s.passageSourceMargin()) {
                     dups.putIfAbsent(n.itemId(), new Duplicate(n.itemId(), n.cosine(), Math.min(atypical.size(), n.seq())));
                 }

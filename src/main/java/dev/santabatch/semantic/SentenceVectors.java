@@ -1,5 +1,6 @@
 package dev.santabatch.semantic;
 
+import dev.santabatch.offline.PassProgress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -39,6 +40,9 @@ public final class SentenceVectors {
     private static final int FLUSH = 64;
     /** Revisions whose vectors one query of {@link #best} reads. */
     private static final int READ_BATCH = 500;
+    /** How often a long pass logs its progress. */
+    private static final long PROGRESS_NANOS = 10_000_000_000L;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SentenceVectors.class);
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
@@ -60,11 +64,15 @@ public final class SentenceVectors {
      * @return how many revisions were embedded (0 when all were stored)
      */
     public int ensure(long run, List<Revision> revisions, Runnable checkStop) {
+        PassProgress progress = new PassProgress(log, "sentence vectors: embedded or found stored", revisions.size(), PROGRESS_NANOS);
         int embedded = 0;
         for (int from = 0; from < revisions.size(); from += FLUSH) {
             checkStop.run();
-            embedded += embedMissing(run, revisions.subList(from, Math.min(revisions.size(), from + FLUSH)));
+            List<Revision> batch = revisions.subList(from, Math.min(revisions.size(), from + FLUSH));
+            embedded += embedMissing(run, batch);
+            progress.add(batch.size());
         }
+        progress.finish();
         return embedded;
     }
 
@@ -113,11 +121,19 @@ public final class SentenceVectors {
      * with no stored vectors (call {@link #ensure} first). One exact scan (see the class comment).
      */
     public double[][] best(long run, List<Revision> revisions, List<float[][]> querySets) {
+        return best(run, revisions, querySets, () -> {});
+    }
+
+    /** {@link #best(long, List, List)}, with {@code checkStop} called before each read of {@value #READ_BATCH} revisions. */
+    public double[][] best(long run, List<Revision> revisions, List<float[][]> querySets, Runnable checkStop) {
+        PassProgress progress = new PassProgress(log, "sentence vectors: best cosine to " + querySets.size() + " query sets",
+                revisions.size(), PROGRESS_NANOS);
         double[][] out = new double[querySets.size()][revisions.size()];
         for (double[] row : out) {
             Arrays.fill(row, -1);
         }
         for (int from = 0; from < revisions.size(); from += READ_BATCH) {
+            checkStop.run();
             List<Revision> part = revisions.subList(from, Math.min(revisions.size(), from + READ_BATCH));
             Map<String, Integer> index = new HashMap<>();
             List<Object> args = new ArrayList<>();
@@ -141,7 +157,9 @@ public final class SentenceVectors {
                         }
                     },
                     args.toArray());
+            progress.add(part.size());
         }
+        progress.finish();
         return out;
     }
 

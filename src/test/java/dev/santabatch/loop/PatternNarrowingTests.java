@@ -1,8 +1,10 @@
 package dev.santabatch.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.santabatch.job.MatcherSpec;
+import dev.santabatch.offline.PreparationStoppedException;
 import dev.santabatch.semantic.Embedder;
 import dev.santabatch.semantic.SentenceVectors;
 import java.util.ArrayList;
@@ -103,6 +105,23 @@ class PatternNarrowingTests {
         assertThat(n.ids()).containsExactly("L7", "L3", "L12", "L20", "L10");
         assertThat(n.method()).isEqualTo("meaning+offline-checks");
         assertThat(n.offlineChecks()).isEqualTo(30);
+    }
+
+    @Test
+    void aStopRequestedAfterTheEmbeddingsEndsTheNarrowingBeforeItsSimilarityScan() {
+        // given a stop requested once the 30 listings are embedded (one batch: one look at the stop)
+        int[] looks = {0};
+        Runnable checkStop = () -> {
+            if (++looks[0] > 1) {
+                throw new PreparationStoppedException("narrowing by meaning");
+            }
+        };
+
+        // when the patterns are narrowed, then the similarity scan looks at the stop before its first batch
+        assertThatThrownBy(() -> narrowing.narrow(1, List.of(offTopic("on-topic")), listings(), 1, 1.0,
+                PatternNarrowing.Offline.NONE, checkStop))
+                .isInstanceOf(PreparationStoppedException.class).hasMessageContaining("stop requested");
+        assertThat(looks[0]).isEqualTo(2);
     }
 
     @Test

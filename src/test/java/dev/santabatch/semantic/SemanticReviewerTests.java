@@ -430,6 +430,35 @@ class SemanticReviewerTests {
     }
 
     @Test
+    void theRoundsSourceVectorsReadInPagesGiveTheSameAnalysisAsOneQueryPerItem() {
+        // given the round's source vectors read in pages, with a stop check before each page
+        int[] pages = {0};
+        Map<String, float[]> sources = index.sourceVectors(() -> pages[0]++);
+        assertThat(sources.keySet()).isEqualTo(catalog.ids());
+        assertThat(pages[0]).as("one page, and the empty one after it")
+                .isEqualTo((int) (catalog.size() / SemanticIndex.SOURCE_PAGE) + 2);
+        catalog.forEach(it -> assertThat(sources.get(it.id())).isEqualTo(index.sourceVector(it.id()).orElseThrow()));
+
+        // when every item is analysed with them, then the analysis is the one of a query per source vector,
+        // neighbours' included (items sharing a passage look up the other item's source)
+        Map<String, Integer> lookups = new HashMap<>();
+        int sharing = 0;
+        for (SnapshotItem it : catalog.items()) {
+            lookups.clear();
+            SemanticReviewer.Analysis paged = reviewer.analyse(Scoring.request(it), id -> {
+                lookups.merge(id, 1, Integer::sum);
+                return java.util.Optional.ofNullable(sources.get(id));
+            });
+            assertThat(paged).as(it.id()).isEqualTo(reviewer.analyse(Scoring.request(it)));
+            assertThat(lookups).containsKey(it.id());
+            if (lookups.size() > 1) {
+                sharing++;
+            }
+        }
+        assertThat(sharing).as("items that looked up a neighbour's source").isGreaterThan(10);
+    }
+
+    @Test
     void modelLoadsOnceAndPrepareIsRestartSafe() {
         assertThat(Embedder.loadCount()).isEqualTo(1);
         JdbcTemplate jdbc = new JdbcTemplate(ds);
