@@ -114,17 +114,16 @@ public final class NightlyBenchmark {
         Path outRoot = nights.resolve("out");
         Run n1;
         Run n2;
-        RealisticJudges judges1 = RealisticJudges.forCatalog(csv1, "id", defects1, domain.criterionByKind(),
-                RealisticJudges.Settings.defaults(seed));
+        RealisticJudges judges1 = judges(domain, csv1, defects1, seed);
         try (CatalogModelServer server = CatalogModelServer.start(judges1)) {
             n1 = night(domain, server, judges1, job, csv1, url, outRoot, NIGHT1, defects1, nights);
-            RealisticJudges judges2 = RealisticJudges.forCatalog(csv2, "id", night2.defects(), domain.criterionByKind(),
-                    RealisticJudges.Settings.defaults(seed + 1));
+            RealisticJudges judges2 = judges(domain, csv2, night2.defects(), seed + 1);
             server.judges(judges2);
             n2 = night(domain, server, judges2, job, csv2, url, outRoot, NIGHT2, night2.defects(), nights);
         }
         long t0 = System.nanoTime();
-        Run full = PatternCBenchmark.run(domain, "full", csv2, night2.defects(), seed, 1.0, 1, dir.resolve("full"));
+        Run full = PatternCBenchmark.run(domain, "full", csv2, night2.defects(), judges(domain, csv2, night2.defects(), seed), 1.0, 1,
+                dir.resolve("full"));
         System.out.printf(Locale.ROOT, "full verification: %.0f s%n", (System.nanoTime() - t0) / 1e9);
         Path fullOut = PatternCBenchmark.outFolder(dir.resolve("full").resolve("out"), PatternCBenchmark.RUN_ID);
 
@@ -167,6 +166,17 @@ public final class NightlyBenchmark {
         int exit = PatternCBenchmark.cli(url, historyLog, "history", job.toString());
         System.out.println("santa-batch history " + job + " (exit " + exit + "):");
         System.out.print(Files.readString(historyLog));
+    }
+
+    /**
+     * Realistic judges at their defaults that also notice the defects of a text unlike the item's own
+     * ({@link RealisticJudges#noticingAlteredText}), as real models would: the canaries the job
+     * plants are such texts, and judges blind to them would make every run stop with
+     * {@code panel-does-not-fit}.
+     */
+    static RealisticJudges judges(BenchDomain domain, Path csv, List<PlantedDefect> defects, long seed) throws IOException {
+        return RealisticJudges.forCatalog(csv, "id", defects, domain.criterionByKind(), RealisticJudges.Settings.defaults(seed))
+                .noticingAlteredText(domain.contentColumn());
     }
 
     /** One night: the job file rewritten to read {@code csv}, the real command line, the server's calls during it. */

@@ -139,9 +139,14 @@ public final class PatternCBenchmark {
 
     static Run run(BenchDomain domain, String mode, Path csv, List<PlantedDefect> defects, long seed, double rate, int maxRounds, Path dir)
             throws Exception {
+        return run(domain, mode, csv, defects, RealisticJudges.forCatalog(csv, "id", defects, domain.criterionByKind(),
+                RealisticJudges.Settings.defaults(seed)), rate, maxRounds, dir);
+    }
+
+    /** One run of the domain's job on {@code csv} against its own server with these judges, run id {@link #RUN_ID}. */
+    static Run run(BenchDomain domain, String mode, Path csv, List<PlantedDefect> defects, RealisticJudges judges, double rate,
+            int maxRounds, Path dir) throws Exception {
         Files.createDirectories(dir);
-        RealisticJudges judges = RealisticJudges.forCatalog(csv, "id", defects, domain.criterionByKind(),
-                RealisticJudges.Settings.defaults(seed));
         try (CatalogModelServer server = CatalogModelServer.start(judges)) {
             Path job = dir.resolve("job.yml");
             Files.writeString(job, jobText(domain, csv, server.baseUrl(), rate, maxRounds));
