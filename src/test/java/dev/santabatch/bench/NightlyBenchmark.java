@@ -158,8 +158,15 @@ public final class NightlyBenchmark {
         System.out.println("night2 carry_over: " + compact(report2.get("carry_over")));
         System.out.println("night2 strata: " + compact(report2.get("strata")));
         Map<String, Object> report1 = RunReport.read(PatternCBenchmark.outFolder(outRoot, NIGHT1).resolve("report.json"));
-        System.out.println("night1 run: " + compact(report1.get("run")));
-        System.out.println("night2 run: " + compact(report2.get("run")));
+        for (Map<String, Object> r : List.of(report1, report2)) {
+            Map<?, ?> run = r.get("run") instanceof Map<?, ?> m ? m : Map.of();
+            Map<Object, Object> picked = new LinkedHashMap<>();
+            picked.put("status", r.get("status"));
+            for (String key : List.of("rounds", "first_pass_rate", "sampled", "escalations_by_cause", "bound")) {
+                picked.put(key, run.get(key));
+            }
+            System.out.println((r == report1 ? NIGHT1 : NIGHT2) + " run: " + compact(picked));
+        }
 
         System.out.println();
         Path historyLog = nights.resolve("history.log");
