@@ -74,6 +74,8 @@ public final class NightlyBenchmark {
     static final List<String> PREAMBLES = List.of("Certainly, here is a listing written from the facts you gave me.",
             "Here is the listing you asked for, written from the source facts.",
             "As requested, here is a short listing for this activity.");
+    /** The kind {@link RealisticJudges#noticingAlteredText} gives one sentence copied from another item. */
+    static final String DRIFT_SENTENCE = "drift-sentence";
     static final String NIGHT1 = "night1";
     static final String NIGHT2 = "night2";
     private static final CSVFormat WRITE = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
@@ -88,6 +90,8 @@ public final class NightlyBenchmark {
         BenchDomain base = BenchDomain.listings();
         Map<String, String> criteria = new HashMap<>(base.criterionByKind());
         criteria.put(NEW_KIND, NEW_KIND_CRITERION);
+        // the kind the judges give a sentence copied in from another item (a foreign-sentence canary)
+        criteria.put(DRIFT_SENTENCE, NEW_KIND_CRITERION);
         BenchDomain domain = new BenchDomain(base.name(), base.pool(), base.template(), base.contentColumn(), base.generator(),
                 base.defects(), Map.copyOf(criteria));
         Path dir = Files.createTempDirectory("santa-nightly");
@@ -179,7 +183,8 @@ public final class NightlyBenchmark {
      * Realistic judges at their defaults that also notice the defects of a text unlike the item's own
      * ({@link RealisticJudges#noticingAlteredText}), as real models would: the canaries the job
      * plants are such texts, and judges blind to them would make every run stop with
-     * {@code panel-does-not-fit}.
+     * {@code panel-does-not-fit}. Their {@code drift-sentence} (a foreign-sentence canary) fails
+     * {@code on-specification} (see {@link #main}): the listing domain has no such kind of its own.
      */
     static RealisticJudges judges(BenchDomain domain, Path csv, List<PlantedDefect> defects, long seed) throws IOException {
         return RealisticJudges.forCatalog(csv, "id", defects, domain.criterionByKind(), RealisticJudges.Settings.defaults(seed))
