@@ -139,53 +139,73 @@ public final class PatternCBenchmark {
 
     static Run run(BenchDomain domain, String mode, Path csv, List<PlantedDefect> defects, long seed, double rate, int maxRounds, Path dir)
             throws Exception {
+        return run(domain, mode, csv, defects, RealisticJudges.forCatalog(csv, "id", defects, domain.criterionByKind(),
+                RealisticJudges.Settings.defaults(seed)), rate, maxRounds, dir);
+    }
+
+    /** One run of the domain's job on {@code csv} against its own server with these judges, run id {@link #RUN_ID}. */
+    static Run run(BenchDomain domain, String mode, Path csv, List<PlantedDefect> defects, RealisticJudges judges, double rate,
+            int maxRounds, Path dir) throws Exception {
         Files.createDirectories(dir);
-        RealisticJudges judges = RealisticJudges.forCatalog(csv, "id", defects, domain.criterionByKind(),
-                RealisticJudges.Settings.defaults(seed));
         try (CatalogModelServer server = CatalogModelServer.start(judges)) {
             Path job = dir.resolve("job.yml");
-            Files.writeString(job, domain.templateText().replace("@CSV@", csv.toAbsolutePath().toString())
-                    .replace("@BASE_URL@", server.baseUrl()).replace("@RATE@", Double.toString(rate))
-                    .replace("@MAX_ROUNDS@", Integer.toString(maxRounds)));
-            String url = "jdbc:h2:file:" + dir.resolve("db/santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
-            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            Files.writeString(job, jobText(domain, csv, server.baseUrl(), rate, maxRounds));
+            String url = storeUrl(dir.resolve("db"));
             Path outRoot = dir.resolve("out");
-            int exit;
-            try (PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8)) {
-                exit = Cli.run(new String[] {"run", job.toString(), "--out", outRoot.toString(), "--run-id", RUN_ID},
-                        Map.of("spring.datasource.url", url, Launcher.ENV_PROPERTY_PREFIX + "BENCH_MODEL_KEY", "none"), out, out);
-            }
-            Files.write(dir.resolve("cli.log"), log.toByteArray());
+            int exit = cli(url, dir.resolve("cli.log"), "run", job.toString(), "--out", outRoot.toString(), "--run-id", RUN_ID);
             Map<Kind, Long> calls = new LinkedHashMap<>();
             Map<String, Long> byModel = new java.util.TreeMap<>();
             server.callCounts().forEach((kind, models) -> {
                 calls.put(kind, models.values().stream().mapToLong(Long::longValue).sum());
                 models.forEach((model, n) -> byModel.merge(model, n, Long::sum));
             });
-            try (var folders = Files.list(outRoot)) {
-                Path out = folders.findFirst().orElseThrow().resolve(RUN_ID);
-                return outcome(mode, exit, calls, byModel, judges.unmatchedRequests(), out, domain, defects);
-            }
+            return outcome(mode, exit, calls, byModel, judges.unmatchedRequests(), outFolder(outRoot, RUN_ID), domain, defects);
         }
     }
 
-    @SuppressWarnings("unchecked")
-    static Run outcome(String mode, int exit, Map<Kind, Long> calls, Map<String, Long> byModel, int unmatched, Path out, BenchDomain domain,
-            List<PlantedDefect> defects)
-            throws IOException {
-        Map<String, List<PlantedDefect>> byItem = defects.stream().collect(Collectors.groupingBy(PlantedDefect::itemId));
+    /** A run's output folder under {@code --out outRoot} (one job's outputs there). */
+    static Path outFolder(Path outRoot, String runId) throws IOException {
+        try (var folders = Files.list(outRoot)) {
+            return folders.findFirst().orElseThrow().resolve(runId);
+        }
+    }
+
+    /** The domain's job template with its catalog, judge server, rate and rounds substituted. */
+    static String jobText(BenchDomain domain, Path csv, String baseUrl, double rate, int maxRounds) throws IOException {
+        return domain.templateText().replace("@CSV@", csv.toAbsolutePath().toString()).replace("@BASE_URL@", baseUrl)
+                .replace("@RATE@", Double.toString(rate)).replace("@MAX_ROUNDS@", Integer.toString(maxRounds));
+    }
+
+    /** An H2 file store in {@code folder}. */
+    static String storeUrl(Path folder) {
+        return "jdbc:h2:file:" + folder.resolve("santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
+    }
+
+    /** The real command line ({@link Cli#run}) in this JVM on the store at {@code url}, its output written to {@code log}; its exit. */
+    static int cli(String url, Path log, String... args) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int exit;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            exit = Cli.run(args, Map.of("spring.datasource.url", url, Launcher.ENV_PROPERTY_PREFIX + "BENCH_MODEL_KEY", "none"), out, out);
+        }
+        Files.write(log, bytes.toByteArray());
+        return exit;
+    }
+
+    /** The texts a run's output folder ships ({@code catalog.csv}, else {@code verified.csv}), by item id. */
+    static Map<String, String> shippedTexts(Path out, BenchDomain domain) throws IOException {
         Path shippedFile = Files.exists(out.resolve("catalog.csv")) ? out.resolve("catalog.csv") : out.resolve("verified.csv");
-        int shipped = 0;
-        int defective = 0;
+        Map<String, String> shipped = new LinkedHashMap<>();
         if (Files.exists(shippedFile)) {
             for (CSVRecord r : BenchDomain.records(shippedFile)) {
-                shipped++;
-                String text = r.get(domain.contentColumn());
-                if (byItem.getOrDefault(r.get("id"), List.of()).stream().anyMatch(d -> DefectText.carries(text, d))) {
-                    defective++;
-                }
+                shipped.put(r.get("id"), r.get(domain.contentColumn()));
             }
         }
+        return shipped;
+    }
+
+    /** The items a run's output folder holds back ({@code escalations.csv}, {@code unverified.csv}). */
+    static Set<String> heldIds(Path out) throws IOException {
         Set<String> held = new TreeSet<>();
         for (String f : List.of("escalations.csv", "unverified.csv")) {
             Path file = out.resolve(f);
@@ -195,6 +215,24 @@ public final class PatternCBenchmark {
                 rs.forEach(r -> held.add(r.get(idColumn)));
             }
         }
+        return held;
+    }
+
+    /** Whether {@code text} still carries one of the item's planted defects. */
+    static boolean defective(String text, List<PlantedDefect> itemDefects) {
+        return itemDefects.stream().anyMatch(d -> DefectText.carries(text, d));
+    }
+
+    @SuppressWarnings("unchecked")
+    static Run outcome(String mode, int exit, Map<Kind, Long> calls, Map<String, Long> byModel, int unmatched, Path out, BenchDomain domain,
+            List<PlantedDefect> defects)
+            throws IOException {
+        Map<String, List<PlantedDefect>> byItem = defects.stream().collect(Collectors.groupingBy(PlantedDefect::itemId));
+        Map<String, String> texts = shippedTexts(out, domain);
+        int shipped = texts.size();
+        int defective = (int) texts.entrySet().stream().filter(e -> defective(e.getValue(), byItem.getOrDefault(e.getKey(), List.of())))
+                .count();
+        Set<String> held = heldIds(out);
         Map<String, Object> report = Files.exists(out.resolve("report.json")) ? RunReport.read(out.resolve("report.json")) : Map.of();
         Object items = report.get("input") instanceof Map<?, ?> in ? in.get("items") : null;
         int itemCount = items instanceof Number n ? n.intValue() : shipped + held.size();

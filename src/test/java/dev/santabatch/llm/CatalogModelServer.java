@@ -263,7 +263,7 @@ public final class CatalogModelServer implements AutoCloseable {
         return t;
     });
     private final List<Defect> defects;
-    private final RealisticJudges judges;
+    private volatile RealisticJudges judges;
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
     private final List<Answer> answers = Collections.synchronizedList(new ArrayList<>());
@@ -320,6 +320,18 @@ public final class CatalogModelServer implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /**
+     * From now on these judges answer (judge mode only): a catalog that changed between two runs is
+     * judged by its own judges at the same base URL, which a job's verification fingerprint names.
+     */
+    public CatalogModelServer judges(RealisticJudges next) {
+        if (judges == null) {
+            throw new IllegalStateException("not in judge mode");
+        }
+        this.judges = next;
+        return this;
     }
 
     public String baseUrl() {
