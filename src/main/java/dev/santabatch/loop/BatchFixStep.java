@@ -327,8 +327,10 @@ final class BatchFixStep {
                 if (!written) {
                     continue;
                 }
-                if (o.fixed() != null && !o.unresolved().isEmpty()) {
-                    loop.flag(run.runPk(), id, baseRev + 1, round, o.unresolved());
+                if (o.fixed() != null) {
+                    // an earlier FAIL on the read text that this fix's patterns do not cover stands
+                    loop.flagRevised(run.runPk(), id, baseRev, round,
+                            line -> o.issues().stream().anyMatch(issue -> line.endsWith(": " + issue)), o.unresolved());
                 }
                 for (LoopStore.PatternRow p : o.patterns()) {
                     loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, o.fixed() != null ? 1 : 0, o.fixed() != null ? 0 : 1);

@@ -345,6 +345,14 @@ final class LearnedRules {
     }
 
     /**
+     * Whether a flag line ({@code <reviewer>: <criterion>: <issue>}) is a FAIL on {@code criterion}.
+     */
+    static boolean onCriterion(String criterion, String line) {
+        int colon = line.indexOf(": ");
+        return colon >= 0 && line.startsWith(criterion + ":", colon + 2);
+    }
+
+    /**
      * A rule that passed validation so far: the review check of its fixes, then its fixes of the
      * flagged eligible items and of the passed sampled items the fresh review failed ({@code fresh});
      * its row saved. The items left to the matcher, or null when the review check rejects it.
@@ -394,8 +402,17 @@ final class LearnedRules {
                             List.of(p.criterion() + ": the fresh review failed it"))) {
                         loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 0, 1);
                     }
-                } else if (store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,
-                        label, o.text())) {
+                } else if (Boolean.TRUE.equals(tx.execute(status -> {
+                    if (!store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,
+                            label, o.text())) {
+                        return false;
+                    }
+                    // the fresh review's FAIL on the rule's criterion is what the rule fixed; one on
+                    // another criterion stands on the fixed revision
+                    loop.flagRevised(run.runPk(), itemId, item.get().currentRev(), round,
+                            line -> ModelBatchFix.resolves(p, line) || onCriterion(p.criterion(), line), List.of());
+                    return true;
+                }))) {
                     loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
                     fixedCount++;
                 }
@@ -411,7 +428,7 @@ final class LearnedRules {
                 continue;
             }
             Optional<Store.StoredItem> item = store.item(run.runPk(), itemId);
-            if (item.isPresent() && writeFix(id, round, itemId, item.get().currentRev(), label, o.text(),
+            if (item.isPresent() && writeFix(id, p, round, itemId, item.get().currentRev(), label, o.text(),
                     checkFails.getOrDefault(itemId, List.of()))) {
                 loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
                 fixedCount++;
@@ -428,16 +445,19 @@ final class LearnedRules {
      * Writes a rule's fix of an unsampled item as a {@code batch-fix} revision. When the review check
      * failed that fixed text on another criterion ({@code checkFails}), the new revision is flagged
      * with that FAIL in the same transaction ({@link FailOnCurrentText}): it is never a clean revision,
-     * and the item is held {@code FAIL_UNRESOLVED} unless a later fix resolves it.
+     * and the item is held {@code FAIL_UNRESOLVED} unless a later fix resolves it. A FAIL the read
+     * revision was flagged with stands on the new one too, unless it is the matcher's word that the
+     * item shows this rule's pattern.
      *
      * @return whether the revision was written
      */
-    private boolean writeFix(String ruleId, int round, String itemId, int baseRev, String label, String text,
-            List<String> checkFails) {
+    private boolean writeFix(String ruleId, LoopStore.PatternRow pattern, int round, String itemId, int baseRev, String label,
+            String text, List<String> checkFails) {
         return Boolean.TRUE.equals(tx.execute(status -> {
             if (!store.addRevisionIfAt(run.runPk(), itemId, baseRev, round, BatchFixStep.CAUSE, label, text)) {
                 return false;
             }
+            loop.flagRevised(run.runPk(), itemId, baseRev, round, line -> ModelBatchFix.resolves(pattern, line), List.of());
             FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, text, checkFails, it -> asOf(it).text(),
                     "learned rule " + ruleId + ", review check of its fix");
             return true;

@@ -316,16 +316,38 @@ public final class LoopStore {
     }
 
     /**
-     * Records a FAIL the batch fix saw on {@code rev} of an item and did not fix (each issue as
-     * {@code <reviewer>: <issue>}); replaces an earlier one of the same revision.
+     * Records a FAIL seen on {@code rev} of an item outside its own review and not resolved (each issue
+     * as {@code <reviewer>: <issue>}), added to the issues the revision is already flagged with: a
+     * FAIL on a text stands until a fix changes the text, so a re-run records nothing twice.
      */
     public void flag(long runPk, String itemId, int rev, int round, List<String> issues) {
-        String text = String.join("\n", issues);
-        int n = jdbc.update("UPDATE sb_flag SET round_no = ?, issues = ? WHERE run_pk = ? AND item_id = ? AND rev = ?",
-                round, text, runPk, itemId, rev);
-        if (n == 0) {
+        java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>(flagIssues(runPk, itemId, rev));
+        boolean existed = !all.isEmpty();
+        all.addAll(issues);
+        String text = String.join("\n", all);
+        if (existed) {
+            jdbc.update("UPDATE sb_flag SET round_no = ?, issues = ? WHERE run_pk = ? AND item_id = ? AND rev = ?",
+                    round, text, runPk, itemId, rev);
+        } else if (!all.isEmpty()) {
             jdbc.update("INSERT INTO sb_flag (run_pk, item_id, rev, round_no, issues) VALUES (?, ?, ?, ?, ?)",
                     runPk, itemId, rev, round, text);
+        }
+    }
+
+    /**
+     * Flags revision {@code baseRev + 1} of an item, just written by a batch fix over {@code baseRev}
+     * (in the transaction that wrote it), with what still stands on it: the FAIL {@code baseRev} was
+     * flagged with, less the issues this fix resolved ({@code resolved}: the pattern it fixed), and
+     * the fix's own unresolved issues. A batch fix of one pattern resolves no other FAIL: only a fix
+     * for it and a fresh review do, so the item is never covered by a clean sample meanwhile.
+     */
+    public void flagRevised(long runPk, String itemId, int baseRev, int round,
+            java.util.function.Predicate<String> resolved, List<String> unresolved) {
+        List<String> standing = new ArrayList<>(flagIssues(runPk, itemId, baseRev).stream()
+                .filter(resolved.negate()).toList());
+        standing.addAll(unresolved);
+        if (!standing.isEmpty()) {
+            flag(runPk, itemId, baseRev + 1, round, standing);
         }
     }
 

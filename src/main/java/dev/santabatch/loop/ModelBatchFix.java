@@ -91,6 +91,11 @@ final class ModelBatchFix {
         return "matcher: " + p.issue() + " (shows the pattern; its correction " + unlike + ", not stored)";
     }
 
+    /** Whether a flag line is the matcher's {@link #unresolvedIssue} for {@code p}, which a fix of {@code p} resolves. */
+    static boolean resolves(LoopStore.PatternRow p, String flagLine) {
+        return flagLine.startsWith("matcher: " + p.issue() + " (shows the pattern; ");
+    }
+
     /** The round's patterns and their examples, loaded when the step opens. */
     static final class State {
         int round = -1;
@@ -340,6 +345,11 @@ final class ModelBatchFix {
                         // escalated, and keeps its text (the errors are counted by kind)
                         // (a pattern the matcher already said it shows, with a correction unlike the
                         // sample's, is kept in unresolved: the writer flags it so no clean sample covers it)
+                        // and so is one whose correction was usable: it is not stored without the others
+                        for (LoopStore.PatternRow shown : matched) {
+                            unresolved.add(unresolvedIssue(shown, "was not stored, as pattern " + p.patternNo()
+                                    + "'s matcher gave no usable answer"));
+                        }
                         return new Outcome(task, List.of(), List.of(), null, null, List.of(f.message()), calls, f.kind(), null,
                                 unresolved);
                     }
@@ -411,10 +421,10 @@ final class ModelBatchFix {
                     if (store.addRevisionIfAt(runPk, id, o.task().item().currentRev(), round, BatchFixStep.CAUSE,
                             o.label(o.matched()), o.fixed())) {
                         o.matched().forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 1, 0));
-                        if (!o.unresolved().isEmpty()) {
-                            // another pattern it shows was not fixed: the fixed revision carries it
-                            loop.flag(runPk, id, o.task().item().currentRev() + 1, round, o.unresolved());
-                        }
+                        // another pattern it shows was not fixed, or an earlier FAIL on the read text
+                        // that the fixed patterns do not cover: the fixed revision carries it
+                        loop.flagRevised(runPk, id, o.task().item().currentRev(), round,
+                                line -> o.matched().stream().anyMatch(p -> resolves(p, line)), o.unresolved());
                     }
                     state = "fixed";
                 } else if (!o.failed().isEmpty() || !o.matched().isEmpty()) {

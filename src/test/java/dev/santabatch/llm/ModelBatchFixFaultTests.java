@@ -644,11 +644,14 @@ class ModelBatchFixFaultTests {
         }
     }
 
-    @Test
-    void aPatternTheMatcherSaidTheItemShowsStaysFlaggedWhenALaterPatternsMatcherCallFails() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "first correction like the sample's: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void aPatternTheMatcherSaidTheItemShowsStaysFlaggedWhenALaterPatternsMatcherCallFails(boolean likeSample)
+            throws Exception {
         // given two systematic patterns on the same items (the shop-now sentence and a phone sentence),
-        // and a matcher that, per item, says the first pattern it is asked about is shown but rewords
-        // the text only (a correction unlike the sample's, not stored), and answers 500 for the other
+        // and a matcher that, per item, says the first pattern it is asked about is shown, with a
+        // correction that rewords the text only (unlike the sample's, not stored) or one that removes
+        // the planted sentences as the sample's fixes do, and answers 500 for the other
         String phone = " Call 555-0100 to order today.";
         ScriptedCatalogModel two = new ScriptedCatalogModel(List.of(
                 new ScriptedCatalogModel.Defect("original", "carries the shop-now boilerplate sentence",
@@ -663,13 +666,18 @@ class ModelBatchFixFaultTests {
             String user = r.json().get("messages").get(1).get("content").asText();
             String content = ScriptedCatalogModel.between(user, "<content>\n", "\n</content>");
             String issue = ScriptedCatalogModel.between(user, "<issues>\n", "\n</issues>");
-            if (!firstAsked.computeIfAbsent(content, k -> issue).equals(issue)) {
+            // per item: its text without the planted sentences, which a correction like the sample's removes
+            String clean = content.replace(MARKER, "").replace(MARKER.strip(), "").replace(phone, "").replace(phone.strip(), "")
+                    .strip();
+            if (!firstAsked.computeIfAbsent(clean, k -> issue).equals(issue)) {
                 return ScriptedServer.Reply.status(500, "{\"error\":{\"message\":\"upstream unavailable\"}}",
                         Map.of("Content-Type", "application/json"));
             }
             try {
+                // (the sample's fixes removed both sentences: a correction like theirs does too)
+                String corrected = likeSample ? clean : "Truly, " + content;
                 return ScriptedServer.Reply.ok(ScriptedServer.JSON.writeValueAsString(
-                        Map.of("shows_pattern", true, "corrected_text", "Truly, " + content)));
+                        Map.of("shows_pattern", true, "corrected_text", corrected)));
             } catch (java.io.IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -691,6 +699,7 @@ class ModelBatchFixFaultTests {
                     .isNotEmpty();
             // and each of them, which the matcher had said shows the first pattern, is held
             // FAIL_UNRESOLVED with the matcher's word, not left eligible for a clean sample to cover
+            // (a usable correction is not stored without the other pattern's answer either)
             Map<String, org.apache.commons.csv.CSVRecord> held = new java.util.HashMap<>();
             LlmJobs.records(out(dir, "r1").resolve("escalations.csv")).forEach(h -> held.put(h.get("item_id"), h));
             assertThat(transport).allSatisfy(id -> {

@@ -237,4 +237,86 @@ class FlaggedItemTests {
         // was when that review was asked for
         assertThat(passed).extracting(PassedItem::itemId).containsExactly(id(0), id(2), id(3));
     }
+
+    // ------------------------------------------------------------------ a batch fix over a flagged revision
+
+    private static final LoopStore.PatternRow PHONE = new LoopStore.PatternRow(1, "on-specification",
+            "carries a phone number to call", List.of(), 0.2, true, 0, 0, 0);
+    private static final LoopStore.PatternRow OTHER = new LoopStore.PatternRow(3, "on-specification", FLAG, List.of(), 0.2,
+            true, 0, 0, 0);
+
+    /** Writes a model batch fix of item {@code i} for {@code patterns} through the step's writer. */
+    private void modelBatchFix(int i, LoopStore.PatternRow... patterns) {
+        SpendStore spend = new SpendStore(loop.jdbc());
+        spend.createSchema();
+        Store.StoredItem item = store.item(run.runPk(), id(i)).orElseThrow();
+        ModelBatchFix.Task task = new ModelBatchFix.Task(new SpendStore.Candidate(id(i), i, List.of()), item, ROUND);
+        new ModelBatchFix.Writer(store, loop, spend, run).write(new Chunk<>(List.of(new ModelBatchFix.Outcome(task,
+                List.of(patterns), List.of(), "A rewritten " + id(i) + ".", null, List.of(), Map.of(), null, null))));
+    }
+
+    private ShippingInvariant.Placement placedInACleanRun(int i) {
+        Store.StoredItem item = store.item(run.runPk(), id(i)).orElseThrow();
+        return new ShippingInvariant(loop, run.runPk(), Decision.CLEAN).place(item);
+    }
+
+    @Test
+    void anUnsampledFlaggedItemTheMatcherFixesForAnotherPatternKeepsItsFailAndIsHeldInACleanRun() {
+        // given an item never sampled, flagged by a clean canary's review and by the matcher's word that
+        // it shows pattern 3 (its correction unlike the sample's, not stored)
+        String matcherWord = ModelBatchFix.unresolvedIssue(OTHER, "keeps the sentence the sample's fixes removed");
+        loop.flag(run.runPk(), id(4), 0, 1, List.of("C: " + FLAG, matcherWord));
+
+        // when a later round's batch fix rewrites it for another pattern
+        modelBatchFix(4, PHONE);
+
+        // then the fixed revision carries both FAILs: a clean sample does not cover it, it is held
+        assertThat(store.item(run.runPk(), id(4)).orElseThrow().currentRev()).isEqualTo(1);
+        assertThat(loop.flagIssues(run.runPk(), id(4), 1)).containsExactly("C: " + FLAG, matcherWord);
+        ShippingInvariant.Placement placed = placedInACleanRun(4);
+        assertThat(placed.place()).isEqualTo(ShippingInvariant.Place.HELD);
+        assertThat(placed.failed()).isNotNull();
+    }
+
+    @Test
+    void aBatchFixOfThePatternTheMatcherSaidTheItemShowsResolvesTheMatchersWordOnly() {
+        // given an item flagged with the matcher's word on pattern 3, and one also failed by a canary
+        String matcherWord = ModelBatchFix.unresolvedIssue(OTHER, "keeps the sentence the sample's fixes removed");
+        loop.flag(run.runPk(), id(4), 0, 1, List.of(matcherWord));
+        loop.flag(run.runPk(), id(5), 0, 1, List.of(matcherWord, "C: original: copies the shop's slogan"));
+
+        // when a later round fixes both for pattern 3 itself
+        modelBatchFix(4, OTHER);
+        modelBatchFix(5, OTHER);
+
+        // then the first is a batch-fixed item like any other, covered by a clean sample; the second
+        // keeps the canary's FAIL, which the fix of pattern 3 does not resolve
+        assertThat(loop.flagIssues(run.runPk(), id(4), 1)).isEmpty();
+        assertThat(placedInACleanRun(4).place()).isEqualTo(ShippingInvariant.Place.SHIPPED);
+        assertThat(loop.flagIssues(run.runPk(), id(5), 1)).containsExactly("C: original: copies the shop's slogan");
+        assertThat(placedInACleanRun(5).place()).isEqualTo(ShippingInvariant.Place.HELD);
+    }
+
+    @Test
+    void anOfflineBatchFixForAnotherPatternKeepsAFlaggedFailItDoesNotCover() {
+        // given an unsampled item flagged by a clean canary's review
+        loop.flag(run.runPk(), id(6), 0, 1, List.of("C: " + FLAG, "B: original: copies the shop's slogan"));
+        Store.StoredItem item = store.item(run.runPk(), id(6)).orElseThrow();
+
+        // when the offline batch fix rewrites it for a pattern that covers one of those issues only
+        new BatchFixStep.Writer(store, loop, run).write(new Chunk<>(List.of(new BatchFixStep.Outcome(
+                new BatchFixStep.Task(item, ROUND), List.of(PHONE), "A rewritten item.", null,
+                List.of("original: copies the shop's slogan"), null, List.of()))));
+
+        // then the uncovered FAIL stands on the fixed revision, and the item is held in a clean run
+        assertThat(loop.flagIssues(run.runPk(), id(6), 1)).containsExactly("C: " + FLAG);
+        assertThat(placedInACleanRun(6).place()).isEqualTo(ShippingInvariant.Place.HELD);
+    }
+
+    @Test
+    void flaggingARevisionAgainAddsOnlyIssuesItDoesNotHaveYet() {
+        loop.flag(run.runPk(), id(7), 0, 1, List.of("C: " + FLAG));
+        loop.flag(run.runPk(), id(7), 0, 2, List.of("C: " + FLAG, "B: original: copies the shop's slogan"));
+        assertThat(loop.flagIssues(run.runPk(), id(7), 0)).containsExactly("C: " + FLAG, "B: original: copies the shop's slogan");
+    }
 }
