@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * unchanged copy of a passed item). A
  * FAIL from one reviewer makes an item NAUGHTY, whoever asked: the item is no longer NICE, and it is
  * flagged on that revision ({@link LoopStore#flag}), so that no clean sample covers it and it is held
- * {@code FAIL_UNRESOLVED} unless a later fix resolves it (docs/failure-handling.md).
+ * {@code FAIL_UNRESOLVED} unless a later fix resolves it (docs/job-file-reference.md#escalation-reasons).
  */
 final class FailOnCurrentText {
 

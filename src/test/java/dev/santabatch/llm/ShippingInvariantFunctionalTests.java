@@ -64,6 +64,13 @@ class ShippingInvariantFunctionalTests {
                             && !server.defectsIn(c.content()).isEmpty())
                     .map(Call::content).toList();
             assertThat(failedTexts).as("C reviewed (and failed) the victim's defective text").isNotEmpty();
+            // and C's FAIL made it NAUGHTY: the fixer was asked for C's issues, and the fixed text was
+            // reviewed afresh (C reviewed a text of the victim other than the one it failed)
+            assertThat(server.calls(Kind.FIX)).as("the fixer was called for the victim")
+                    .anyMatch(c -> c.source().equals(victim.get()));
+            assertThat(server.calls(Kind.REVIEW)).as("C reviewed the victim's fixed text")
+                    .anyMatch(c -> c.model().equals("model-c") && c.source().equals(victim.get())
+                            && !failedTexts.contains(c.content()));
             Path out = dir.resolve("out/ship/r1");
             Map<String, Object> report = RunReport.read(out.resolve("report.json"));
             assertThat(report.get("status")).as(r.all()).isEqualTo("not-clean");
@@ -84,6 +91,36 @@ class ShippingInvariantFunctionalTests {
                     .get("open_issues")).startsWith("C: ");
             assertEveryItemOnce(out);
             assertThat(LlmJobFunctionalTests.map(report.get("outputs")).get("fail_unresolved")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anItemLeftUnreviewedInAnEarlierRoundOfACleanRunIsUnverifiedNotShipped() throws Exception {
+        try (CatalogModelServer server = server()) {
+            // given reviewer B answers every review of one item it is asked about with garbage (its
+            // retries too): that item is left unreviewed in the round that drew it
+            AtomicReference<Map<String, String>> victim = new AtomicReference<>();
+            server.inject(c -> c.kind() == Kind.REVIEW && c.model().equals("model-b")
+                    && (c.source().equals(victim.get()) || victim.compareAndSet(null, c.source())),
+                    Integer.MAX_VALUE, new Fault.MalformedJson());
+            Path job = job(server, "");
+
+            // when the run goes on until a clean sample
+            LlmJobs.Result r = LlmJobs.run(dir, job, "r1");
+
+            // then the run is clean and writes catalog.csv, but no sample covers the item it drew and
+            // left unreviewed: it is in unverified.csv with why, not in catalog.csv
+            Path out = dir.resolve("out/ship/r1");
+            Map<String, Object> report = RunReport.read(out.resolve("report.json"));
+            assertThat(report.get("status")).as(r.all()).isEqualTo("clean");
+            assertThat(victim.get()).isNotNull();
+            List<CSVRecord> unverifiedRows = LlmJobs.records(out.resolve("unverified.csv"));
+            assertThat(unverifiedRows).as("one item unverified").hasSize(1);
+            CSVRecord unverified = unverifiedRows.get(0);
+            assertThat(unverified.get("name")).as("the item B never reviewed").isEqualTo(victim.get().get("name"));
+            assertThat(unverified.get("unverified_reason")).startsWith("sampled in round 1 and not reviewed");
+            assertThat(LlmJobs.ids(out.resolve("catalog.csv"), "id")).doesNotContain(unverified.get("id"));
+            assertEveryItemOnce(out);
         }
     }
 
