@@ -383,6 +383,7 @@ final class LearnedRules {
         // valid: it fixes the flagged eligible items and the passed sampled items the fresh review failed
         String label = LoopStore.PatternRow.describe(round, List.of(p)) + " (learned rule " + id + ")";
         long fixedCount = 0;
+        Map<String, List<String>> freshFails = rules.failIssues(run.runPk(), id, LearnedRuleStore.ReviewKind.FRESH);
         for (Map.Entry<String, Boolean> f : fresh.entrySet()) {
             if (!f.getValue()) {
                 continue; // passed again: NICE, as it was
@@ -407,10 +408,12 @@ final class LearnedRules {
                             label, o.text())) {
                         return false;
                     }
-                    // the fresh review's FAIL on the rule's criterion is what the rule fixed; one on
-                    // another criterion stands on the fixed revision
+                    // the fresh review's FAIL on the rule's criterion is what the rule fixed; any other
+                    // (on another criterion, or not this fresh review's) stands on the fixed revision
+                    List<String> fixedByRule = freshFails.getOrDefault(itemId, List.of()).stream()
+                            .filter(line -> onCriterion(p.criterion(), line)).toList();
                     loop.flagRevised(run.runPk(), itemId, item.get().currentRev(), round,
-                            line -> ModelBatchFix.resolves(p, line) || onCriterion(p.criterion(), line), List.of());
+                            line -> ModelBatchFix.resolves(p, line) || fixedByRule.contains(line), List.of());
                     return true;
                 }))) {
                     loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 1, 0);
@@ -451,7 +454,7 @@ final class LearnedRules {
      *
      * @return whether the revision was written
      */
-    private boolean writeFix(String ruleId, LoopStore.PatternRow pattern, int round, String itemId, int baseRev, String label,
+    boolean writeFix(String ruleId, LoopStore.PatternRow pattern, int round, String itemId, int baseRev, String label,
             String text, List<String> checkFails) {
         return Boolean.TRUE.equals(tx.execute(status -> {
             if (!store.addRevisionIfAt(run.runPk(), itemId, baseRev, round, BatchFixStep.CAUSE, label, text)) {

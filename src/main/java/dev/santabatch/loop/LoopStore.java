@@ -336,14 +336,15 @@ public final class LoopStore {
 
     /**
      * Flags revision {@code baseRev + 1} of an item, just written by a batch fix over {@code baseRev}
-     * (in the transaction that wrote it), with what still stands on it: the FAIL {@code baseRev} was
-     * flagged with, less the issues this fix resolved ({@code resolved}: the pattern it fixed), and
-     * the fix's own unresolved issues. A batch fix of one pattern resolves no other FAIL: only a fix
-     * for it and a fresh review do, so the item is never covered by a clean sample meanwhile.
+     * (in the transaction that wrote it), with what still stands on it: the FAILs standing on
+     * {@code baseRev} ({@link #standingFails}: its flag, and a reviewer's FAIL a fix left unresolved),
+     * less the issues this fix resolved ({@code resolved}: the pattern it fixed), and the fix's own
+     * unresolved issues. A batch fix of one pattern resolves no other FAIL: only a fix for it and a
+     * fresh review do, so the item is never covered by a clean sample meanwhile.
      */
     public void flagRevised(long runPk, String itemId, int baseRev, int round,
             java.util.function.Predicate<String> resolved, List<String> unresolved) {
-        List<String> standing = new ArrayList<>(flagIssues(runPk, itemId, baseRev).stream()
+        List<String> standing = new ArrayList<>(standingFails(runPk, itemId, baseRev).stream()
                 .filter(resolved.negate()).toList());
         standing.addAll(unresolved);
         if (!standing.isEmpty()) {
@@ -373,17 +374,49 @@ public final class LoopStore {
      * to be shipped.
      */
     public java.util.Map<String, FailedReview> failsOnCurrentRevision(long runPk) {
-        record Latest(int round, @Nullable String verdict, @Nullable String json) {}
-        java.util.Map<String, java.util.Map<String, Latest>> latest = new java.util.HashMap<>();
-        jdbc.query("SELECT r.item_id, r.reviewer, r.round_no, r.verdict, r.review_json FROM sb_review r JOIN sb_item i"
+        java.util.Map<String, FailedReview> out = reviewFails(
+                "SELECT r.item_id, r.reviewer, r.round_no, r.verdict, r.review_json FROM sb_review r JOIN sb_item i"
                         + " ON i.run_pk = r.run_pk AND i.item_id = r.item_id AND i.current_rev = r.rev"
                         + " WHERE r.run_pk = ? AND i.state = 'ACTIVE' AND r.iteration = 0 AND r.outcome = 'REVIEWED'"
                         + " ORDER BY r.round_no",
+                runPk);
+        jdbc.query("SELECT f.item_id, f.round_no, f.issues FROM sb_flag f JOIN sb_item i ON i.run_pk = f.run_pk"
+                        + " AND i.item_id = f.item_id AND i.current_rev = f.rev WHERE f.run_pk = ? AND i.state IN ('ACTIVE', 'NICE')",
                 rs -> {
-                    latest.computeIfAbsent(rs.getString(1), k -> new java.util.TreeMap<>())
-                            .put(rs.getString(2), new Latest(rs.getInt(3), rs.getString(4), rs.getString(5)));
+                    out.putIfAbsent(rs.getString(1),
+                            new FailedReview(rs.getString(1), rs.getInt(2), List.of(rs.getString(3).split("\n"))));
                 },
                 runPk);
+        return out;
+    }
+
+    /**
+     * The FAILs standing on {@code rev} of an item: those it is flagged with, and those of a
+     * reviewer whose latest review 0 of that revision failed it (as {@link #failsOnCurrentRevision}
+     * reads them), each as {@code <reviewer>: <issue>}.
+     */
+    public List<String> standingFails(long runPk, String itemId, int rev) {
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>(flagIssues(runPk, itemId, rev));
+        FailedReview reviewed = reviewFails("SELECT item_id, reviewer, round_no, verdict, review_json FROM sb_review"
+                + " WHERE run_pk = ? AND item_id = ? AND rev = ? AND iteration = 0 AND outcome = 'REVIEWED' ORDER BY round_no",
+                runPk, itemId, rev).get(itemId);
+        if (reviewed != null) {
+            out.addAll(reviewed.issues());
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * By item, the FAIL of every reviewer whose latest review (of the rows {@code sql} selects:
+     * item id, reviewer, round, verdict, review JSON, in round order) failed it.
+     */
+    private java.util.Map<String, FailedReview> reviewFails(String sql, Object... args) {
+        record Latest(int round, @Nullable String verdict, @Nullable String json) {}
+        java.util.Map<String, java.util.Map<String, Latest>> latest = new java.util.HashMap<>();
+        jdbc.query(sql, rs -> {
+            latest.computeIfAbsent(rs.getString(1), k -> new java.util.TreeMap<>())
+                    .put(rs.getString(2), new Latest(rs.getInt(3), rs.getString(4), rs.getString(5)));
+        }, args);
         java.util.Map<String, FailedReview> out = new java.util.HashMap<>();
         latest.forEach((item, byReviewer) -> {
             List<String> issues = new ArrayList<>();
@@ -398,13 +431,6 @@ public final class LoopStore {
                 out.put(item, new FailedReview(item, round, issues));
             }
         });
-        jdbc.query("SELECT f.item_id, f.round_no, f.issues FROM sb_flag f JOIN sb_item i ON i.run_pk = f.run_pk"
-                        + " AND i.item_id = f.item_id AND i.current_rev = f.rev WHERE f.run_pk = ? AND i.state IN ('ACTIVE', 'NICE')",
-                rs -> {
-                    out.putIfAbsent(rs.getString(1),
-                            new FailedReview(rs.getString(1), rs.getInt(2), List.of(rs.getString(3).split("\n"))));
-                },
-                runPk);
         return out;
     }
 

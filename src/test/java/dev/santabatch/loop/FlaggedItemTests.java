@@ -319,4 +319,38 @@ class FlaggedItemTests {
         loop.flag(run.runPk(), id(7), 0, 2, List.of("C: " + FLAG, "B: original: copies the shop's slogan"));
         assertThat(loop.flagIssues(run.runPk(), id(7), 0)).containsExactly("C: " + FLAG, "B: original: copies the shop's slogan");
     }
+
+    @Test
+    void aReviewersFailThatAFixLeftUnresolvedStandsOnABatchFixForAnotherPattern() {
+        // given an item sampled in round 1 that C failed (review 0) while B could not review it, and
+        // whose fix was not kept (B could not review the fix either): C's FAIL is on its current text
+        sample(8);
+        loop.insertReviews(run.runPk(), ROUND, List.of(
+                new LoopStore.ReviewRow(id(8), 0, 0, "B", "UNREVIEWED", null, null, "invalid answer twice", 1),
+                new LoopStore.ReviewRow(id(8), 0, 0, "C", "REVIEWED", "FAIL", null, null, 1)));
+
+        // when a later round's batch fix rewrites it for another pattern
+        modelBatchFix(8, PHONE);
+
+        // then C's FAIL stands on the fixed revision: held FAIL_UNRESOLVED, not merely unverified
+        assertThat(loop.flagIssues(run.runPk(), id(8), 1)).containsExactly("C: FAIL");
+        assertThat(placedInACleanRun(8).place()).isEqualTo(ShippingInvariant.Place.HELD);
+    }
+
+    @Test
+    void aLearnedRulesFixOfAnUnsampledFlaggedItemKeepsTheFlagsOtherFails() {
+        // given an unsampled item flagged by a clean canary and by the matcher's word on the rule's pattern
+        String matcherWord = ModelBatchFix.unresolvedIssue(OTHER, "keeps the sentence the sample's fixes removed");
+        loop.flag(run.runPk(), id(9), 0, 1, List.of("C: original: copies the shop's slogan", matcherWord));
+        LearnedRules learned = new LearnedRules(store, loop, rules, run, panels, source);
+
+        // when a learned rule of pattern 3 writes its fix of the item
+        boolean written = learned.writeFix(LearnedRules.ruleId(ROUND, 3), OTHER, ROUND, id(9), 0, "r2-p3", "A rewritten item.",
+                List.of());
+
+        // then the rule's fix resolves the matcher's word on its pattern, not the canary's FAIL: held
+        assertThat(written).isTrue();
+        assertThat(loop.flagIssues(run.runPk(), id(9), 1)).containsExactly("C: original: copies the shop's slogan");
+        assertThat(placedInACleanRun(9).place()).isEqualTo(ShippingInvariant.Place.HELD);
+    }
 }
