@@ -38,6 +38,7 @@ class DecideTaskletTests {
         store.createSchema();
         loop = new LoopStore(new JdbcTemplate(ds));
         loop.createSchema();
+        new dev.santabatch.carry.CarryStore(new JdbcTemplate(ds)).createSchema();
         long runPk = store.createRunIfAbsent(new Store.RunRow(0, job.name(), "decide", "job.yml", "in.csv", "out", 1,
                 Instant.now(), null, null)).runPk();
         List<Store.NewItem> items = new ArrayList<>();
