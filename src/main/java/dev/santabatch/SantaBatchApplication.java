@@ -1,16 +1,16 @@
 package dev.santabatch;
 
 import dev.santabatch.cli.Cli;
-import dev.santabatch.loop.LoopStore;
 import dev.santabatch.store.Store;
+import dev.santabatch.store.StoreSchema;
 import javax.sql.DataSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
- * The base application context: the store and Spring Batch's JDBC job repository and job operator
- * (from Boot's auto-configuration). Nothing is component-scanned: a job run adds its job
+ * The base application context: the store (migrated to the newest schema as it is opened) and
+ * Spring Batch's JDBC job repository and job operator (from Boot's auto-configuration). Nothing is component-scanned: a job run adds its job
  * configuration in a child context once the run is known.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
@@ -25,14 +25,7 @@ public class SantaBatchApplication {
 
     @Bean
     Store store(DataSource dataSource) {
-        Store store = new Store(dataSource);
-        store.createSchema();
-        new LoopStore(store.jdbc()).createSchema();
-        new dev.santabatch.loop.SpendStore(store.jdbc()).createSchema();
-        new dev.santabatch.loop.LearnedRuleStore(store.jdbc()).createSchema();
-        new dev.santabatch.carry.CarryStore(store.jdbc()).createSchema();
-        new dev.santabatch.history.RunSummaryStore(store.jdbc()).createSchema();
-        new dev.santabatch.plan.PlanStore(store).createSchema();
-        return store;
+        StoreSchema.migrate(dataSource);
+        return new Store(dataSource);
     }
 }

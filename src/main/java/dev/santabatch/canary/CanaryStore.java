@@ -18,32 +18,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class CanaryStore {
 
-    private static final List<String> DDL = List.of("""
-            CREATE TABLE IF NOT EXISTS sb_canary (
-              run_pk BIGINT NOT NULL,
-              round_no INT NOT NULL,
-              seq INT NOT NULL,
-              item_id VARCHAR(1024) NOT NULL,
-              kind VARCHAR(32),
-              criterion VARCHAR(128),
-              donor_id VARCHAR(1024),
-              source VARCHAR NOT NULL,
-              content VARCHAR NOT NULL,
-              PRIMARY KEY (run_pk, round_no, seq))""", """
-            CREATE TABLE IF NOT EXISTS sb_canary_review (
-              run_pk BIGINT NOT NULL,
-              round_no INT NOT NULL,
-              seq INT NOT NULL,
-              reviewer_id VARCHAR(128) NOT NULL,
-              verdict VARCHAR(8) NOT NULL,
-              failed_criteria VARCHAR(1024) NOT NULL,
-              PRIMARY KEY (run_pk, round_no, seq, reviewer_id))""", """
-            CREATE TABLE IF NOT EXISTS sb_canary_round (
-              run_pk BIGINT NOT NULL,
-              round_no INT NOT NULL,
-              planned INT NOT NULL,
-              PRIMARY KEY (run_pk, round_no))""");
-
     /** One reviewer's verdict on one canary: FAIL with the criteria it failed, or PASS. */
     public record Verdict(int round, int seq, String reviewerId, boolean fail, List<String> failedCriteria) {}
 
@@ -51,7 +25,6 @@ public final class CanaryStore {
 
     public CanaryStore(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        DDL.forEach(jdbc::execute);
     }
 
     /** Whether the round's canaries were drawn (possibly none). */

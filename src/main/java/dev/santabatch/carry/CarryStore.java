@@ -21,23 +21,12 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  */
 public final class CarryStore {
 
-    private static final List<String> DDL = List.of("""
-            CREATE TABLE IF NOT EXISTS sb_carry_count (
-              run_pk BIGINT NOT NULL,
-              outcome VARCHAR(32) NOT NULL,
-              items BIGINT NOT NULL,
-              PRIMARY KEY (run_pk, outcome))""");
-
     private final JdbcTemplate jdbc;
     private final NamedParameterJdbcTemplate named;
 
     public CarryStore(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
         this.named = new NamedParameterJdbcTemplate(jdbc);
-    }
-
-    public void createSchema() {
-        DDL.forEach(jdbc::execute);
     }
 
     // ---------------------------------------------------------------- runs

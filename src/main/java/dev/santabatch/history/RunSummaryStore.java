@@ -19,24 +19,6 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  */
 public final class RunSummaryStore {
 
-    private static final List<String> DDL = List.of("""
-            CREATE TABLE IF NOT EXISTS sb_run_summary (
-              run_pk BIGINT NOT NULL PRIMARY KEY,
-              status VARCHAR(32) NOT NULL,
-              items BIGINT NOT NULL,
-              changed BIGINT,
-              carried_over BIGINT NOT NULL,
-              shipped BIGINT NOT NULL,
-              held BIGINT NOT NULL,
-              first_pass_rate DOUBLE PRECISION,
-              patterns_new INT NOT NULL,
-              patterns_seen_again INT NOT NULL,
-              model_calls BIGINT NOT NULL,
-              estimated_cost DOUBLE PRECISION NOT NULL,
-              bound DOUBLE PRECISION,
-              audited BIGINT NOT NULL,
-              escape_rate DOUBLE PRECISION)""");
-
     private static final String COLUMNS = "status, items, changed, carried_over, shipped, held, first_pass_rate,"
             + " patterns_new, patterns_seen_again, model_calls, estimated_cost, bound, audited, escape_rate";
 
@@ -44,10 +26,6 @@ public final class RunSummaryStore {
 
     public RunSummaryStore(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-    }
-
-    public void createSchema() {
-        DDL.forEach(jdbc::execute);
     }
 
     /** Records (or replaces) the run's figures, in the caller's transaction. */

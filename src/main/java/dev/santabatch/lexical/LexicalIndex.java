@@ -29,7 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * round's {@link CatalogSnapshot} and read-only afterwards (thread-safe; shared by the fresh
  * reviewer instances of every panel round).
  *
- * <h2>In the store ({@link LexicalSchema})</h2>
+ * <h2>In the store (tables {@code lx_*}, db/migration/V1__store_schema.sql)</h2>
  * MinHash signature and LSH buckets per item revision (computed once per revision: a restart or a
  * later round skips revisions already sketched, and takes their buckets from the stored signature),
  * the round's snapshot revisions, and an inverted index of source tokens. A round's rows are written
@@ -128,7 +128,8 @@ public final class LexicalIndex implements OfflineMethod {
 
     @Override
     public void prepare(CatalogSnapshot snapshot) {
-        LexicalSchema.create(jdbc);
+        // a DataSource this process has not opened as a store (a test's, a benchmark's) is migrated first
+        dev.santabatch.store.StoreSchema.migrate(java.util.Objects.requireNonNull(jdbc.getDataSource(), "dataSource"));
         long run = snapshot.runPk();
         long[] stop = stopList(snapshot);
         Builder b = new Builder(snapshot, stop);

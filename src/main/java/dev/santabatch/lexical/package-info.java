@@ -6,7 +6,7 @@
  *   <li>{@link dev.santabatch.lexical.LexicalIndex} ({@link dev.santabatch.offline.OfflineMethod}) is
  *       built once per round from the catalog snapshot: MinHash signatures and LSH band buckets per
  *       item revision, and an inverted index of source tokens, all in the store
- *       ({@link dev.santabatch.lexical.LexicalSchema}); small vocabulary-bounded dictionaries
+ *       (tables {@code lx_*} of the store's migrations); small vocabulary-bounded dictionaries
  *       (names and brands, token document frequencies, the stop-shingle list) in the heap.
  *   <li>{@link dev.santabatch.lexical.LexicalReviewer} reviews one item against the index; it is
  *       cheap to create (fresh per panel round) and shares the read-only index.

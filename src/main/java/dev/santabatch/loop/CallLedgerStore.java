@@ -26,30 +26,6 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 final class CallLedgerStore implements CallLedger {
 
-    static final String DDL = """
-            CREATE TABLE IF NOT EXISTS sb_call_ledger (
-              run_pk BIGINT NOT NULL,
-              round_no INT NOT NULL,
-              role VARCHAR(128) NOT NULL,
-              calls BIGINT NOT NULL,
-              input_tokens BIGINT NOT NULL,
-              output_tokens BIGINT NOT NULL,
-              cost DOUBLE PRECISION NOT NULL,
-              updated_at TIMESTAMP NOT NULL,
-              PRIMARY KEY (run_pk, round_no, role))""";
-
-    /** The answers received, by question digest and the how-many-th time the run asked it. */
-    static final String ANSWERS_DDL = """
-            CREATE TABLE IF NOT EXISTS sb_answer (
-              run_pk BIGINT NOT NULL,
-              question VARCHAR(64) NOT NULL,
-              ordinal INT NOT NULL,
-              answer VARCHAR NOT NULL,
-              truncated BOOLEAN NOT NULL,
-              input_tokens BIGINT NOT NULL,
-              output_tokens BIGINT NOT NULL,
-              PRIMARY KEY (run_pk, question, ordinal))""";
-
     private final JdbcTemplate jdbc;
     private final TransactionTemplate own;
     private final long runPk;

@@ -23,73 +23,6 @@ public final class LearnedRuleStore {
         CHECK
     }
 
-    private static final List<String> DDL = List.of(
-            """
-            CREATE TABLE IF NOT EXISTS sb_learned_rule (
-              run_pk BIGINT NOT NULL,
-              rule_id VARCHAR(128) NOT NULL,
-              round_no INT NOT NULL,
-              pattern_no INT NOT NULL,
-              criterion VARCHAR(256) NOT NULL,
-              shape VARCHAR(32) NOT NULL,
-              fragment VARCHAR NOT NULL,
-              status VARCHAR(16) NOT NULL,
-              reason VARCHAR,
-              support INT NOT NULL,
-              loo_recall DOUBLE PRECISION NOT NULL,
-              flagged INT NOT NULL,
-              eligible INT NOT NULL,
-              cap DOUBLE PRECISION NOT NULL,
-              fresh_reviews INT NOT NULL,
-              checked INT NOT NULL,
-              check_failed INT NOT NULL,
-              fixed BIGINT NOT NULL,
-              applied BOOLEAN NOT NULL,
-              later_flagged INT NOT NULL,
-              later_confirmed INT NOT NULL,
-              PRIMARY KEY (run_pk, rule_id))""",
-            """
-            CREATE TABLE IF NOT EXISTS sb_learned_review (
-              run_pk BIGINT NOT NULL,
-              rule_id VARCHAR(128) NOT NULL,
-              item_id VARCHAR(1024) NOT NULL,
-              kind VARCHAR(8) NOT NULL,
-              failed BOOLEAN NOT NULL,
-              PRIMARY KEY (run_pk, rule_id, item_id, kind))""",
-            """
-            CREATE TABLE IF NOT EXISTS sb_learned_check (
-              run_pk BIGINT NOT NULL,
-              rule_id VARCHAR(128) NOT NULL,
-              round_no INT NOT NULL,
-              flagged INT NOT NULL,
-              confirmed INT NOT NULL,
-              PRIMARY KEY (run_pk, rule_id, round_no))""",
-            // issues the review validator attributed in a validation review (added after first release)
-            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS issues_reattributed INT DEFAULT 0 NOT NULL",
-            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS issues_derived INT DEFAULT 0 NOT NULL",
-            // every FAIL of the review, on any criterion, as <reviewer>: <issue> lines (added after first release)
-            "ALTER TABLE sb_learned_review ADD COLUMN IF NOT EXISTS fail_issues VARCHAR",
-            // earlier runs' rules carried into a run, and their re-validation on its round 1's sample
-            """
-            CREATE TABLE IF NOT EXISTS sb_memory_rule (
-              run_pk BIGINT NOT NULL,
-              rule_id VARCHAR(128) NOT NULL,
-              carried_no INT NOT NULL,
-              from_run_id VARCHAR(256) NOT NULL,
-              from_rule_id VARCHAR(128) NOT NULL,
-              learned_run_id VARCHAR(256) NOT NULL,
-              learned_rule_id VARCHAR(128) NOT NULL,
-              criterion VARCHAR(256) NOT NULL,
-              shape VARCHAR(32) NOT NULL,
-              fragment VARCHAR NOT NULL,
-              support INT NOT NULL,
-              loo_recall DOUBLE PRECISION NOT NULL,
-              flagged INT NOT NULL,
-              confirmed INT NOT NULL,
-              pattern_no INT NOT NULL,
-              verdict VARCHAR(32) NOT NULL,
-              PRIMARY KEY (run_pk, rule_id))""");
-
     /**
      * One learned rule and its evidence.
      *
@@ -151,10 +84,6 @@ public final class LearnedRuleStore {
 
     public LearnedRuleStore(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-    }
-
-    public void createSchema() {
-        DDL.forEach(jdbc::execute);
     }
 
     private static final org.springframework.jdbc.core.RowMapper<Row> ROW = (rs, n) -> new Row(rs.getString(1),

@@ -26,41 +26,6 @@ public final class SpendStore {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final List<String> DDL = List.of(
-            """
-            CREATE TABLE IF NOT EXISTS sb_spend (
-              run_pk BIGINT NOT NULL PRIMARY KEY,
-              snapshot VARCHAR NOT NULL,
-              budget_stop VARCHAR,
-              updated_at TIMESTAMP NOT NULL)""",
-            """
-            CREATE TABLE IF NOT EXISTS sb_match_stat (
-              run_pk BIGINT NOT NULL,
-              round_no INT NOT NULL,
-              pattern_no INT NOT NULL,
-              eligible BIGINT NOT NULL,
-              candidates BIGINT NOT NULL,
-              calls BIGINT NOT NULL,
-              PRIMARY KEY (run_pk, round_no, pattern_no))""",
-            "ALTER TABLE sb_match_stat ADD COLUMN IF NOT EXISTS found BIGINT DEFAULT 0 NOT NULL",
-            "ALTER TABLE sb_match_stat ADD COLUMN IF NOT EXISTS method VARCHAR(32) DEFAULT '' NOT NULL",
-            "ALTER TABLE sb_match_stat ADD COLUMN IF NOT EXISTS offline_checks BIGINT DEFAULT 0 NOT NULL",
-            """
-            CREATE TABLE IF NOT EXISTS sb_match_candidate (
-              run_pk BIGINT NOT NULL,
-              round_no INT NOT NULL,
-              item_id VARCHAR(1024) NOT NULL,
-              record_index BIGINT NOT NULL,
-              patterns VARCHAR(1024) NOT NULL,
-              state VARCHAR(16),
-              PRIMARY KEY (run_pk, round_no, item_id))""",
-            """
-            CREATE TABLE IF NOT EXISTS sb_match_narrowed (
-              run_pk BIGINT NOT NULL,
-              round_no INT NOT NULL,
-              candidates BIGINT NOT NULL,
-              PRIMARY KEY (run_pk, round_no))""");
-
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
 
@@ -68,12 +33,6 @@ public final class SpendStore {
         this.jdbc = jdbc;
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(
                 Objects.requireNonNull(jdbc.getDataSource(), "dataSource")));
-    }
-
-    public void createSchema() {
-        DDL.forEach(jdbc::execute);
-        jdbc.execute(CallLedgerStore.DDL);
-        jdbc.execute(CallLedgerStore.ANSWERS_DDL);
     }
 
     /**

@@ -26,27 +26,6 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  */
 public final class StratumStore {
 
-    static final List<String> DDL = List.of("""
-            CREATE TABLE IF NOT EXISTS sb_stratum (
-              run_pk BIGINT NOT NULL,
-              stratum VARCHAR(16) NOT NULL,
-              round_no INT NOT NULL,
-              strata INT NOT NULL,
-              target_bound DOUBLE PRECISION NOT NULL,
-              items BIGINT NOT NULL,
-              sample_size INT NOT NULL,
-              looks INT NOT NULL,
-              last_look_run BIGINT,
-              entered BIGINT,
-              changed_items BIGINT NOT NULL,
-              changed_sample INT NOT NULL,
-              changed_full_review BOOLEAN NOT NULL,
-              changed_outcome VARCHAR(64),
-              failures INT,
-              unreviewed INT,
-              reopened_round INT,
-              PRIMARY KEY (run_pk, stratum))""");
-
     /** The changed stratum's name in {@code report.json}: new, changed and judged-afresh items, sampled by Pattern C. */
     public static final String CHANGED = "changed";
 

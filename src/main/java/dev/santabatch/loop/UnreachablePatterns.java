@@ -38,17 +38,6 @@ public final class UnreachablePatterns {
     /** The least share of the predicted items a batch fix must reach for its pattern to stay worth matcher calls. */
     public static final double MIN_REACH = 0.20;
 
-    static final String DDL = """
-            CREATE TABLE IF NOT EXISTS sb_unreachable (
-              run_pk BIGINT NOT NULL,
-              round_no INT NOT NULL,
-              pattern_no INT NOT NULL,
-              short_round INT NOT NULL,
-              short_pattern INT NOT NULL,
-              predicted DOUBLE PRECISION NOT NULL,
-              reached BIGINT NOT NULL,
-              PRIMARY KEY (run_pk, round_no, pattern_no))""";
-
     /**
      * An unreachable pattern of a round.
      *

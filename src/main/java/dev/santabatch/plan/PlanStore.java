@@ -21,19 +21,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class PlanStore {
 
-    private static final List<String> DDL = List.of("""
-            CREATE TABLE IF NOT EXISTS sb_plan (
-              run_pk BIGINT NOT NULL PRIMARY KEY,
-              estimate VARCHAR NOT NULL)""");
-
     private final Store store;
 
     public PlanStore(Store store) {
         this.store = store;
-    }
-
-    public void createSchema() {
-        DDL.forEach(store.jdbc()::execute);
     }
 
     /** The run's plan, as {@link #save} wrote it; empty when it has none. */

@@ -234,7 +234,8 @@ public final class SemanticIndex implements OfflineMethod {
         this.embedder = embedder;
         this.executor = executor;
         this.settings = settings;
-        SemanticSchema.create(jdbc);
+        // a DataSource this process has not opened as a store (a test's, a benchmark's) is migrated first
+        dev.santabatch.store.StoreSchema.migrate(dataSource);
     }
 
     /** Over the shared quantized model, embedding on the calling thread. */

@@ -54,7 +54,8 @@ public final class SentenceVectors {
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.embedder = embedder;
         this.executor = executor;
-        SemanticSchema.create(jdbc);
+        // a DataSource this process has not opened as a store (a test's, a benchmark's) is migrated first
+        dev.santabatch.store.StoreSchema.migrate(dataSource);
     }
 
     /**

@@ -30,10 +30,8 @@ class FaultSoakStoreTests {
         try {
             JdbcTemplate jdbc = new JdbcTemplate(ds);
             Store store = new Store(ds);
-            store.createSchema();
+            dev.santabatch.store.StoreSchema.migrate(ds);
             LoopStore loop = new LoopStore(jdbc);
-            loop.createSchema();
-            new LearnedRuleStore(jdbc).createSchema();
             List<String> ids = List.of("reviewed", "flagged", "flaggedBefore", "ruleFixFailed", "ruleFixPassed", "clean");
             for (int i = 0; i < ids.size(); i++) {
                 store.insertItems(1, List.of(new Store.NewItem(ids.get(i), i, i + 2, null, "[]")));

@@ -35,10 +35,8 @@ class DecideTaskletTests {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:decide-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         store = new Store(ds);
-        store.createSchema();
+        dev.santabatch.store.StoreSchema.migrate(ds);
         loop = new LoopStore(new JdbcTemplate(ds));
-        loop.createSchema();
-        new dev.santabatch.carry.CarryStore(new JdbcTemplate(ds)).createSchema();
         long runPk = store.createRunIfAbsent(new Store.RunRow(0, job.name(), "decide", "job.yml", "in.csv", "out", 1,
                 Instant.now(), null, null)).runPk();
         List<Store.NewItem> items = new ArrayList<>();

@@ -66,12 +66,10 @@ class FlaggedItemTests {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:flagged-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         store = new Store(ds);
-        store.createSchema();
+        dev.santabatch.store.StoreSchema.migrate(ds);
         JdbcTemplate jdbc = new JdbcTemplate(ds);
         loop = new LoopStore(jdbc);
-        loop.createSchema();
         rules = new LearnedRuleStore(jdbc);
-        rules.createSchema();
         long runPk = store.createRunIfAbsent(new Store.RunRow(0, job.name(), "flagged", "job.yml", "in.csv", "out", 1,
                 Instant.now(), null, null)).runPk();
         rows = TestJobsAccess.rows(10);
@@ -248,7 +246,6 @@ class FlaggedItemTests {
     /** Writes a model batch fix of item {@code i} for {@code patterns} through the step's writer. */
     private void modelBatchFix(int i, LoopStore.PatternRow... patterns) {
         SpendStore spend = new SpendStore(loop.jdbc());
-        spend.createSchema();
         Store.StoredItem item = store.item(run.runPk(), id(i)).orElseThrow();
         ModelBatchFix.Task task = new ModelBatchFix.Task(new SpendStore.Candidate(id(i), i, List.of()), item, ROUND);
         new ModelBatchFix.Writer(store, loop, spend, run).write(new Chunk<>(List.of(new ModelBatchFix.Outcome(task,

@@ -20,8 +20,7 @@ class LoopStoreTests {
         DriverManagerDataSource ds = new DriverManagerDataSource(
                 "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "");
         loop = new LoopStore(new JdbcTemplate(ds));
-        loop.createSchema();
-        new LearnedRuleStore(new JdbcTemplate(ds)).createSchema();
+        dev.santabatch.store.StoreSchema.migrate(ds);
     }
 
     static LoopStore.ReviewRow reviewed(String item, int rev, int iteration, String reviewer, String json) {

@@ -62,7 +62,7 @@ class ReviewOrderTests {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:order-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         Store store = new Store(ds);
-        store.createSchema();
+        dev.santabatch.store.StoreSchema.migrate(ds);
         long runPk = store.createRunIfAbsent(new Store.RunRow(0, job.name(), "order", "job.yml", SAMPLE.toString(), "out", 1,
                 Instant.now(), null, null)).runPk();
         List<CSVRecord> records = MemorySnapshot.records(SAMPLE);

@@ -28,7 +28,7 @@ class SpendStoreNarrowingTests {
         ds.setURL("jdbc:h2:mem:narrowing-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         jdbc = new JdbcTemplate(ds);
         spend = new SpendStore(jdbc);
-        spend.createSchema();
+        dev.santabatch.store.StoreSchema.migrate(ds);
     }
 
     private static List<SpendStore.Candidate> full() {

@@ -29,8 +29,7 @@ class UnreachablePatternsTests {
     void store() {
         DriverManagerDataSource ds = new DriverManagerDataSource("jdbc:h2:mem:unreachable-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         loop = new LoopStore(new JdbcTemplate(ds));
-        loop.createSchema();
-        new SpendStore(new JdbcTemplate(ds)).createSchema();
+        dev.santabatch.store.StoreSchema.migrate(ds);
         unreachable = new UnreachablePatterns(loop);
     }
 

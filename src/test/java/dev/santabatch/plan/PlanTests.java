@@ -157,12 +157,8 @@ class PlanTests {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:plan-history-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         Store store = new Store(ds);
-        store.createSchema();
-        new CarryStore(store.jdbc()).createSchema();
-        new LoopStore(store.jdbc()).createSchema();
-        new SpendStore(store.jdbc()).createSchema();
+        dev.santabatch.store.StoreSchema.migrate(ds);
         RunSummaryStore summaries = new RunSummaryStore(store.jdbc());
-        summaries.createSchema();
         // r1 to r5 measured 0.1 to 0.5; r6 was not exported; r7 and r8, the newest, measured none
         for (int i = 1; i <= 8; i++) {
             long pk = store.createRunIfAbsent(new Store.RunRow(0, "planned", "r" + i, "job.yml", "in.csv", "out", 1,

@@ -34,12 +34,8 @@ class RunReportAgreementTests {
         DriverManagerDataSource ds = new DriverManagerDataSource(
                 "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "");
         store = new Store(ds);
-        store.createSchema();
+        dev.santabatch.store.StoreSchema.migrate(ds);
         loop = new LoopStore(store.jdbc());
-        loop.createSchema();
-        // the report lists the run's learned rules (none here), as the application's start creates their table
-        new dev.santabatch.loop.LearnedRuleStore(store.jdbc()).createSchema();
-        new dev.santabatch.loop.SpendStore(store.jdbc()).createSchema();
     }
 
     static String review(CheckResult x, CheckResult y) {

@@ -32,9 +32,8 @@ class StrataReportTests {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:strata-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         store = new Store(ds);
-        store.createSchema();
+        dev.santabatch.store.StoreSchema.migrate(ds);
         loop = new LoopStore(store.jdbc());
-        loop.createSchema();
         strata = new StratumStore(store.jdbc());
         long earlier = store.createRunIfAbsent(new Store.RunRow(0, "nightly", "monday", "job.yml", "in.csv", "out", 1,
                 Instant.now(), null, null)).runPk();

@@ -24,7 +24,7 @@ class ProgressListenerTests {
     @Test
     void logsResumeRecordsRateAndTheStoresCounts() {
         Store store = new Store(new DriverManagerDataSource("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", ""));
-        store.createSchema();
+        dev.santabatch.store.StoreSchema.migrate(store.jdbc().getDataSource());
         Logger logger = (Logger) LoggerFactory.getLogger(ProgressListener.class);
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
