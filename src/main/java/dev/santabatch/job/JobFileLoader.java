@@ -119,7 +119,7 @@ public final class JobFileLoader {
     private JobFileLoader(Path file, Function<String, @Nullable String> env) {
         this.file = file;
         this.env = env;
-        this.yaml = JobFileYaml.read(file);
+        this.yaml = new JobFileYaml(file);
         Path parent = file.toAbsolutePath().normalize().getParent();
         this.baseDir = parent != null ? parent : file.toAbsolutePath().getRoot();
     }
@@ -587,17 +587,11 @@ public final class JobFileLoader {
     /** An offline reviewer's thresholds by name; their names and values are checked by the reviewer. */
     private Map<String, Double> thresholds(String path, @Nullable Map<String, @Nullable Double> written)
             throws JobFileException {
-        if (written == null) {
-            return Map.of();
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<String, @Nullable Double> e : written == null ? Map.<String, Double>of().entrySet() : written.entrySet()) {
+            out.put(e.getKey(), req(path + "." + e.getKey(), e.getValue(), "expected a number, got nothing (null)"));
         }
-        for (Map.Entry<String, @Nullable Double> e : written.entrySet()) {
-            if (e.getValue() == null) {
-                throw yaml.err(path + "." + e.getKey(), "expected a number, got nothing (null)");
-            }
-        }
-        @SuppressWarnings("NullAway") // checked above
-        Map<String, Double> numbers = Collections.unmodifiableMap(new LinkedHashMap<>(written));
-        return numbers;
+        return Collections.unmodifiableMap(out);
     }
 
     private FixerSpec fixer(JobFile.Fixer o) throws JobFileException {
@@ -747,31 +741,23 @@ public final class JobFileLoader {
         warnings.add(yaml.err(path, problem).getMessage());
     }
 
-    /** A required value: absent is "missing", written without a value is "a value is required". */
-    private <T> T req(String path, @Nullable T value) throws JobFileException {
+    /** A required value: absent is "missing", written without a value is {@code empty} (by default "a value is required"). */
+    private <T> T req(String path, @Nullable T value, String empty) throws JobFileException {
         if (value == null) {
-            throw yaml.err(path, yaml.present(path) ? "a value is required" : "required key is missing");
+            throw yaml.err(path, yaml.present(path) ? empty : "required key is missing");
         }
         return value;
+    }
+
+    private <T> T req(String path, @Nullable T value) throws JobFileException {
+        return req(path, value, "a value is required");
     }
 
     /** A mapping of keys; an optional one that is absent is a record of nulls (every default applies). */
     private <R extends Record> R section(String path, @Nullable R value, Class<R> type, boolean required)
             throws JobFileException {
-        if (value != null) {
-            return value;
-        }
-        if (required) {
-            throw yaml.err(path, yaml.present(path) ? "expected a mapping of keys, got nothing (null)"
-                    : "required key is missing");
-        }
-        try {
-            Object[] nulls = new Object[type.getRecordComponents().length];
-            return type.getDeclaredConstructor(Arrays.stream(type.getRecordComponents())
-                    .map(java.lang.reflect.RecordComponent::getType).toArray(Class<?>[]::new)).newInstance(nulls);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+        return value == null && !required ? JobFileYaml.empty(type)
+                : req(path, value, "expected a mapping of keys, got nothing (null)");
     }
 
     /** An item of a list of mappings. */
@@ -783,10 +769,7 @@ public final class JobFileLoader {
     }
 
     private <T> List<T> reqList(String path, @Nullable List<T> value, boolean nonEmpty) throws JobFileException {
-        if (value == null) {
-            throw yaml.err(path, yaml.present(path) ? "expected a list, got nothing (null)" : "required key is missing");
-        }
-        return list(path, value, nonEmpty);
+        return list(path, req(path, value, "expected a list, got nothing (null)"), nonEmpty);
     }
 
     private <T> List<T> list(String path, @Nullable List<T> value, boolean nonEmpty) throws JobFileException {

@@ -89,13 +89,9 @@ final class JobFileYaml {
     /** Key nodes by dotted path. */
     private final Map<String, Node> keys = new HashMap<>();
 
-    private JobFileYaml(Path file) {
+    /** The file, not yet read: {@link #bind()} reads it. */
+    JobFileYaml(Path file) {
         this.file = file;
-    }
-
-    /** Reads the file; {@link #bind()} gives its records. */
-    static JobFileYaml read(Path file) {
-        return new JobFileYaml(file);
     }
 
     /** The file's records. */
@@ -253,6 +249,11 @@ final class JobFileYaml {
         return error(path, at, "unknown key" + (where != null ? " for " + where : "")
                 + (suggestion != null ? " (did you mean '" + suggestion + "'?)" : "")
                 + "; allowed here: " + String.join(", ", allowed));
+    }
+
+    /** A record of the type with every component null: a section that is not written. */
+    static <R extends Record> R empty(Class<R> type) {
+        return MAPPER.convertValue(Map.of(), type);
     }
 
     /** The keys of a job file mapping: its record's components, in kebab case. */
