@@ -178,7 +178,7 @@ final class JobFileYaml {
     private JsonNode convert(Node node, String path, int[] count) throws JobFileException {
         values.put(path, node);
         if (++count[0] > MAX_VALUES) {
-            throw error(null, node, "invalid YAML: more than " + MAX_VALUES + " values once aliases are expanded");
+            throw error(null, node, "aliases expand to more than " + MAX_VALUES + " values");
         }
         JsonNodeFactory f = JsonNodeFactory.instance;
         if (node instanceof SequenceNode s) {
