@@ -71,14 +71,18 @@ final class JobFileYaml {
             Pattern.compile("(?i)(api[-_]?key|secret|passw(or)?d|bearer|access[-_]?(key|token)|auth[-_]?token|^token$|^key$)");
     static final String NEVER_THE_KEY = "job files name the environment variable, never the key";
 
+    private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9][0-9_]*");
+    private static final Pattern NUMBER =
+            Pattern.compile("[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?");
+    private static final Pattern SHORT_DURATION = Pattern.compile("([0-9]+)\\s*(ms|s|m|h)?");
     private static final PropertyNamingStrategies.NamingBase KEBAB =
             (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.KEBAB_CASE;
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .propertyNamingStrategy(KEBAB)
             .addModule(new SimpleModule()
                     .addDeserializer(String.class, new Scalar<>(String.class, "a string", JobFileYaml::text))
-                    .addDeserializer(Long.class, new Scalar<>(Long.class, "an integer", JobFileYaml::integer))
-                    .addDeserializer(Double.class, new Scalar<>(Double.class, "a number", JobFileYaml::number))
+                    .addDeserializer(Long.class, new Scalar<>(Long.class, "an integer", (t, p) -> numeral(t, INTEGER, Long::parseLong)))
+                    .addDeserializer(Double.class, new Scalar<>(Double.class, "a number", (t, p) -> numeral(t, NUMBER, Double::parseDouble)))
                     .addDeserializer(Boolean.class, new Scalar<>(Boolean.class, "true or false", JobFileYaml::bool))
                     .addDeserializer(Duration.class, new Scalar<>(Duration.class, "a duration", JobFileYaml::duration)))
             .build();
@@ -366,10 +370,6 @@ final class JobFileYaml {
 
     // ------------------------------------------------------------------ scalars
 
-    private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9][0-9_]*");
-    private static final Pattern NUMBER =
-            Pattern.compile("[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?");
-    private static final Pattern SHORT_DURATION = Pattern.compile("([0-9]+)\\s*(ms|s|m|h)?");
 
     /** A value that cannot be used; the message is the problem as the job file error states it. */
     static final class Problem extends JsonMappingException {
@@ -414,19 +414,11 @@ final class JobFileYaml {
         return v.strip();
     }
 
-    private static @Nullable Long integer(String text, JsonParser p) {
+    /** An integer or number: the text trimmed, its underscores dropped, when it matches; else null. */
+    private static <T> @Nullable T numeral(String text, Pattern pattern, java.util.function.Function<String, T> parse) {
         String v = text.trim();
         try {
-            return INTEGER.matcher(v).matches() ? Long.parseLong(v.replace("_", "")) : null;
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    private static @Nullable Double number(String text, JsonParser p) {
-        String v = text.trim();
-        try {
-            return NUMBER.matcher(v).matches() ? Double.parseDouble(v.replace("_", "")) : null;
+            return pattern.matcher(v).matches() ? parse.apply(v.replace("_", "")) : null;
         } catch (NumberFormatException e) {
             return null;
         }
