@@ -1,55 +1,38 @@
 package dev.santabatch.job;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.santabatch.job.Criterion.CheckedBy;
 import dev.santabatch.job.ModelSpec.StructuredOutput;
 import dev.santabatch.job.RuleSpec.FixKind;
 import dev.santabatch.job.RuleSpec.GroundedAttribute;
-import java.io.IOException;
-import java.io.Reader;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.jspecify.annotations.Nullable;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * Reads a YAML job file into a fully resolved, validated {@link JobDefinition}.
  *
- * <p>The file is parsed with SnakeYAML's {@code compose} into a node tree (no Java objects are
- * ever constructed from the file, so loading is safe), and every value is read from its node so
- * that each error names the dotted key (e.g. {@code rubric[2].rules[0].fix}) and its 1-based line.
- * Errors are {@link JobFileException}s with the message {@code <file>:<line>: key '<key>': <problem>}.
+ * <p>{@link JobFileYaml} parses the file and binds it to {@link JobFile} records (unknown keys,
+ * values of the wrong shape and unparseable scalars are errors there); this class applies the
+ * defaults, ranges and cross-key checks. Errors are {@link JobFileException}s with the message
+ * {@code <file>:<line>: key '<key>': <problem>}, the key dotted (e.g. {@code rubric[2].rules[0].fix}).
  *
  * <p>YAML rules: one document; the top level is a mapping; duplicate keys are errors; explicit
  * non-standard tags ({@code !foo}, {@code !!java...}) are errors; merge keys ({@code <<}) are not
@@ -76,77 +59,42 @@ public final class JobFileLoader {
     static final Pattern RULE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
     static final Pattern REVIEWER_ID = Pattern.compile("[A-Za-z0-9_-]+");
     static final Pattern ENV_NAME = Pattern.compile("[A-Z_][A-Z0-9_]*");
-    private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9][0-9_]*");
-    private static final Pattern NUMBER =
-            Pattern.compile("[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?");
-    private static final Pattern SHORT_DURATION = Pattern.compile("([0-9]+)\\s*(ms|s|m|h)?");
-    private static final Pattern SECRET_KEY =
-            Pattern.compile("(?i)(api[-_]?key|secret|passw(or)?d|bearer|access[-_]?(key|token)|auth[-_]?token|^token$|^key$)");
 
     static final String DEFAULT_API_KEY_ENV = "OPENAI_API_KEY";
-    private static final String NEVER_THE_KEY = "job files name the environment variable, never the key";
+    private static final String NEVER_THE_KEY = JobFileYaml.NEVER_THE_KEY;
 
-    private static final List<String> TOP_KEYS = List.of(
-            "name", "input", "task-spec", "rubric", "sampling", "santa", "reviewers", "fixer", "matcher", "run", "budget",
-            "governor", "carry-over");
-    private static final List<String> INPUT_KEYS = List.of(
-            "path", "id-column", "content-column", "category-column", "source-columns", "ground-truth");
-    private static final List<String> CRITERION_KEYS = List.of("id", "name", "pass", "fail-signal", "checked-by", "rules",
-            "canaries");
+    /** The keys each rule type takes (a rule's record, {@link JobFile.Rule}, has every type's). */
     private static final Map<String, List<String>> RULE_KEYS = ruleKeys();
-    private static final List<String> ALL_RULE_KEYS =
-            RULE_KEYS.values().stream().flatMap(List::stream).distinct().toList();
-    private static final List<String> SAMPLING_KEYS =
-            List.of("rate", "allow-rate-outside-range", "min-size", "full-review-below", "seed");
-    private static final List<String> SANTA_KEYS = List.of("max-iterations", "max-rounds", "systematic-min-items",
-            "failed-review-threshold", "low-agreement-kappa", "pattern-similarity", "audit-size", "acceptance-number",
-            "canary-share", "min-canaries", "min-panel-sensitivity", "max-false-flag-rate", "max-fail-share");
     /** A larger acceptance number would call a sample with over a hundred failures clean. */
     private static final int ACCEPTANCE_NUMBER_MAX = 100;
-    private static final List<String> REVIEWER_KEYS = List.of("id", "type", "criteria", "model", "thresholds");
-    private static final List<String> FIXER_KEYS = List.of("type", "model");
-    private static final List<String> MATCHER_KEYS = List.of("model", "max-candidate-share", "min-similarity");
-    private static final List<String> GOVERNOR_KEYS = List.of("max-in-flight-per-endpoint", "max-in-flight-per-model",
-            "requests-per-minute-per-model", "max-attempts", "initial-backoff", "max-backoff", "jitter",
-            "max-retry-after", "log-requests", "circuit-breaker-failures");
-    private static final List<String> MODEL_KEYS = List.of("base-url", "model", "api-key-env", "temperature", "timeout",
-            "max-output-tokens", "structured-output", "price-input-per-million", "price-output-per-million",
-            "reasoning-effort");
-    private static final List<String> RUN_KEYS = List.of("chunk-size", "concurrency");
-    private static final List<String> CARRY_OVER_KEYS = List.of("enabled", "max-age", "target-bound");
-    private static final List<String> BUDGET_KEYS = List.of("max-calls", "max-tokens", "max-cost",
-            "max-calls-per-round", "max-tokens-per-round", "max-cost-per-round");
-
-    private static final List<String> WHEN_KEYS = List.of("column", "values");
-    private static final List<String> ATTRIBUTE_KEYS = List.of("column", "unit", "keywords");
 
     /**
      * Every key the loader accepts, as dotted paths with {@code []} for list items and {@code model.}
-     * for a model mapping (under {@code reviewers[].model} and {@code fixer.model}). The reference in
-     * {@code docs/job-file-reference.md} is tested against this list.
+     * for a model mapping (under {@code reviewers[].model}, {@code fixer.model} and {@code
+     * matcher.model}). The reference in {@code docs/job-file-reference.md} is tested against this list.
      */
     static List<String> referenceKeys() {
-        List<String> keys = new ArrayList<>(TOP_KEYS);
-        addAll(keys, "input.", INPUT_KEYS);
-        addAll(keys, "rubric[].", CRITERION_KEYS);
-        addAll(keys, "rubric[].rules[].", ALL_RULE_KEYS);
-        addAll(keys, "rubric[].rules[].when.", WHEN_KEYS);
-        addAll(keys, "rubric[].rules[].attributes[].", ATTRIBUTE_KEYS);
-        addAll(keys, "sampling.", SAMPLING_KEYS);
-        addAll(keys, "santa.", SANTA_KEYS);
-        addAll(keys, "reviewers[].", REVIEWER_KEYS);
-        addAll(keys, "fixer.", FIXER_KEYS);
-        addAll(keys, "matcher.", MATCHER_KEYS);
-        addAll(keys, "model.", MODEL_KEYS);
-        addAll(keys, "run.", RUN_KEYS);
-        addAll(keys, "budget.", BUDGET_KEYS);
-        addAll(keys, "governor.", GOVERNOR_KEYS);
-        addAll(keys, "carry-over.", CARRY_OVER_KEYS);
+        List<String> keys = new ArrayList<>(JobFileYaml.keysOf(JobFile.class));
+        addAll(keys, "input.", JobFile.Input.class);
+        addAll(keys, "rubric[].", JobFile.Criterion.class);
+        addAll(keys, "rubric[].rules[].", JobFile.Rule.class);
+        addAll(keys, "rubric[].rules[].when.", JobFile.When.class);
+        addAll(keys, "rubric[].rules[].attributes[].", JobFile.Attribute.class);
+        addAll(keys, "sampling.", JobFile.Sampling.class);
+        addAll(keys, "santa.", JobFile.Santa.class);
+        addAll(keys, "reviewers[].", JobFile.Reviewer.class);
+        addAll(keys, "fixer.", JobFile.Fixer.class);
+        addAll(keys, "matcher.", JobFile.Matcher.class);
+        addAll(keys, "model.", JobFile.Model.class);
+        addAll(keys, "run.", JobFile.Run.class);
+        addAll(keys, "budget.", JobFile.Budget.class);
+        addAll(keys, "governor.", JobFile.Governor.class);
+        addAll(keys, "carry-over.", JobFile.CarryOver.class);
         return List.copyOf(keys);
     }
 
-    private static void addAll(List<String> keys, String prefix, List<String> names) {
-        names.forEach(n -> keys.add(prefix + n));
+    private static void addAll(List<String> keys, String prefix, Class<?> record) {
+        JobFileYaml.keysOf(record).forEach(n -> keys.add(prefix + n));
     }
 
     private static Map<String, List<String>> ruleKeys() {
@@ -160,16 +108,18 @@ public final class JobFileLoader {
 
     private final Path file;
     private final Path baseDir;
+    private final JobFileYaml yaml;
     /** The input's listed source columns (empty: every column), set once the input section is read. */
     private List<String> sourceColumns = List.of();
     private final List<String> warnings = new ArrayList<>();
     /** Canary kinds by criterion id, in rubric order, filled while the rubric is read. */
     private final Map<String, List<CanaryKind>> canaries = new LinkedHashMap<>();
-    private final java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env;
+    private final Function<String, @Nullable String> env;
 
-    private JobFileLoader(Path file, java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
+    private JobFileLoader(Path file, Function<String, @Nullable String> env) {
         this.file = file;
         this.env = env;
+        this.yaml = new JobFileYaml(file);
         Path parent = file.toAbsolutePath().normalize().getParent();
         this.baseDir = parent != null ? parent : file.toAbsolutePath().getRoot();
     }
@@ -182,7 +132,7 @@ public final class JobFileLoader {
     /**
      * Loads and validates a job file and returns the definition together with its warnings, in the
      * process's environment (which resolves a model without base URL: see
-     * {@link #loadWithWarnings(Path, java.util.function.Function)}).
+     * {@link #loadWithWarnings(Path, Function)}).
      */
     public static Result loadWithWarnings(Path file) throws JobFileException {
         return loadWithWarnings(file, System::getenv);
@@ -194,190 +144,126 @@ public final class JobFileLoader {
      * @param env the environment as the models see it: a model without base URL is called at its
      *     {@code OPENAI_BASE_URL}, which the same-model warning resolves
      */
-    public static Result loadWithWarnings(Path file,
-            java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) throws JobFileException {
+    public static Result loadWithWarnings(Path file, Function<String, @Nullable String> env) throws JobFileException {
         JobFileLoader loader = new JobFileLoader(file, env);
         JobDefinition definition = loader.read();
         return new Result(definition, loader.warnings);
     }
 
-    // ------------------------------------------------------------------ parsing
+    // ------------------------------------------------------------------ sections
 
     private JobDefinition read() throws JobFileException {
-        Node root = compose();
-        checkTags(root, Collections.newSetFromMap(new IdentityHashMap<>()));
-        if (!(root instanceof MappingNode)) {
-            throw error(null, root, "expected a mapping of keys at the top level, got " + describe(root));
-        }
-        Obj top = new Obj(root, "", TOP_KEYS);
-
-        String name = top.reqString("name");
+        JobFile f = yaml.bind();
+        String name = req("name", f.name());
         if (!NAME.matcher(name).matches()) {
-            throw top.err("name", "must be a safe path segment matching " + NAME.pattern() + ", got '" + name + "'");
+            throw yaml.err("name", "must be a safe path segment matching " + NAME.pattern() + ", got '" + name + "'");
         }
-        InputSpec input = input(top.reqObj("input", INPUT_KEYS));
-        String taskSpec = top.reqString("task-spec");
-        List<Criterion> rubric = rubric(top);
-        SamplingSpec sampling = sampling(top.optObj("sampling", SAMPLING_KEYS));
-        SantaSpec santa = santa(top.optObj("santa", SANTA_KEYS));
-        List<ReviewerSpec> reviewers = reviewers(top, rubric);
-        FixerSpec fixer = fixer(top.optObj("fixer", FIXER_KEYS));
-        MatcherSpec matcher = matcher(top.optObj("matcher", MATCHER_KEYS), fixer, reviewers, top);
-        Obj runObj = top.optObj("run", RUN_KEYS);
-        RunSpec run = new RunSpec(
-                runObj.intIn("chunk-size", 500, 1, 100_000), runObj.intIn("concurrency", 4, 1, 256));
-        BudgetSpec budget = budget(top.optObj("budget", BUDGET_KEYS));
-        GovernorSpec governor = governor(top.optObj("governor", GOVERNOR_KEYS));
-        Obj carryObj = top.optObj("carry-over", CARRY_OVER_KEYS);
-        double targetBound = carryObj.number("target-bound", CarryOverSpec.DEFAULT_TARGET_BOUND);
+        InputSpec input = input(section("input", f.input(), JobFile.Input.class, true));
+        String taskSpec = req("task-spec", f.taskSpec());
+        List<Criterion> rubric = rubric(f.rubric());
+        SamplingSpec sampling = sampling(section("sampling", f.sampling(), JobFile.Sampling.class, false));
+        SantaSpec santa = santa(section("santa", f.santa(), JobFile.Santa.class, false));
+        List<ReviewerSpec> reviewers = reviewers(f.reviewers(), rubric);
+        FixerSpec fixer = fixer(section("fixer", f.fixer(), JobFile.Fixer.class, false));
+        MatcherSpec matcher = matcher(section("matcher", f.matcher(), JobFile.Matcher.class, false), fixer, reviewers);
+        JobFile.Run r = section("run", f.run(), JobFile.Run.class, false);
+        RunSpec run = new RunSpec(intIn("run.chunk-size", r.chunkSize(), 500, 1, 100_000),
+                intIn("run.concurrency", r.concurrency(), 4, 1, 256));
+        BudgetSpec budget = budget(section("budget", f.budget(), JobFile.Budget.class, false));
+        GovernorSpec governor = governor(section("governor", f.governor(), JobFile.Governor.class, false));
+        JobFile.CarryOver c = section("carry-over", f.carryOver(), JobFile.CarryOver.class, false);
+        double targetBound = c.targetBound() != null ? c.targetBound() : CarryOverSpec.DEFAULT_TARGET_BOUND;
         if (!(targetBound > 0 && targetBound < 1)) {
-            throw carryObj.err("target-bound", "must be greater than 0 and less than 1, got " + carryObj.raw("target-bound"));
+            throw yaml.err("carry-over.target-bound",
+                    "must be greater than 0 and less than 1, got " + yaml.raw("carry-over.target-bound"));
         }
-        CarryOverSpec carryOver = new CarryOverSpec(carryObj.bool("enabled", true),
-                carryObj.intIn("max-age", CarryOverSpec.DEFAULT_MAX_AGE, 1, 1000), targetBound);
+        CarryOverSpec carryOver = new CarryOverSpec(c.enabled() == null || c.enabled(),
+                intIn("carry-over.max-age", c.maxAge(), CarryOverSpec.DEFAULT_MAX_AGE, 1, 1000), targetBound);
         JobDefinition job = new JobDefinition(file, name, input, taskSpec, rubric, sampling, santa, reviewers, fixer,
                 matcher, run, budget, governor,
                 Collections.unmodifiableMap(new LinkedHashMap<>(canaries)), carryOver);
         for (String same : job.sameModelReviewers(env)) {
-            warnings.add(format("reviewers", top.node("reviewers"), "reviewers " + same
+            warn("reviewers", "reviewers " + same
                     + " use the same endpoint and model: they share its biases, so their agreement says little;"
-                    + " use models of different families (see README, 'Model reviewers')"));
+                    + " use models of different families (see README, 'Model reviewers')");
         }
         return job;
     }
 
-    private Node compose() throws JobFileException {
-        LoaderOptions options = new LoaderOptions();
-        options.setAllowDuplicateKeys(false);
-        options.setAllowRecursiveKeys(false);
-        options.setMaxAliasesForCollections(50);
-        Yaml yaml = new Yaml(new SafeConstructor(options));
-        Node root;
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            root = yaml.compose(reader);
-        } catch (NoSuchFileException e) {
-            throw new JobFileException(file, null, 0, "job file not found");
-        } catch (MarkedYAMLException e) {
-            int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 0;
-            String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
-            String context = e.getContext() != null ? e.getContext() + ": " : "";
-            throw new JobFileException(file, null, line, "invalid YAML: " + context + problem);
-        } catch (YAMLException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof CharacterCodingException) {
-                throw new JobFileException(file, null, 0, "not valid UTF-8");
-            }
-            throw new JobFileException(file, null, 0, "invalid YAML: " + firstLine(e.getMessage()));
-        } catch (CharacterCodingException e) {
-            throw new JobFileException(file, null, 0, "not valid UTF-8");
-        } catch (IOException e) {
-            throw new JobFileException(file, null, 0, "cannot read the job file: " + e);
-        }
-        if (root == null) {
-            throw new JobFileException(file, null, 0, "the job file is empty");
-        }
-        return root;
+    private InputSpec input(JobFile.Input o) throws JobFileException {
+        Path path = existingFile("input.path", req("input.path", o.path()));
+        String idColumn = req("input.id-column", o.idColumn());
+        String contentColumn = req("input.content-column", o.contentColumn());
+        List<String> sourceColumns = strings("input.source-columns", o.sourceColumns(), false, true);
+        this.sourceColumns = sourceColumns;
+        Path groundTruth = o.groundTruth() != null ? existingFile("input.ground-truth", o.groundTruth()) : null;
+        return new InputSpec(path, idColumn, contentColumn, o.categoryColumn(), sourceColumns, groundTruth);
     }
 
-    private void checkTags(Node node, Set<Node> seen) throws JobFileException {
-        if (!seen.add(node)) {
-            return;
-        }
-        Tag tag = node.getTag();
-        if (!tag.getValue().startsWith(Tag.PREFIX)) {
-            throw error(null, node, "YAML tags are not allowed (" + tag.getValue() + ")");
-        }
-        if (node instanceof MappingNode m) {
-            for (NodeTuple t : m.getValue()) {
-                checkTags(t.getKeyNode(), seen);
-                checkTags(t.getValueNode(), seen);
-            }
-        } else if (node instanceof SequenceNode s) {
-            for (Node n : s.getValue()) {
-                checkTags(n, seen);
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------ sections
-
-    private InputSpec input(Obj o) throws JobFileException {
-        Path path = existingFile(o, "path", true);
-        String idColumn = o.reqString("id-column");
-        String contentColumn = o.reqString("content-column");
-        String categoryColumn = o.optString("category-column");
-        List<String> sourceColumns = o.stringList("source-columns", false, true);
-        this.sourceColumns = sourceColumns == null ? List.of() : sourceColumns;
-        Path groundTruth = o.has("ground-truth") ? existingFile(o, "ground-truth", false) : null;
-        return new InputSpec(path, idColumn, contentColumn, categoryColumn, sourceColumns, groundTruth);
-    }
-
-    private @Nullable Path existingFile(Obj o, String key, boolean required) throws JobFileException {
-        String value = required ? o.reqString(key) : o.optString(key);
-        if (value == null) {
-            return null;
-        }
+    private Path existingFile(String key, String value) throws JobFileException {
         Path resolved;
         try {
             resolved = baseDir.resolve(value).normalize();
         } catch (RuntimeException e) {
-            throw o.err(key, "not a valid path: '" + value + "'");
+            throw yaml.err(key, "not a valid path: '" + value + "'");
         }
         if (!Files.exists(resolved)) {
-            throw o.err(key, "file not found: " + resolved);
+            throw yaml.err(key, "file not found: " + resolved);
         }
         if (!Files.isRegularFile(resolved)) {
-            throw o.err(key, "not a regular file: " + resolved);
+            throw yaml.err(key, "not a regular file: " + resolved);
         }
         if (!Files.isReadable(resolved)) {
-            throw o.err(key, "file not readable: " + resolved);
+            throw yaml.err(key, "file not readable: " + resolved);
         }
         return resolved;
     }
 
-    private List<Criterion> rubric(Obj top) throws JobFileException {
-        List<Node> items = top.reqList("rubric", true);
+    private List<Criterion> rubric(@Nullable List<JobFile.@Nullable Criterion> items) throws JobFileException {
+        items = reqList("rubric", items, true);
         List<Criterion> rubric = new ArrayList<>();
         Map<String, String> criterionIds = new LinkedHashMap<>();
         Map<String, String> ruleIds = new LinkedHashMap<>();
         for (int i = 0; i < items.size(); i++) {
             String path = "rubric[" + i + "]";
-            Obj c = new Obj(items.get(i), path, CRITERION_KEYS);
-            String id = c.reqString("id");
+            JobFile.Criterion c = item(path, items.get(i));
+            String id = req(path + ".id", c.id());
             if (!CRITERION_ID.matcher(id).matches()) {
-                throw c.err("id", "must match " + CRITERION_ID.pattern() + " (lower case, digits, dashes), got '" + id + "'");
+                throw yaml.err(path + ".id",
+                        "must match " + CRITERION_ID.pattern() + " (lower case, digits, dashes), got '" + id + "'");
             }
             String previous = criterionIds.putIfAbsent(id, path);
             if (previous != null) {
-                throw c.err("id", "duplicate criterion id '" + id + "' (already used by " + previous + ")");
+                throw yaml.err(path + ".id", "duplicate criterion id '" + id + "' (already used by " + previous + ")");
             }
-            String name = c.has("name") ? c.reqString("name") : id;
-            String pass = c.reqString("pass");
-            String failSignal = c.reqString("fail-signal");
+            String name = c.name() != null ? c.name() : id;
+            String pass = req(path + ".pass", c.pass());
+            String failSignal = req(path + ".fail-signal", c.failSignal());
             List<RuleSpec> rules = new ArrayList<>();
-            List<Node> ruleNodes = c.list("rules", false);
-            for (int j = 0; j < ruleNodes.size(); j++) {
+            List<JobFile.@Nullable Rule> ruleItems = list(path + ".rules", c.rules(), false);
+            for (int j = 0; j < ruleItems.size(); j++) {
                 String rulePath = path + ".rules[" + j + "]";
-                RuleSpec rule = rule(new Obj(ruleNodes.get(j), rulePath, ALL_RULE_KEYS));
+                RuleSpec rule = rule(rulePath, item(rulePath, ruleItems.get(j)));
                 String previousRule = ruleIds.putIfAbsent(rule.id(), rulePath);
                 if (previousRule != null) {
-                    throw error(rulePath + ".id", ruleNodes.get(j),
+                    throw yaml.error(rulePath + ".id", yaml.node(rulePath),
                             "duplicate rule id '" + rule.id() + "' (already used by " + previousRule + ")");
                 }
                 rules.add(rule);
             }
-            CheckedBy checkedBy = c.enumValue("checked-by", null, CheckedBy.class);
+            CheckedBy checkedBy = enumValue(path + ".checked-by", c.checkedBy(), null, CheckedBy.class);
             if (checkedBy == null) {
                 checkedBy = rules.isEmpty() ? CheckedBy.SANTA : CheckedBy.RULES;
             } else if (checkedBy != CheckedBy.SANTA && rules.isEmpty()) {
-                throw c.err("checked-by", "checked-by " + kebab(checkedBy) + " needs at least one rule in 'rules'");
+                throw yaml.err(path + ".checked-by",
+                        "checked-by " + kebab(checkedBy) + " needs at least one rule in 'rules'");
             }
             if (checkedBy == CheckedBy.SANTA && !rules.isEmpty()) {
-                warnings.add(format(c.key("checked-by"), c.node("checked-by"), "criterion '" + id
-                        + "' has rules but is checked by santa only; its rules are not run (use checked-by both)"));
+                warn(path + ".checked-by", "criterion '" + id
+                        + "' has rules but is checked by santa only; its rules are not run (use checked-by both)");
             }
             Criterion criterion = new Criterion(id, name, pass, failSignal, checkedBy, List.copyOf(rules));
-            List<CanaryKind> kinds = canaryKinds(c, criterion);
+            List<CanaryKind> kinds = canaryKinds(path + ".canaries", c.canaries(), criterion);
             if (!kinds.isEmpty()) {
                 canaries.put(id, kinds);
             }
@@ -391,14 +277,14 @@ public final class JobFileLoader {
      * canaries), else the default for its id and wording ({@link #defaultCanaries}). A criterion
      * checked by rules only has none: canaries test the panel.
      */
-    private List<CanaryKind> canaryKinds(Obj c, Criterion criterion) throws JobFileException {
-        if (!c.has("canaries")) {
+    private List<CanaryKind> canaryKinds(String path, @Nullable List<@Nullable String> written, Criterion criterion)
+            throws JobFileException {
+        if (written == null) {
             return criterion.reviewedBySanta() ? defaultCanaries(criterion) : List.of();
         }
-        List<String> ids = c.stringList("canaries", false, true);
-        List<Node> nodes = c.list("canaries", false);
+        List<String> ids = strings(path, written, false, true);
         if (!ids.isEmpty() && !criterion.reviewedBySanta()) {
-            throw c.err("canaries", "criterion '" + criterion.id() + "' is checked by rules only; canaries test the"
+            throw yaml.err(path, "criterion '" + criterion.id() + "' is checked by rules only; canaries test the"
                     + " panel (checked-by santa or both), the pre-pass reports rules-only criteria");
         }
         List<CanaryKind> kinds = new ArrayList<>();
@@ -406,8 +292,7 @@ public final class JobFileLoader {
             String k = ids.get(i);
             CanaryKind kind = CanaryKind.of(k).orElse(null);
             if (kind == null) {
-                throw error(c.key("canaries") + "[" + i + "]", nodes.get(i),
-                        "unknown canary kind '" + k + "' (known: " + CanaryKind.ids() + ")");
+                throw yaml.err(path + "[" + i + "]", "unknown canary kind '" + k + "' (known: " + CanaryKind.ids() + ")");
             }
             kinds.add(kind);
         }
@@ -447,48 +332,52 @@ public final class JobFileLoader {
         return List.of();
     }
 
-    private RuleSpec rule(Obj r) throws JobFileException {
-        String id = r.reqString("id");
+    private RuleSpec rule(String path, JobFile.Rule r) throws JobFileException {
+        String id = req(path + ".id", r.id());
         if (!RULE_ID.matcher(id).matches()) {
-            throw r.err("id", "must match " + RULE_ID.pattern() + ", got '" + id + "'");
+            throw yaml.err(path + ".id", "must match " + RULE_ID.pattern() + ", got '" + id + "'");
         }
-        String type = r.reqChoice("type", RULE_KEYS.keySet());
-        r.allow(RULE_KEYS.get(type), "a " + type + " rule");
+        String type = choice(path + ".type", req(path + ".type", r.type()), RULE_KEYS.keySet());
+        for (String k : yaml.keysIn(path)) {
+            if (!RULE_KEYS.get(type).contains(k)) {
+                String at = path + "." + k;
+                throw yaml.unknownKey(at, yaml.keyNode(at), k, RULE_KEYS.get(type), "a " + type + " rule");
+            }
+        }
+        String fixKey = path + ".fix";
         switch (type) {
             case "forbidden-terms" -> {
-                List<String> terms = r.stringList("terms", false, true);
-                List<String> patterns = r.stringList("patterns", false, false);
-                List<Node> patternNodes = r.list("patterns", false);
+                List<String> terms = strings(path + ".terms", r.terms(), false, true);
+                List<String> patterns = strings(path + ".patterns", r.patterns(), false, false);
                 for (int k = 0; k < patterns.size(); k++) {
                     try {
                         Pattern.compile(patterns.get(k));
                     } catch (PatternSyntaxException e) {
-                        throw error(r.key("patterns") + "[" + k + "]", patternNodes.get(k),
-                                "invalid regular expression: " + e.getDescription()
-                                        + (e.getIndex() >= 0 ? " near index " + e.getIndex() : ""));
+                        throw yaml.err(path + ".patterns[" + k + "]", "invalid regular expression: " + e.getDescription()
+                                + (e.getIndex() >= 0 ? " near index " + e.getIndex() : ""));
                     }
                 }
                 if (terms.isEmpty() && patterns.isEmpty()) {
-                    throw r.err(r.has("terms") ? "terms" : null,
+                    throw yaml.err(r.terms() != null ? path + ".terms" : path,
                             "a forbidden-terms rule needs at least one entry in 'terms' or 'patterns'");
                 }
-                Map<String, String> replacements = r.stringMap("replacements");
+                String at = path + ".replacements";
+                Map<String, String> replacements = replacements(at, r.replacements());
                 Set<String> lowerTerms = new LinkedHashSet<>();
                 terms.forEach(t -> lowerTerms.add(t.toLowerCase(Locale.ROOT)));
                 for (String term : replacements.keySet()) {
                     if (!lowerTerms.contains(term.toLowerCase(Locale.ROOT))) {
-                        throw error(r.key("replacements") + "." + term, r.keyNodeIn("replacements", term),
+                        throw yaml.error(at + "." + term, yaml.keyNode(at + "." + term),
                                 "replacement for '" + term + "', which is not in 'terms'");
                     }
                 }
-                FixKind fix = r.fix(FixKind.NONE, FixKind.SUBSTITUTE, FixKind.REMOVE_SENTENCE);
+                FixKind fix = fix(fixKey, r.fix(), FixKind.NONE, FixKind.SUBSTITUTE, FixKind.REMOVE_SENTENCE);
                 if (fix == FixKind.SUBSTITUTE) {
                     Set<String> replaced = new LinkedHashSet<>();
                     replacements.keySet().forEach(t -> replaced.add(t.toLowerCase(Locale.ROOT)));
                     for (String term : terms) {
                         if (!replaced.contains(term.toLowerCase(Locale.ROOT))) {
-                            Node at = r.has("replacements") ? r.node("replacements") : r.node("fix");
-                            throw error(r.key("replacements") + "." + term, at,
+                            throw yaml.error(at + "." + term, yaml.node(r.replacements() != null ? at : fixKey),
                                     "fix substitute needs a replacement for every term; '" + term + "' has none");
                         }
                     }
@@ -496,157 +385,144 @@ public final class JobFileLoader {
                 return new RuleSpec.ForbiddenTerms(id, terms, patterns, replacements, fix);
             }
             case "required-phrase" -> {
-                Obj when = r.reqObj("when", WHEN_KEYS);
-                String column = when.reqString("column");
-                requireSourceColumn(when, column);
-                List<String> values = when.stringList("values", true, true);
-                String phrase = r.reqString("phrase");
-                FixKind fix = r.fix(FixKind.NONE, FixKind.APPEND);
-                return new RuleSpec.RequiredPhrase(id, column, values, phrase, fix);
+                JobFile.When when = section(path + ".when", r.when(), JobFile.When.class, true);
+                String column = req(path + ".when.column", when.column());
+                requireSourceColumn(path + ".when.column", column);
+                List<String> values = strings(path + ".when.values", when.values(), true, true);
+                String phrase = req(path + ".phrase", r.phrase());
+                return new RuleSpec.RequiredPhrase(id, column, values, phrase, fix(fixKey, r.fix(), FixKind.NONE, FixKind.APPEND));
             }
             case "length" -> {
-                Integer min = r.optIntIn("min", 0, Integer.MAX_VALUE);
-                Integer max = r.optIntIn("max", 0, Integer.MAX_VALUE);
+                Integer min = r.min() == null ? null : (int) range(path + ".min", r.min(), 0, Integer.MAX_VALUE);
+                Integer max = r.max() == null ? null : (int) range(path + ".max", r.max(), 0, Integer.MAX_VALUE);
                 if (min == null && max == null) {
-                    throw r.err(null, "a length rule needs 'min', 'max' or both");
+                    throw yaml.err(path, "a length rule needs 'min', 'max' or both");
                 }
                 if (min != null && max != null && min > max) {
-                    throw r.err("max", "max (" + max + ") is less than min (" + min + ")");
+                    throw yaml.err(path + ".max", "max (" + max + ") is less than min (" + min + ")");
                 }
-                FixKind fix = r.fix(FixKind.NONE);
-                return new RuleSpec.Length(id, min, max, fix);
+                return new RuleSpec.Length(id, min, max, fix(fixKey, r.fix(), FixKind.NONE));
             }
             case "number-grounding" -> {
-                List<Node> nodes = r.reqList("attributes", true);
+                List<JobFile.@Nullable Attribute> items = reqList(path + ".attributes", r.attributes(), true);
                 List<GroundedAttribute> attributes = new ArrayList<>();
-                for (int k = 0; k < nodes.size(); k++) {
-                    Obj a = new Obj(nodes.get(k), r.key("attributes") + "[" + k + "]", ATTRIBUTE_KEYS);
-                    String column = a.reqString("column");
-                    requireSourceColumn(a, column);
-                    Unit unit = unit(a);
-                    List<String> keywords = a.stringList("keywords", true, true);
-                    attributes.add(new GroundedAttribute(column, unit, keywords));
+                for (int k = 0; k < items.size(); k++) {
+                    String at = path + ".attributes[" + k + "]";
+                    JobFile.Attribute a = item(at, items.get(k));
+                    String column = req(at + ".column", a.column());
+                    requireSourceColumn(at + ".column", column);
+                    Unit unit = unit(at + ".unit", req(at + ".unit", a.unit()));
+                    attributes.add(new GroundedAttribute(column, unit, strings(at + ".keywords", a.keywords(), true, true)));
                 }
-                FixKind fix = r.fix(FixKind.NONE, FixKind.CORRECT, FixKind.REMOVE_SENTENCE);
+                FixKind fix = fix(fixKey, r.fix(), FixKind.NONE, FixKind.CORRECT, FixKind.REMOVE_SENTENCE);
                 return new RuleSpec.NumberGrounding(id, List.copyOf(attributes), fix);
             }
             default -> throw new IllegalStateException(type);
         }
     }
 
+    /** A forbidden-terms rule's replacements: each term's replacement text. */
+    private Map<String, String> replacements(String path, @Nullable Map<String, JsonNode> written)
+            throws JobFileException {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : written == null ? Map.<String, JsonNode>of().entrySet() : written.entrySet()) {
+            String at = path + "." + e.getKey();
+            if (e.getValue() == null || !e.getValue().isTextual()) {
+                throw yaml.err(at, "expected a string, got " + JobFileYaml.describe(yaml.node(at)));
+            }
+            out.put(e.getKey(), e.getValue().textValue());
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
     /**
      * A grounded attribute's unit: one of {@link Unit}, every one of which the number-grounding rule
      * finds in text. Any other name (a currency among them) would check nothing, so it is an error.
      */
-    private static Unit unit(Obj a) throws JobFileException {
-        String name = a.reqString("unit");
-        return Unit.ofKey(name).orElseThrow(() -> a.err("unit", "number grounding cannot find '" + name
+    private Unit unit(String path, String name) throws JobFileException {
+        return Unit.ofKey(name).orElseThrow(() -> yaml.err(path, "number grounding cannot find '" + name
                 + "' in text; the units it finds: " + String.join(", ", Arrays.stream(Unit.values()).map(Unit::key)
                         .toList()) + " (currency amounts are not grounded)"));
     }
 
-    private SamplingSpec sampling(Obj o) throws JobFileException {
-        boolean allowOutside = o.bool("allow-rate-outside-range", false);
-        double rate = o.number("rate", 0.12);
+    private SamplingSpec sampling(JobFile.Sampling o) throws JobFileException {
+        boolean allowOutside = o.allowRateOutsideRange() != null && o.allowRateOutsideRange();
+        double rate = o.rate() != null ? o.rate() : 0.12;
         if (allowOutside) {
             if (!(rate > 0 && rate <= 1)) {
-                throw o.err("rate", "must be greater than 0 and at most 1, got " + o.raw("rate"));
+                throw yaml.err("sampling.rate", "must be greater than 0 and at most 1, got " + yaml.raw("sampling.rate"));
             }
         } else if (rate < 0.10 || rate > 0.15) {
-            throw o.err("rate", "must be between 0.10 and 0.15 (or set allow-rate-outside-range: true), got "
-                    + o.raw("rate"));
+            throw yaml.err("sampling.rate", "must be between 0.10 and 0.15 (or set allow-rate-outside-range: true), got "
+                    + yaml.raw("sampling.rate"));
         }
-        int minSize = o.intIn("min-size", 5, 1, Integer.MAX_VALUE);
-        int fullReviewBelow = o.intIn("full-review-below", 100, 0, Integer.MAX_VALUE);
-        Long seed = o.has("seed") ? o.longIn("seed", Long.MIN_VALUE, Long.MAX_VALUE) : null;
-        return new SamplingSpec(rate, allowOutside, minSize, fullReviewBelow, seed);
+        return new SamplingSpec(rate, allowOutside, intIn("sampling.min-size", o.minSize(), 5, 1, Integer.MAX_VALUE),
+                intIn("sampling.full-review-below", o.fullReviewBelow(), 100, 0, Integer.MAX_VALUE), o.seed());
     }
 
-    private SantaSpec santa(Obj o) throws JobFileException {
+    private SantaSpec santa(JobFile.Santa o) throws JobFileException {
         return new SantaSpec(
-                o.intIn("max-iterations", 3, 1, 10),
-                o.intIn("max-rounds", 5, 1, 100),
-                o.intIn("systematic-min-items", 2, 1, Integer.MAX_VALUE),
-                o.numberIn("failed-review-threshold", 0.10, 0, 1),
-                o.numberIn("low-agreement-kappa", 0.4, -1, 1),
-                o.numberIn("pattern-similarity", 0.45, 0, 1),
-                o.intIn("audit-size", 20, 0, 10_000),
-                o.has("acceptance-number") ? o.intIn("acceptance-number", 0, 0, ACCEPTANCE_NUMBER_MAX) : null,
+                intIn("santa.max-iterations", o.maxIterations(), 3, 1, 10),
+                intIn("santa.max-rounds", o.maxRounds(), 5, 1, 100),
+                intIn("santa.systematic-min-items", o.systematicMinItems(), 2, 1, Integer.MAX_VALUE),
+                numberIn("santa.failed-review-threshold", o.failedReviewThreshold(), 0.10, 0, 1),
+                numberIn("santa.low-agreement-kappa", o.lowAgreementKappa(), 0.4, -1, 1),
+                numberIn("santa.pattern-similarity", o.patternSimilarity(), 0.45, 0, 1),
+                intIn("santa.audit-size", o.auditSize(), 20, 0, 10_000),
+                o.acceptanceNumber() == null ? null
+                        : intIn("santa.acceptance-number", o.acceptanceNumber(), 0, 0, ACCEPTANCE_NUMBER_MAX),
                 new FitSpec(
-                        o.numberIn("canary-share", FitSpec.DEFAULT_CANARY_SHARE, 0, 1),
-                        o.intIn("min-canaries", FitSpec.DEFAULT_MIN_CANARIES, 0, 1000),
-                        o.numberIn("min-panel-sensitivity", FitSpec.DEFAULT_MIN_PANEL_SENSITIVITY, 0, 1),
-                        o.numberIn("max-false-flag-rate", FitSpec.DEFAULT_MAX_FALSE_FLAG_RATE, 0, 1),
-                        o.numberIn("max-fail-share", FitSpec.DEFAULT_MAX_FAIL_SHARE, 0, 1)));
+                        numberIn("santa.canary-share", o.canaryShare(), FitSpec.DEFAULT_CANARY_SHARE, 0, 1),
+                        intIn("santa.min-canaries", o.minCanaries(), FitSpec.DEFAULT_MIN_CANARIES, 0, 1000),
+                        numberIn("santa.min-panel-sensitivity", o.minPanelSensitivity(),
+                                FitSpec.DEFAULT_MIN_PANEL_SENSITIVITY, 0, 1),
+                        numberIn("santa.max-false-flag-rate", o.maxFalseFlagRate(), FitSpec.DEFAULT_MAX_FALSE_FLAG_RATE, 0, 1),
+                        numberIn("santa.max-fail-share", o.maxFailShare(), FitSpec.DEFAULT_MAX_FAIL_SHARE, 0, 1)));
     }
 
-    private List<ReviewerSpec> reviewers(Obj top, List<Criterion> rubric) throws JobFileException {
+    private List<ReviewerSpec> reviewers(@Nullable List<JobFile.@Nullable Reviewer> items, List<Criterion> rubric)
+            throws JobFileException {
         List<String> santaIds = rubric.stream().filter(Criterion::reviewedBySanta).map(Criterion::id).toList();
         List<ReviewerSpec> reviewers = new ArrayList<>();
-        if (!top.has("reviewers")) {
+        if (items == null) {
             reviewers.add(new ReviewerSpec("B", "lexical", santaIds, null, Map.of()));
             reviewers.add(new ReviewerSpec("C", "semantic", santaIds, null, Map.of()));
             return List.copyOf(reviewers);
         }
-        List<Node> nodes = top.reqList("reviewers", false);
-        if (nodes.size() < 2 || nodes.size() > 3) {
-            throw top.err("reviewers", "expected 2 or 3 reviewers, got " + nodes.size());
+        if (items.size() < 2 || items.size() > 3) {
+            throw yaml.err("reviewers", "expected 2 or 3 reviewers, got " + items.size());
         }
         Map<String, String> ids = new LinkedHashMap<>();
-        for (int i = 0; i < nodes.size(); i++) {
+        for (int i = 0; i < items.size(); i++) {
             String path = "reviewers[" + i + "]";
-            Obj r = new Obj(nodes.get(i), path, REVIEWER_KEYS);
-            String id = r.reqString("id");
+            JobFile.Reviewer r = item(path, items.get(i));
+            String id = req(path + ".id", r.id());
             if (!REVIEWER_ID.matcher(id).matches()) {
-                throw r.err("id", "must match " + REVIEWER_ID.pattern() + ", got '" + id + "'");
+                throw yaml.err(path + ".id", "must match " + REVIEWER_ID.pattern() + ", got '" + id + "'");
             }
             String previous = ids.putIfAbsent(id, path);
             if (previous != null) {
-                throw r.err("id", "duplicate reviewer id '" + id + "' (already used by " + previous + ")");
+                throw yaml.err(path + ".id", "duplicate reviewer id '" + id + "' (already used by " + previous + ")");
             }
-            String type = r.reqChoice("type", List.of("llm", "lexical", "semantic"));
-            List<String> criteria;
-            if (r.has("criteria")) {
-                criteria = r.stringList("criteria", false, true);
-                List<Node> critNodes = r.list("criteria", false);
-                for (int k = 0; k < criteria.size(); k++) {
-                    String cid = criteria.get(k);
-                    Criterion c = rubric.stream().filter(x -> x.id().equals(cid)).findFirst().orElse(null);
-                    String key = r.key("criteria") + "[" + k + "]";
-                    if (c == null) {
-                        throw error(key, critNodes.get(k), "no criterion '" + cid + "' in the rubric; Santa criteria: "
-                                + String.join(", ", santaIds));
-                    }
-                    if (!c.reviewedBySanta()) {
-                        throw error(key, critNodes.get(k), "criterion '" + cid
-                                + "' is checked by rules only; reviewers judge only criteria checked-by santa or both");
-                    }
-                }
-                if (type.equals("llm") && !Set.copyOf(criteria).containsAll(santaIds)) {
-                    throw r.err("criteria", "an llm reviewer judges every Santa criterion; omit 'criteria' or list all of: "
-                            + String.join(", ", santaIds));
-                }
-                if (criteria.isEmpty() && !santaIds.isEmpty()) {
-                    throw r.err("criteria", "a reviewer must judge at least one criterion");
-                }
-            } else {
-                criteria = santaIds;
-            }
+            String type = choice(path + ".type", req(path + ".type", r.type()), List.of("llm", "lexical", "semantic"));
+            List<String> criteria = r.criteria() != null
+                    ? judged(path + ".criteria", strings(path + ".criteria", r.criteria(), false, true), type, rubric, santaIds)
+                    : santaIds;
             ModelSpec model = null;
             Map<String, Double> thresholds = Map.of();
             if (type.equals("llm")) {
-                if (!r.has("model")) {
-                    throw r.err("model", "required for an llm reviewer");
+                if (r.model() == null) {
+                    throw yaml.err(path + ".model", "required for an llm reviewer");
                 }
-                model = model(r.reqObj("model", MODEL_KEYS));
-                if (r.has("thresholds")) {
-                    throw r.err("thresholds", "only offline reviewers (lexical, semantic) take thresholds");
+                model = model(path + ".model", r.model());
+                if (r.thresholds() != null) {
+                    throw yaml.err(path + ".thresholds", "only offline reviewers (lexical, semantic) take thresholds");
                 }
             } else {
-                if (r.has("model")) {
-                    throw r.err("model", "only an llm reviewer takes a model");
+                if (r.model() != null) {
+                    throw yaml.err(path + ".model", "only an llm reviewer takes a model");
                 }
-                thresholds = r.numberMap("thresholds");
+                thresholds = thresholds(path + ".thresholds", r.thresholds());
                 try {
                     // each method validates its own threshold names and values
                     if ("lexical".equals(type)) {
@@ -655,13 +531,12 @@ public final class JobFileLoader {
                         dev.santabatch.semantic.SemanticSettings.from(thresholds);
                     }
                 } catch (IllegalArgumentException e) {
-                    throw r.err("thresholds", e.getMessage());
+                    throw yaml.err(path + ".thresholds", e.getMessage());
                 }
             }
             reviewers.add(new ReviewerSpec(id, type, List.copyOf(criteria), model, thresholds));
         }
         // coverage: every Santa criterion needs a reviewer, and should have two
-        List<Node> rubricNodes = top.list("rubric", true);
         for (int i = 0; i < rubric.size(); i++) {
             Criterion c = rubric.get(i);
             if (!c.reviewedBySanta()) {
@@ -671,118 +546,158 @@ public final class JobFileLoader {
                     .filter(r -> r.criteria().contains(c.id()))
                     .map(ReviewerSpec::id)
                     .toList();
-            Obj co = new Obj(rubricNodes.get(i), "rubric[" + i + "]", CRITERION_KEYS);
-            String key = "checked-by"; // the value's line, or the criterion's line when the key is absent
+            String key = "rubric[" + i + "].checked-by"; // the value's line, or the criterion's line when absent
             if (judges.isEmpty()) {
-                throw co.err(key, "criterion '" + c.id()
+                throw yaml.err(key, "criterion '" + c.id()
                         + "' is checked by santa but no reviewer judges it; add it to a reviewer's criteria");
             }
             if (judges.size() == 1) {
-                warnings.add(format(co.key(key), co.node(key), "criterion '" + c.id()
-                        + "' is judged by only one reviewer (" + judges.get(0) + "); it is not dual-reviewed"));
+                warn(key, "criterion '" + c.id()
+                        + "' is judged by only one reviewer (" + judges.get(0) + "); it is not dual-reviewed");
             }
         }
         return List.copyOf(reviewers);
     }
 
-    private FixerSpec fixer(Obj o) throws JobFileException {
-        String type = o.has("type") ? o.reqChoice("type", List.of("offline", "llm")) : "offline";
-        ModelSpec model = null;
-        if (type.equals("llm")) {
-            if (!o.has("model")) {
-                throw o.err("model", "required for an llm fixer");
+    /** A reviewer's criteria as written: Santa criteria of the rubric, all of them for an llm reviewer. */
+    private List<String> judged(String path, List<String> criteria, String type, List<Criterion> rubric,
+            List<String> santaIds) throws JobFileException {
+        for (int k = 0; k < criteria.size(); k++) {
+            String cid = criteria.get(k);
+            Criterion c = rubric.stream().filter(x -> x.id().equals(cid)).findFirst().orElse(null);
+            if (c == null) {
+                throw yaml.err(path + "[" + k + "]", "no criterion '" + cid + "' in the rubric; Santa criteria: "
+                        + String.join(", ", santaIds));
             }
-            model = model(o.reqObj("model", MODEL_KEYS));
-        } else if (o.has("model")) {
-            throw o.err("model", "only an llm fixer takes a model");
+            if (!c.reviewedBySanta()) {
+                throw yaml.err(path + "[" + k + "]", "criterion '" + cid
+                        + "' is checked by rules only; reviewers judge only criteria checked-by santa or both");
+            }
         }
-        return new FixerSpec(type, model);
+        if (type.equals("llm") && !Set.copyOf(criteria).containsAll(santaIds)) {
+            throw yaml.err(path, "an llm reviewer judges every Santa criterion; omit 'criteria' or list all of: "
+                    + String.join(", ", santaIds));
+        }
+        if (criteria.isEmpty() && !santaIds.isEmpty()) {
+            throw yaml.err(path, "a reviewer must judge at least one criterion");
+        }
+        return criteria;
     }
 
-    private MatcherSpec matcher(Obj o, FixerSpec fixer, List<ReviewerSpec> reviewers, Obj top) throws JobFileException {
-        double share = o.numberIn("max-candidate-share", 0.25, 0, 1);
-        if (o.has("max-candidate-share") && share <= 0) {
-            throw o.err("max-candidate-share", "must be greater than 0, got " + o.raw("max-candidate-share"));
+    /** An offline reviewer's thresholds by name; their names and values are checked by the reviewer. */
+    private Map<String, Double> thresholds(String path, @Nullable Map<String, @Nullable Double> written)
+            throws JobFileException {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<String, @Nullable Double> e : written == null ? Map.<String, Double>of().entrySet() : written.entrySet()) {
+            out.put(e.getKey(), req(path + "." + e.getKey(), e.getValue(), "expected a number, got nothing (null)"));
         }
-        double floor = o.numberIn("min-similarity", MatcherSpec.DEFAULT_MIN_SIMILARITY, 0, 1);
-        if (o.has("model")) {
-            return new MatcherSpec(model(o.reqObj("model", MODEL_KEYS)), false, share, floor);
+        return Collections.unmodifiableMap(out);
+    }
+
+    private FixerSpec fixer(JobFile.Fixer o) throws JobFileException {
+        String type = o.type() != null ? choice("fixer.type", o.type(), List.of("offline", "llm")) : "offline";
+        if (type.equals("llm")) {
+            if (o.model() == null) {
+                throw yaml.err("fixer.model", "required for an llm fixer");
+            }
+            return new FixerSpec(type, model("fixer.model", o.model()));
+        }
+        if (o.model() != null) {
+            throw yaml.err("fixer.model", "only an llm fixer takes a model");
+        }
+        return new FixerSpec(type, null);
+    }
+
+    private MatcherSpec matcher(JobFile.Matcher o, FixerSpec fixer, List<ReviewerSpec> reviewers) throws JobFileException {
+        double share = numberIn("matcher.max-candidate-share", o.maxCandidateShare(), 0.25, 0, 1);
+        if (o.maxCandidateShare() != null && share <= 0) {
+            throw yaml.err("matcher.max-candidate-share", "must be greater than 0, got " + yaml.raw("matcher.max-candidate-share"));
+        }
+        double floor = numberIn("matcher.min-similarity", o.minSimilarity(), MatcherSpec.DEFAULT_MIN_SIMILARITY, 0, 1);
+        if (o.model() != null) {
+            return new MatcherSpec(model("matcher.model", o.model()), false, share, floor);
         }
         if (fixer.model() != null) {
             return new MatcherSpec(fixer.model(), true, share, floor);
         }
         if (reviewers.stream().anyMatch(r -> "llm".equals(r.type()))) {
-            warnings.add(format("matcher", top.node("matcher"), "the panel has a model reviewer but no matcher"
+            warn("matcher", "the panel has a model reviewer but no matcher"
                     + " model is named (matcher.model, or an llm fixer's model): the batch fix would run the whole panel,"
-                    + " its model calls included, on every eligible item; name a matcher model"));
+                    + " its model calls included, on every eligible item; name a matcher model");
         }
         return new MatcherSpec(null, false, share, floor);
     }
 
-    private GovernorSpec governor(Obj o) throws JobFileException {
+    private GovernorSpec governor(JobFile.Governor o) throws JobFileException {
         GovernorSpec d = GovernorSpec.DEFAULTS;
-        Duration initial = o.duration("initial-backoff", d.initialBackoff());
-        Duration max = o.duration("max-backoff", d.maxBackoff());
+        Duration initial = o.initialBackoff() != null ? o.initialBackoff() : d.initialBackoff();
+        Duration max = o.maxBackoff() != null ? o.maxBackoff() : d.maxBackoff();
         if (max.compareTo(initial) < 0) {
-            throw o.err("max-backoff", "max-backoff (" + o.raw("max-backoff") + ") is less than initial-backoff ("
-                    + (o.has("initial-backoff") ? o.raw("initial-backoff") : "the default 1s") + ")");
+            throw yaml.err("governor.max-backoff", "max-backoff (" + yaml.raw("governor.max-backoff")
+                    + ") is less than initial-backoff ("
+                    + (o.initialBackoff() != null ? yaml.raw("governor.initial-backoff") : "the default 1s") + ")");
         }
         return new GovernorSpec(
-                o.intIn("max-in-flight-per-endpoint", d.maxInFlightPerEndpoint(), 1, 1024),
-                o.intIn("max-in-flight-per-model", d.maxInFlightPerModel(), 1, 1024),
-                o.intIn("requests-per-minute-per-model", d.requestsPerMinutePerModel(), 0, 1_000_000),
-                o.intIn("max-attempts", d.maxAttempts(), 1, 20),
+                intIn("governor.max-in-flight-per-endpoint", o.maxInFlightPerEndpoint(), d.maxInFlightPerEndpoint(), 1, 1024),
+                intIn("governor.max-in-flight-per-model", o.maxInFlightPerModel(), d.maxInFlightPerModel(), 1, 1024),
+                intIn("governor.requests-per-minute-per-model", o.requestsPerMinutePerModel(),
+                        d.requestsPerMinutePerModel(), 0, 1_000_000),
+                intIn("governor.max-attempts", o.maxAttempts(), d.maxAttempts(), 1, 20),
                 initial,
                 max,
-                o.numberIn("jitter", d.jitter(), 0, 1),
-                o.duration("max-retry-after", d.maxRetryAfter()),
-                o.bool("log-requests", d.logRequests()),
-                o.intIn("circuit-breaker-failures", d.circuitBreakerFailures(), 0, 100_000));
+                numberIn("governor.jitter", o.jitter(), d.jitter(), 0, 1),
+                o.maxRetryAfter() != null ? o.maxRetryAfter() : d.maxRetryAfter(),
+                o.logRequests() != null ? o.logRequests() : d.logRequests(),
+                intIn("governor.circuit-breaker-failures", o.circuitBreakerFailures(), d.circuitBreakerFailures(), 0, 100_000));
     }
 
-    private ModelSpec model(Obj o) throws JobFileException {
-        String baseUrl = o.optString("base-url");
+    private ModelSpec model(String path, JobFile.Model o) throws JobFileException {
+        String baseUrl = o.baseUrl();
         if (baseUrl != null) {
             try {
                 URI uri = new URI(baseUrl);
                 if (uri.getRawUserInfo() != null) {
-                    throw o.err("base-url", NEVER_THE_KEY + " (remove the credentials from the URL)");
+                    throw yaml.err(path + ".base-url", NEVER_THE_KEY + " (remove the credentials from the URL)");
                 }
                 String scheme = uri.getScheme();
                 if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
                         || uri.getHost() == null) {
-                    throw o.err("base-url", "must be an http or https URL, got '" + baseUrl + "'");
+                    throw yaml.err(path + ".base-url", "must be an http or https URL, got '" + baseUrl + "'");
                 }
             } catch (URISyntaxException e) {
-                throw o.err("base-url", "must be an http or https URL, got '" + baseUrl + "'");
+                throw yaml.err(path + ".base-url", "must be an http or https URL, got '" + baseUrl + "'");
             }
         }
-        String model = o.reqString("model");
+        String model = req(path + ".model", o.model());
         String apiKeyEnv = DEFAULT_API_KEY_ENV;
-        if (o.has("api-key-env")) {
-            Node n = o.node("api-key-env");
-            if (!(n instanceof ScalarNode s)) {
-                throw o.err("api-key-env", "expected an environment variable name, got " + describe(n));
+        if (o.apiKeyEnv() != null && !o.apiKeyEnv().isNull()) {
+            String at = path + ".api-key-env";
+            if (!o.apiKeyEnv().isTextual()) {
+                throw yaml.err(at, "expected an environment variable name, got " + JobFileYaml.describe(yaml.node(at)));
             }
-            apiKeyEnv = s.getValue().trim();
+            apiKeyEnv = o.apiKeyEnv().textValue().trim();
             if (!ENV_NAME.matcher(apiKeyEnv).matches()) {
                 if (looksLikeSecret(apiKeyEnv)) {
-                    throw o.err("api-key-env", NEVER_THE_KEY + " (the value looks like a secret; name the variable that holds it, e.g. OPENAI_API_KEY)");
+                    throw yaml.err(at, NEVER_THE_KEY
+                            + " (the value looks like a secret; name the variable that holds it, e.g. OPENAI_API_KEY)");
                 }
-                throw o.err("api-key-env", "expected an environment variable name matching " + ENV_NAME.pattern()
+                throw yaml.err(at, "expected an environment variable name matching " + ENV_NAME.pattern()
                         + ", e.g. OPENAI_API_KEY");
             }
         }
-        double temperature = o.numberIn("temperature", 0.0, 0, 2);
-        Duration timeout = o.duration("timeout", Duration.ofSeconds(60));
-        int maxOutputTokens = o.intIn("max-output-tokens", 1024, 1, 1_000_000);
-        StructuredOutput structured = o.enumValue("structured-output", StructuredOutput.JSON_SCHEMA, StructuredOutput.class);
-        Double priceIn = o.has("price-input-per-million") ? o.numberIn("price-input-per-million", 0, 0, Double.MAX_VALUE) : null;
-        Double priceOut = o.has("price-output-per-million") ? o.numberIn("price-output-per-million", 0, 0, Double.MAX_VALUE) : null;
-        ModelSpec.ReasoningEffort effort = o.enumValue("reasoning-effort", ModelSpec.ReasoningEffort.NONE,
-                ModelSpec.ReasoningEffort.class);
-        if (effort != ModelSpec.ReasoningEffort.NONE && o.has("temperature")) {
-            throw o.err("temperature", "a reasoning model (reasoning-effort: " + kebab(effort)
+        double temperature = numberIn(path + ".temperature", o.temperature(), 0.0, 0, 2);
+        Duration timeout = o.timeout() != null ? o.timeout() : Duration.ofSeconds(60);
+        int maxOutputTokens = intIn(path + ".max-output-tokens", o.maxOutputTokens(), 1024, 1, 1_000_000);
+        StructuredOutput structured = enumValue(path + ".structured-output", o.structuredOutput(),
+                StructuredOutput.JSON_SCHEMA, StructuredOutput.class);
+        Double priceIn = o.priceInputPerMillion() == null ? null
+                : numberIn(path + ".price-input-per-million", o.priceInputPerMillion(), 0, 0, Double.MAX_VALUE);
+        Double priceOut = o.priceOutputPerMillion() == null ? null
+                : numberIn(path + ".price-output-per-million", o.priceOutputPerMillion(), 0, 0, Double.MAX_VALUE);
+        ModelSpec.ReasoningEffort effort = enumValue(path + ".reasoning-effort", o.reasoningEffort(),
+                ModelSpec.ReasoningEffort.NONE, ModelSpec.ReasoningEffort.class);
+        if (effort != ModelSpec.ReasoningEffort.NONE && o.temperature() != null) {
+            throw yaml.err(path + ".temperature", "a reasoning model (reasoning-effort: " + kebab(effort)
                     + ") takes no temperature; remove it");
         }
         return new ModelSpec(baseUrl, model, apiKeyEnv, temperature, timeout, maxOutputTokens, structured, priceIn, priceOut,
@@ -798,485 +713,161 @@ public final class JobFileLoader {
         return value.length() >= 16 && lower && digit && !value.contains(" ");
     }
 
-    private BudgetSpec budget(Obj o) throws JobFileException {
+    private BudgetSpec budget(JobFile.Budget o) throws JobFileException {
         return new BudgetSpec(
-                o.optPositiveLong("max-calls"),
-                o.optPositiveLong("max-tokens"),
-                o.optPositiveNumber("max-cost"),
-                o.optPositiveLong("max-calls-per-round"),
-                o.optPositiveLong("max-tokens-per-round"),
-                o.optPositiveNumber("max-cost-per-round"));
+                positive("budget.max-calls", o.maxCalls()),
+                positive("budget.max-tokens", o.maxTokens()),
+                positive("budget.max-cost", o.maxCost()),
+                positive("budget.max-calls-per-round", o.maxCallsPerRound()),
+                positive("budget.max-tokens-per-round", o.maxTokensPerRound()),
+                positive("budget.max-cost-per-round", o.maxCostPerRound()));
     }
 
-    // ------------------------------------------------------------------ helpers
+    // ------------------------------------------------------------------ checks of bound values
 
     /**
      * A rule reads its column from the item's source facts: a column outside {@code
      * input.source-columns} (when they are listed) would never reach it, and the rule would silently
      * check nothing. Whether the column is in the catalog's header is checked when the run opens it.
      */
-    private void requireSourceColumn(Obj o, String column) throws JobFileException {
+    private void requireSourceColumn(String path, String column) throws JobFileException {
         if (!sourceColumns.isEmpty() && !sourceColumns.contains(column)) {
-            throw o.err("column", "column '" + column + "' is not in input.source-columns " + sourceColumns
+            throw yaml.err(path, "column '" + column + "' is not in input.source-columns " + sourceColumns
                     + ": the rule would never see it; add it there (or leave source-columns out: every column)");
         }
     }
 
-    private JobFileException error(@Nullable String key, @Nullable Node node, String problem) {
-        return new JobFileException(file, key, line(node), problem);
+    private void warn(String path, String problem) {
+        warnings.add(yaml.err(path, problem).getMessage());
     }
 
-    private String format(@Nullable String key, @Nullable Node node, String problem) {
-        return new JobFileException(file, key, line(node), problem).getMessage();
-    }
-
-    private static int line(@Nullable Node node) {
-        return node == null || node.getStartMark() == null ? 0 : node.getStartMark().getLine() + 1;
-    }
-
-    static String describe(Node node) {
-        if (node instanceof MappingNode) {
-            return "a mapping";
+    /** A required value: absent is "missing", written without a value is {@code empty} (by default "a value is required"). */
+    private <T> T req(String path, @Nullable T value, String empty) throws JobFileException {
+        if (value == null) {
+            throw yaml.err(path, yaml.present(path) ? empty : "required key is missing");
         }
-        if (node instanceof SequenceNode) {
-            return "a list";
+        return value;
+    }
+
+    private <T> T req(String path, @Nullable T value) throws JobFileException {
+        return req(path, value, "a value is required");
+    }
+
+    /** A mapping of keys; an optional one that is absent is a record of nulls (every default applies). */
+    private <R extends Record> R section(String path, @Nullable R value, Class<R> type, boolean required)
+            throws JobFileException {
+        return value == null && !required ? JobFileYaml.empty(type)
+                : req(path, value, "expected a mapping of keys, got nothing (null)");
+    }
+
+    /** An item of a list of mappings. */
+    private <R> R item(String path, @Nullable R value) throws JobFileException {
+        if (value == null) {
+            throw yaml.err(path, "expected a mapping of keys, got nothing (null)");
         }
-        if (node instanceof ScalarNode s) {
-            if (s.getTag().equals(Tag.NULL)) {
-                return "nothing (null)";
+        return value;
+    }
+
+    private <T> List<T> reqList(String path, @Nullable List<T> value, boolean nonEmpty) throws JobFileException {
+        return list(path, req(path, value, "expected a list, got nothing (null)"), nonEmpty);
+    }
+
+    private <T> List<T> list(String path, @Nullable List<T> value, boolean nonEmpty) throws JobFileException {
+        if (value == null) {
+            return List.of();
+        }
+        if (nonEmpty && value.isEmpty()) {
+            throw yaml.err(path, "must not be empty");
+        }
+        return value;
+    }
+
+    /** A list of strings; required when nonEmpty, else defaults to the empty list. */
+    private List<String> strings(String path, @Nullable List<@Nullable String> value, boolean nonEmpty, boolean unique)
+            throws JobFileException {
+        List<@Nullable String> items = nonEmpty ? reqList(path, value, true) : list(path, value, false);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            String v = items.get(i);
+            if (v == null) {
+                throw yaml.err(path + "[" + i + "]", "expected a string, got nothing (null)");
             }
-            String v = s.getValue();
-            if (v.length() > 40) {
-                v = v.substring(0, 40) + "...";
+            if (unique && out.contains(v)) {
+                throw yaml.err(path + "[" + i + "]", "duplicate entry '" + v + "'");
             }
-            return "'" + v.replace("\n", "\\n") + "'";
+            out.add(v);
         }
-        return "an unexpected node";
+        return List.copyOf(out);
+    }
+
+    private String choice(String path, String value, Collection<String> allowed) throws JobFileException {
+        if (!allowed.contains(value)) {
+            throw yaml.err(path, "invalid value '" + value + "'; allowed: " + String.join(", ", allowed));
+        }
+        return value;
+    }
+
+    private <E extends Enum<E>> @Nullable E enumValue(String path, @Nullable String value, @Nullable E def, Class<E> type)
+            throws JobFileException {
+        if (value == null) {
+            return def;
+        }
+        List<String> allowed = Arrays.stream(type.getEnumConstants()).map(JobFileLoader::kebab).toList();
+        return type.getEnumConstants()[allowed.indexOf(choice(path, value, allowed))];
+    }
+
+    private FixKind fix(String path, @Nullable String value, FixKind... allowed) throws JobFileException {
+        if (value == null) {
+            return FixKind.NONE;
+        }
+        List<String> names = Arrays.stream(allowed).map(JobFileLoader::kebab).toList();
+        if (!names.contains(value)) {
+            throw yaml.err(path, "invalid value '" + value + "'; allowed for this rule type: " + String.join(", ", names));
+        }
+        return allowed[names.indexOf(value)];
+    }
+
+    private int intIn(String path, @Nullable Long value, int def, int min, int max) throws JobFileException {
+        return value == null ? def : (int) range(path, value, min, max);
+    }
+
+    private long range(String path, long value, long min, long max) throws JobFileException {
+        if (value < min || value > max) {
+            throw yaml.err(path, rangeProblem(String.valueOf(min), String.valueOf(max), max == Integer.MAX_VALUE,
+                    yaml.raw(path).trim()));
+        }
+        return value;
+    }
+
+    private double numberIn(String path, @Nullable Double value, double def, double min, double max)
+            throws JobFileException {
+        if (value != null && (value < min || value > max)) {
+            throw yaml.err(path, rangeProblem(fmt(min), fmt(max), max == Double.MAX_VALUE, yaml.raw(path)));
+        }
+        return value == null ? def : value;
+    }
+
+    private <N extends Number> @Nullable N positive(String path, @Nullable N value) throws JobFileException {
+        if (value != null && !(value.doubleValue() > 0)) {
+            throw yaml.err(path, "must be greater than 0, got " + yaml.raw(path));
+        }
+        return value;
+    }
+
+    private static String rangeProblem(String min, String max, boolean noMax, String got) {
+        return noMax ? "out of range: must be at least " + min + ", got " + got
+                : "out of range: must be between " + min + " and " + max + ", got " + got;
     }
 
     private static String kebab(Enum<?> e) {
         return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    private static String firstLine(@Nullable String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
-    }
-
-    static @Nullable String closest(String key, List<String> candidates) {
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String c : candidates) {
-            int d = LevenshteinDistance.getDefaultInstance().apply(key.toLowerCase(Locale.ROOT), c);
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = c;
-            }
-        }
-        return best != null && bestDistance <= Math.max(2, key.length() / 3) ? best : null;
-    }
-
     private static String fmt(double d) {
         return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
     }
 
-    /** A mapping node with its dotted path, duplicate-checked and checked against the allowed keys. */
-    private final class Obj {
-        private final String path;
-        private final Node node;
-        private final Map<String, NodeTuple> entries = new LinkedHashMap<>();
-
-        /** An absent section: every key is absent, so every default applies. */
-        Obj(String path) {
-            this.path = path;
-            this.node = null;
-        }
-
-        Obj(Node node, String path, List<String> allowed) throws JobFileException {
-            this.path = path;
-            this.node = node;
-            if (!(node instanceof MappingNode mapping)) {
-                throw error(path.isEmpty() ? null : path, node, "expected a mapping of keys, got " + describe(node));
-            }
-            for (NodeTuple t : mapping.getValue()) {
-                Node k = t.getKeyNode();
-                if (k.getTag().equals(Tag.MERGE)) {
-                    throw error(key("<<"), k, "YAML merge keys (<<) are not supported");
-                }
-                if (!(k instanceof ScalarNode ks)) {
-                    throw error(path.isEmpty() ? null : path, k, "keys must be plain strings, got " + describe(k));
-                }
-                NodeTuple previous = entries.putIfAbsent(ks.getValue(), t);
-                if (previous != null) {
-                    throw error(key(ks.getValue()), k,
-                            "duplicate key (first given on line " + line(previous.getKeyNode()) + ")");
-                }
-            }
-            allow(allowed, null);
-        }
-
-        void allow(List<String> allowed, @Nullable String where) throws JobFileException {
-            for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
-                String k = e.getKey();
-                if (allowed.contains(k)) {
-                    continue;
-                }
-                Node at = e.getValue().getKeyNode();
-                if (SECRET_KEY.matcher(k).find()) {
-                    throw error(key(k), at, NEVER_THE_KEY
-                            + (allowed.contains("api-key-env") ? " (use api-key-env)" : ""));
-                }
-                String suggestion = closest(k, allowed);
-                throw error(key(k), at, "unknown key" + (where != null ? " for " + where : "")
-                        + (suggestion != null ? " (did you mean '" + suggestion + "'?)" : "")
-                        + "; allowed here: " + String.join(", ", allowed));
-            }
-        }
-
-        String key(@Nullable String k) {
-            if (k == null) {
-                return path.isEmpty() ? null : path;
-            }
-            return path.isEmpty() ? k : path + "." + k;
-        }
-
-        /** True when the key is present with a non-null value. */
-        boolean has(String k) {
-            NodeTuple t = entries.get(k);
-            return t != null && !t.getValueNode().getTag().equals(Tag.NULL);
-        }
-
-        @Nullable Node node(String k) {
-            NodeTuple t = entries.get(k);
-            return t == null ? node : t.getValueNode();
-        }
-
-        Node keyNodeIn(String mapKey, String innerKey) {
-            Node m = node(mapKey);
-            if (m instanceof MappingNode mn) {
-                for (NodeTuple t : mn.getValue()) {
-                    if (t.getKeyNode() instanceof ScalarNode s && s.getValue().equals(innerKey)) {
-                        return t.getKeyNode();
-                    }
-                }
-            }
-            return m;
-        }
-
-        /** An error at a key's value (or at this mapping when the key is absent or null). */
-        JobFileException err(@Nullable String k, String problem) {
-            return error(key(k), k == null ? node : node(k), problem);
-        }
-
-        JobFileException missing(String k) {
-            return error(key(k), node, "required key is missing");
-        }
-
-        String raw(String k) {
-            Node n = node(k);
-            return n instanceof ScalarNode s ? s.getValue() : describe(n);
-        }
-
-        private ScalarNode scalar(String k, String expected) throws JobFileException {
-            Node n = node(k);
-            if (!(n instanceof ScalarNode s) || s.getTag().equals(Tag.NULL)) {
-                throw err(k, "expected " + expected + ", got " + describe(n));
-            }
-            return s;
-        }
-
-        String reqString(String k) throws JobFileException {
-            if (!has(k)) {
-                if (entries.containsKey(k)) {
-                    throw err(k, "a value is required");
-                }
-                throw missing(k);
-            }
-            String v = scalar(k, "a string").getValue();
-            if (v.isBlank()) {
-                throw err(k, "must not be blank");
-            }
-            return v.strip();
-        }
-
-        @Nullable String optString(String k) throws JobFileException {
-            return has(k) ? reqString(k) : null;
-        }
-
-        String reqChoice(String k, java.util.Collection<String> allowed) throws JobFileException {
-            String v = reqString(k);
-            if (!allowed.contains(v)) {
-                throw err(k, "invalid value '" + v + "'; allowed: " + String.join(", ", allowed));
-            }
-            return v;
-        }
-
-        <E extends Enum<E>> @Nullable E enumValue(String k, @Nullable E def, Class<E> type) throws JobFileException {
-            if (!has(k)) {
-                return def;
-            }
-            List<String> allowed = java.util.Arrays.stream(type.getEnumConstants()).map(JobFileLoader::kebab).toList();
-            String v = reqChoice(k, allowed);
-            return type.getEnumConstants()[allowed.indexOf(v)];
-        }
-
-        FixKind fix(FixKind... allowed) throws JobFileException {
-            if (!has("fix")) {
-                return FixKind.NONE;
-            }
-            List<String> names = java.util.Arrays.stream(allowed).map(JobFileLoader::kebab).toList();
-            String v = reqString("fix");
-            if (!names.contains(v)) {
-                throw err("fix", "invalid value '" + v + "'; allowed for this rule type: " + String.join(", ", names));
-            }
-            return allowed[names.indexOf(v)];
-        }
-
-        boolean bool(String k, boolean def) throws JobFileException {
-            if (!has(k)) {
-                return def;
-            }
-            ScalarNode s = scalar(k, "true or false");
-            String v = s.getValue().toLowerCase(Locale.ROOT);
-            if (v.equals("true")) {
-                return true;
-            }
-            if (v.equals("false")) {
-                return false;
-            }
-            throw err(k, "expected true or false, got " + describe(s));
-        }
-
-        long longIn(String k, long min, long max) throws JobFileException {
-            ScalarNode s = scalar(k, "an integer");
-            String v = s.getValue().trim();
-            long value;
-            try {
-                if (!INTEGER.matcher(v).matches()) {
-                    throw new NumberFormatException();
-                }
-                value = Long.parseLong(v.replace("_", ""));
-            } catch (NumberFormatException e) {
-                throw err(k, "expected an integer, got " + describe(s));
-            }
-            if (value < min || value > max) {
-                throw err(k, rangeProblem(String.valueOf(min), String.valueOf(max), min == Long.MIN_VALUE,
-                        max == Long.MAX_VALUE || max == Integer.MAX_VALUE, v));
-            }
-            return value;
-        }
-
-        int intIn(String k, int def, int min, int max) throws JobFileException {
-            return has(k) ? (int) longIn(k, min, max) : def;
-        }
-
-        @Nullable Integer optIntIn(String k, int min, int max) throws JobFileException {
-            return has(k) ? (int) longIn(k, min, max) : null;
-        }
-
-        @Nullable Long optPositiveLong(String k) throws JobFileException {
-            if (!has(k)) {
-                return null;
-            }
-            long v = longIn(k, Long.MIN_VALUE, Long.MAX_VALUE);
-            if (v <= 0) {
-                throw err(k, "must be greater than 0, got " + raw(k));
-            }
-            return v;
-        }
-
-        private double parseNumber(ScalarNode s, String k) throws JobFileException {
-            String v = s.getValue().trim();
-            if (!NUMBER.matcher(v).matches()) {
-                throw err(k, "expected a number, got " + describe(s));
-            }
-            try {
-                return Double.parseDouble(v.replace("_", ""));
-            } catch (NumberFormatException e) {
-                throw err(k, "expected a number, got " + describe(s));
-            }
-        }
-
-        double number(String k, double def) throws JobFileException {
-            return has(k) ? parseNumber(scalar(k, "a number"), k) : def;
-        }
-
-        double numberIn(String k, double def, double min, double max) throws JobFileException {
-            double v = number(k, def);
-            if (has(k) && (v < min || v > max)) {
-                throw err(k, rangeProblem(fmt(min), fmt(max), false, max == Double.MAX_VALUE, raw(k)));
-            }
-            return v;
-        }
-
-        @Nullable Double optPositiveNumber(String k) throws JobFileException {
-            if (!has(k)) {
-                return null;
-            }
-            double v = number(k, 0);
-            if (!(v > 0)) {
-                throw err(k, "must be greater than 0, got " + raw(k));
-            }
-            return v;
-        }
-
-        private String rangeProblem(String min, String max, boolean noMin, boolean noMax, String got) {
-            if (noMax) {
-                return "out of range: must be at least " + min + ", got " + got;
-            }
-            if (noMin) {
-                return "out of range: must be at most " + max + ", got " + got;
-            }
-            return "out of range: must be between " + min + " and " + max + ", got " + got;
-        }
-
-        Duration duration(String k, Duration def) throws JobFileException {
-            if (!has(k)) {
-                return def;
-            }
-            ScalarNode s = scalar(k, "a duration");
-            String v = s.getValue().trim();
-            Duration d = null;
-            Matcher m = SHORT_DURATION.matcher(v);
-            if (m.matches()) {
-                String unit = m.group(2) == null ? "s" : m.group(2);
-                try {
-                    long n = Long.parseLong(m.group(1));
-                    d = switch (unit) {
-                        case "ms" -> Duration.ofMillis(n);
-                        case "m" -> Duration.ofMinutes(n);
-                        case "h" -> Duration.ofHours(n);
-                        default -> Duration.ofSeconds(n);
-                    };
-                } catch (NumberFormatException | ArithmeticException e) {
-                    throw err(k, "duration too long, got " + describe(s));
-                }
-            } else {
-                try {
-                    d = Duration.parse(v.toUpperCase(Locale.ROOT));
-                } catch (DateTimeParseException e) {
-                    throw err(k, "expected a duration such as 30s, 2m, 500ms or PT30S, got " + describe(s));
-                }
-            }
-            if (d.isNegative() || d.isZero()) {
-                throw err(k, "must be a positive duration, got " + describe(s));
-            }
-            return d;
-        }
-
-        Obj reqObj(String k, List<String> allowed) throws JobFileException {
-            if (!has(k)) {
-                if (entries.containsKey(k)) {
-                    throw err(k, "expected a mapping of keys, got nothing (null)");
-                }
-                throw missing(k);
-            }
-            return new Obj(node(k), key(k), allowed);
-        }
-
-        Obj optObj(String k, List<String> allowed) throws JobFileException {
-            return has(k) ? new Obj(node(k), key(k), allowed) : new Obj(key(k));
-        }
-
-        List<Node> list(String k, boolean nonEmpty) throws JobFileException {
-            if (!has(k)) {
-                return List.of();
-            }
-            Node n = node(k);
-            if (!(n instanceof SequenceNode seq)) {
-                throw err(k, "expected a list, got " + describe(n));
-            }
-            if (nonEmpty && seq.getValue().isEmpty()) {
-                throw err(k, "must not be empty");
-            }
-            return seq.getValue();
-        }
-
-        List<Node> reqList(String k, boolean nonEmpty) throws JobFileException {
-            if (!has(k)) {
-                if (entries.containsKey(k)) {
-                    throw err(k, "expected a list, got nothing (null)");
-                }
-                throw missing(k);
-            }
-            return list(k, nonEmpty);
-        }
-
-        /** A list of non-blank strings; required when nonEmpty, else defaults to the empty list. */
-        List<String> stringList(String k, boolean nonEmpty, boolean unique) throws JobFileException {
-            List<Node> nodes = nonEmpty ? reqList(k, true) : list(k, false);
-            List<String> out = new ArrayList<>();
-            for (int i = 0; i < nodes.size(); i++) {
-                Node n = nodes.get(i);
-                String ik = key(k) + "[" + i + "]";
-                if (!(n instanceof ScalarNode s) || s.getTag().equals(Tag.NULL)) {
-                    throw error(ik, n, "expected a string, got " + describe(n));
-                }
-                String v = s.getValue();
-                if (v.isBlank()) {
-                    throw error(ik, n, "must not be blank");
-                }
-                v = v.strip();
-                if (unique && out.contains(v)) {
-                    throw error(ik, n, "duplicate entry '" + v + "'");
-                }
-                out.add(v);
-            }
-            return List.copyOf(out);
-        }
-
-        private @Nullable Obj map(String k) throws JobFileException {
-            if (!has(k)) {
-                return null;
-            }
-            Node n = node(k);
-            if (!(n instanceof MappingNode)) {
-                throw err(k, "expected a mapping, got " + describe(n));
-            }
-            Obj o = new Obj(key(k));
-            for (NodeTuple t : ((MappingNode) n).getValue()) {
-                if (!(t.getKeyNode() instanceof ScalarNode ks) || ks.getTag().equals(Tag.NULL)) {
-                    throw error(key(k), t.getKeyNode(), "keys must be plain strings, got " + describe(t.getKeyNode()));
-                }
-                if (ks.getValue().isBlank()) {
-                    throw error(key(k), ks, "keys must not be blank");
-                }
-                if (o.entries.putIfAbsent(ks.getValue(), t) != null) {
-                    throw error(key(k) + "." + ks.getValue(), ks, "duplicate key");
-                }
-            }
-            return o;
-        }
-
-        Map<String, String> stringMap(String k) throws JobFileException {
-            Obj o = map(k);
-            if (o == null) {
-                return Map.of();
-            }
-            Map<String, String> out = new LinkedHashMap<>();
-            for (String inner : o.entries.keySet()) {
-                Node v = o.node(inner);
-                if (!(v instanceof ScalarNode s) || s.getTag().equals(Tag.NULL)) {
-                    throw error(o.key(inner), v, "expected a string, got " + describe(v));
-                }
-                out.put(inner, s.getValue());
-            }
-            return Collections.unmodifiableMap(out);
-        }
-
-        Map<String, Double> numberMap(String k) throws JobFileException {
-            Obj o = map(k);
-            if (o == null) {
-                return Map.of();
-            }
-            Map<String, Double> out = new LinkedHashMap<>();
-            for (String inner : o.entries.keySet()) {
-                out.put(inner, o.parseNumber(o.scalar(inner, "a number"), inner));
-            }
-            return Collections.unmodifiableMap(out);
-        }
+    static @Nullable String closest(String key, List<String> candidates) {
+        return JobFileYaml.closest(key, candidates);
     }
 }
