@@ -166,9 +166,15 @@ final class CanaryStep {
 
     static final class Processor implements ItemProcessor<Task, Reviewed> {
         private final Panels panels;
+        private final Writer writer;
 
-        Processor(Panels panels) {
+        /**
+         * @param writer stores the reviews received before an exception (a reached budget) ended a
+         *     canary's panel, so that a clean copy's FAIL holds its item though the step stops
+         */
+        Processor(Panels panels, Writer writer) {
             this.panels = panels;
+            this.writer = writer;
         }
 
         @Override
@@ -180,7 +186,13 @@ final class CanaryStep {
             if (toCall.isEmpty()) {
                 return new Reviewed(task.round(), c, List.of(), LoopStore.IssueAttribution.NONE, List.of());
             }
-            List<PanelReview> reviews = panels.panel().review(toCall, request);
+            List<PanelReview> reviews = panels.panel().review(toCall, request,
+                    received -> writer.write(new Chunk<>(List.of(reviewed(task, received)))));
+            return reviewed(task, reviews);
+        }
+
+        private static Reviewed reviewed(Task task, List<PanelReview> reviews) {
+            Canary c = task.canary();
             List<CanaryStore.Verdict> out = new ArrayList<>();
             for (PanelReview pr : reviews) {
                 if (pr.outcome() instanceof ReviewOutcome.Reviewed rv) {

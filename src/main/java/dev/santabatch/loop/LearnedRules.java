@@ -528,6 +528,12 @@ final class LearnedRules {
      * review now is left out. A fresh review is of the item's current text: a FAIL from any reviewer,
      * on any criterion, holds the item whatever becomes of the rule ({@link FailOnCurrentText}).
      */
+    /** A fresh review's FAILs on a passed item's text hold the item ({@link FailOnCurrentText}). */
+    private void holdOnFail(String ruleId, int round, String itemId, PassedItem item, List<String> fails) {
+        FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, item.text(), fails, it -> asOf(it).text(),
+                "learned rule " + ruleId + ", fresh review");
+    }
+
     private Map<String, Boolean> reviews(String ruleId, int round, LearnedRuleStore.ReviewKind kind, List<String> items,
             String criterion, java.util.function.Function<String, Optional<PassedItem>> text) {
         Map<String, Boolean> stored = rules.reviews(run.runPk(), ruleId, kind);
@@ -550,7 +556,14 @@ final class LearnedRules {
             }
             ReviewRequest request = new ReviewRequest(settings.taskSpec(), itemId, item.get().facts(), item.get().text(),
                     settings.santaCriteria());
-            List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);
+            List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request, received -> {
+                if (kind == LearnedRuleStore.ReviewKind.FRESH) {
+                    // a FAIL received before a reached budget ended the panel holds the item; the review
+                    // itself is not stored (a restart asks it again, the answer kept by the ledger)
+                    List<String> receivedFails = FailOnCurrentText.issues(received);
+                    tx.executeWithoutResult(status -> holdOnFail(ruleId, round, itemId, item.get(), receivedFails));
+                }
+            });
             List<String> fails = FailOnCurrentText.issues(reviews);
             GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
             if (gate.verdict() == GateVerdict.UNREVIEWED) {
@@ -564,8 +577,7 @@ final class LearnedRules {
             // so it reads the same evidence ({@link #evidence}: the items the round's fresh reviews failed)
             tx.executeWithoutResult(status -> {
                 if (kind == LearnedRuleStore.ReviewKind.FRESH) {
-                    FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, item.get().text(), fails,
-                            it -> asOf(it).text(), "learned rule " + ruleId + ", fresh review");
+                    holdOnFail(ruleId, round, itemId, item.get(), fails);
                 }
                 rules.saveReview(run.runPk(), ruleId, itemId, kind, failed, fails, LoopStore.attributed(reviews));
             });

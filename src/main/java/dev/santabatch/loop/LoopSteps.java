@@ -119,13 +119,14 @@ public final class LoopSteps {
     public Step canaryStep() {
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
         dev.santabatch.canary.CanaryStore canaryStore = new dev.santabatch.canary.CanaryStore(store.jdbc());
+        CanaryStep.Writer writer = new CanaryStep.Writer(canaryStore, store, loop, source, run.runPk());
         return new StepBuilder(CANARIES, repo)
                 .<CanaryStep.Task, CanaryStep.Reviewed>chunk(1)
                 .transactionManager(tm)
                 .reader(new CanaryStep.Reader(store, loop, canaryStore, run, panels, source, run.categoryIndex(),
                         this.canaries))
-                .processor(budget.guard(new CanaryStep.Processor(panels)))
-                .writer(budget.saving(new CanaryStep.Writer(canaryStore, store, loop, source, run.runPk())))
+                .processor(budget.guard(new CanaryStep.Processor(panels, writer)))
+                .writer(budget.saving(writer))
                 .listener(budget)
                 .interruptionPolicy(budget)
                 .allowStartIfComplete(true)

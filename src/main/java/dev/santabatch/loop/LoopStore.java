@@ -282,8 +282,11 @@ public final class LoopStore {
         jdbc.query("SELECT f.item_id, f.round_no, f.issues FROM sb_flag f JOIN sb_item i ON i.run_pk = f.run_pk"
                         + " AND i.item_id = f.item_id AND i.current_rev = f.rev WHERE f.run_pk = ? AND i.state IN ('ACTIVE', 'NICE')",
                 rs -> {
-                    out.putIfAbsent(rs.getString(1),
-                            new FailedReview(rs.getString(1), rs.getInt(2), List.of(rs.getString(3).split("\n"))));
+                    // a flag's issues join a reviewer's FAIL on the same revision
+                    out.merge(rs.getString(1), new FailedReview(rs.getString(1), rs.getInt(2), List.of(rs.getString(3).split("\n"))),
+                            (reviewed, flagged) -> new FailedReview(reviewed.itemId(), reviewed.round(),
+                                    List.copyOf(new java.util.LinkedHashSet<>(java.util.stream.Stream.concat(
+                                            reviewed.issues().stream(), flagged.issues().stream()).toList()))));
                 },
                 runPk);
         return out;

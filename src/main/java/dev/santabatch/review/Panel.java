@@ -5,11 +5,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Phase 2, "check it twice": runs every reviewer of one round in parallel on the same immutable
@@ -17,8 +20,10 @@ import java.util.concurrent.Future;
  * task gets only the request. A reviewer's review is validated again here (the gate relies on one
  * check per criterion); an invalid one counts as {@code FailedToReview(INVALID_ANSWER)}.
  *
- * <p>A {@link ConfigurationException} (or any other unexpected exception) from a reviewer
- * propagates, after the other reviewers' tasks are cancelled.
+ * <p>A {@link ConfigurationException} (or any other exception, a reached budget among them) from a
+ * reviewer propagates, after the other reviewers' tasks not yet started are cancelled and those
+ * already asking have answered: their reviews are handed to the caller first (a FAIL among them is
+ * a FAIL on the text, whatever stopped the panel).
  */
 public final class Panel {
 
@@ -36,6 +41,15 @@ public final class Panel {
 
     /** The reviews of one round, in the order of {@code reviewers}. */
     public List<PanelReview> review(List<Reviewer> reviewers, ReviewRequest request) {
+        return review(reviewers, request, received -> {});
+    }
+
+    /**
+     * The reviews of one round, in the order of {@code reviewers}; when a reviewer's exception ends the
+     * panel, {@code received} is first given the reviews the others completed (not called when none did).
+     */
+    public List<PanelReview> review(List<Reviewer> reviewers, ReviewRequest request,
+            Consumer<List<PanelReview>> received) {
         if (reviewers.isEmpty()) {
             throw new IllegalArgumentException("a panel needs at least one reviewer");
         }
@@ -46,8 +60,12 @@ public final class Panel {
             }
         }
         List<Future<PanelReview>> futures = new ArrayList<>(reviewers.size());
+        List<AtomicBoolean> claimed = new ArrayList<>(reviewers.size());
         for (Reviewer reviewer : reviewers) {
-            futures.add(executor.submit(() -> reviewOne(reviewer, request)));
+            AtomicBoolean claim = new AtomicBoolean();
+            claimed.add(claim);
+            // a task starts only if the panel has not given it up first (see answered)
+            futures.add(executor.submit(() -> claim.compareAndSet(false, true) ? reviewOne(reviewer, request) : null));
         }
         List<PanelReview> out = new ArrayList<>(reviewers.size());
         try {
@@ -59,7 +77,13 @@ public final class Panel {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for reviewers");
         } catch (ExecutionException e) {
-            futures.forEach(f -> f.cancel(false)); // no interrupt: a reviewer may be inside the store
+            List<PanelReview> completed = new ArrayList<>(out);
+            for (int i = out.size() + 1; i < futures.size(); i++) {
+                answered(futures.get(i), claimed.get(i)).ifPresent(completed::add);
+            }
+            if (!completed.isEmpty()) {
+                received.accept(List.copyOf(completed));
+            }
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException re) {
                 throw re;
@@ -73,18 +97,37 @@ public final class Panel {
     }
 
     /**
+     * The review of a reviewer task after another ended the panel: empty when it had not started (it
+     * never will; no interrupt of one that has, a reviewer may be inside the store) or ended without one.
+     */
+    private static Optional<PanelReview> answered(Future<PanelReview> f, AtomicBoolean claim) {
+        if (claim.compareAndSet(false, true)) {
+            f.cancel(false);
+            return Optional.empty();
+        }
+        try {
+            return Optional.ofNullable(f.get());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (ExecutionException | CancellationException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * A review stored earlier by {@code reviewer} for the same revision of the same item, checked
      * again as a fresh answer would be; empty when it no longer validates (the reviewer is then
      * called instead). The reviewer is not called.
      */
-    public java.util.Optional<PanelReview> stored(Reviewer reviewer, ReviewRequest request, Review review) {
+    public Optional<PanelReview> stored(Reviewer reviewer, ReviewRequest request, Review review) {
         ReviewValidation v = validator.validate(review, request.criterionIds(), reviewer.criteria());
         if (v instanceof ReviewValidation.Valid valid) {
-            return java.util.Optional.of(new PanelReview(reviewer.id(), reviewer.criteria(),
+            return Optional.of(new PanelReview(reviewer.id(), reviewer.criteria(),
                     new ReviewOutcome.Reviewed(valid.review(), Duration.ZERO, valid.reattributedIssues(), valid.derivedIssues()),
                     Duration.ZERO));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private PanelReview reviewOne(Reviewer reviewer, ReviewRequest request) {

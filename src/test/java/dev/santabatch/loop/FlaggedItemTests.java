@@ -1,6 +1,7 @@
 package dev.santabatch.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.santabatch.canary.Canary;
@@ -8,6 +9,7 @@ import dev.santabatch.canary.CanaryStore;
 import dev.santabatch.induction.PassedItem;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.llm.BudgetExceededException;
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.review.FixOutcome;
 import dev.santabatch.review.FixRequest;
@@ -335,6 +337,20 @@ class FlaggedItemTests {
     }
 
     @Test
+    void aHeldItemsOpenIssuesAreItsReviewersFailAndItsFlagsBoth() {
+        // given an item C failed in its review (B could not review it), flagged on the same revision by a canary
+        sample(8);
+        loop.insertReviews(run.runPk(), ROUND, List.of(
+                new LoopStore.ReviewRow(id(8), 0, 0, "B", "UNREVIEWED", null, null, "invalid answer twice", 1),
+                new LoopStore.ReviewRow(id(8), 0, 0, "C", "REVIEWED", "FAIL", null, null, 1)));
+        store.setState(run.runPk(), id(8), "ACTIVE");
+        loop.flag(run.runPk(), id(8), 0, ROUND, List.of("B: " + FLAG));
+
+        // then the escalation's open issues hold both
+        assertThat(loop.failsOnCurrentRevision(run.runPk()).get(id(8)).issues()).containsExactly("C: FAIL", "B: " + FLAG);
+    }
+
+    @Test
     void aLearnedRulesFixOfAnUnsampledFlaggedItemKeepsTheFlagsOtherFails() {
         // given an unsampled item flagged by a clean canary and by the matcher's word on the rule's pattern
         String matcherWord = ModelBatchFix.unresolvedIssue(OTHER, "keeps the sentence the sample's fixes removed");
@@ -349,5 +365,62 @@ class FlaggedItemTests {
         assertThat(written).isTrue();
         assertThat(loop.flagIssues(run.runPk(), id(9), 1)).containsExactly("C: original: copies the shop's slogan");
         assertThat(placedInACleanRun(9).place()).isEqualTo(ShippingInvariant.Place.HELD);
+    }
+
+    @Test
+    void aCleanCopysFailReceivedBeforeABudgetStopEndedItsPanelHoldsTheItem() throws Exception {
+        // given a sample whose every item passed its own review, and a panel whose reviewer C is refused
+        // by a reached budget while B fails every text it is asked about
+        sample(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        for (int i = 0; i < rows.size(); i++) {
+            loop.sampleOutcome(run.runPk(), ROUND, id(i), "NICE", null, 1, 0);
+            store.setState(run.runPk(), id(i), "NICE");
+        }
+        ReviewerType failing = ScriptedReviewer.answering(r -> List.of(FLAG));
+        ReviewerType refused = spec -> new dev.santabatch.review.Reviewer() {
+            @Override
+            public String id() {
+                return spec.id();
+            }
+
+            @Override
+            public java.util.Set<String> criteria() {
+                return java.util.Set.copyOf(spec.criteria());
+            }
+
+            @Override
+            public dev.santabatch.review.ReviewOutcome review(ReviewRequest request) {
+                throw new BudgetExceededException(BudgetExceededException.Limit.MAX_CALLS, 10, 10, ROUND);
+            }
+        };
+        Panels stopping = new Panels(job, Map.of("lexical", failing, "semantic", refused), RevisionCheck.NONE,
+                IssueSimilarity.exactNormalised(), new ExactIssueClassifier(), p -> request -> new FixOutcome.CannotFix("none"),
+                ModelCalls.none());
+        CanaryStore canaries = new CanaryStore(store.jdbc());
+        CanaryStep.Writer writer = new CanaryStep.Writer(canaries, store, loop, source, run.runPk());
+        CanaryStep.Reader reader = new CanaryStep.Reader(store, loop, canaries, run, stopping, source, run.categoryIndex(), true);
+        reader.open(new ExecutionContext());
+        CanaryStep.Task clean = null;
+        for (CanaryStep.Task t = reader.read(); t != null && clean == null; t = reader.read()) {
+            clean = t.canary().planted() ? null : t;
+        }
+        reader.close();
+        assertThat(clean).as("a clean copy among the round's canaries").isNotNull();
+        CanaryStep.Task cleanCopy = clean;
+
+        // when its panel ends with C's refusal
+        try {
+            assertThatThrownBy(() -> new CanaryStep.Processor(stopping, writer).process(cleanCopy))
+                    .isInstanceOf(BudgetExceededException.class);
+        } finally {
+            stopping.close();
+        }
+
+        // then B's FAIL on the item's current text holds the item, as it would without the stop
+        String item = cleanCopy.canary().itemId();
+        assertThat(store.item(run.runPk(), item).orElseThrow().state()).isEqualTo("ACTIVE");
+        assertThat(loop.flagIssues(run.runPk(), item, 0)).containsExactly("B: " + FLAG);
+        assertThat(placedInACleanRun(rows.indexOf(rows.stream().filter(r -> r.get(0).equals(item)).findFirst().orElseThrow()))
+                .place()).isEqualTo(ShippingInvariant.Place.HELD);
     }
 }

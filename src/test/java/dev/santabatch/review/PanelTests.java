@@ -1,0 +1,95 @@
+package dev.santabatch.review;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** A panel that one reviewer's exception ends still hands over what the others answered. */
+class PanelTests {
+
+    static final List<String> CRITERIA = List.of("accuracy", "compliance");
+
+    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+
+    @AfterEach
+    void shutdown() throws InterruptedException {
+        executor.shutdownNow();
+        executor.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    /** Counted down when the asking reviewer has started. */
+    private final CountDownLatch asking = new CountDownLatch(1);
+
+    /** A reviewer refused before it asks (a reached budget), once the other reviewer is asking. */
+    private Reviewer refused(String id) {
+        return reviewer(id, () -> {
+            try {
+                asking.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("budget reached before " + id + " asked");
+        });
+    }
+
+    private static Reviewer reviewer(String id, java.util.function.Supplier<ReviewOutcome> answer) {
+        return new Reviewer() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public Set<String> criteria() {
+                return Set.copyOf(CRITERIA);
+            }
+
+            @Override
+            public ReviewOutcome review(ReviewRequest request) {
+                return answer.get();
+            }
+        };
+    }
+
+    /** A reviewer that answers FAIL after a while, so that the other's refusal comes first. */
+    private Reviewer slowFail(String id) {
+        return reviewer(id, () -> {
+            asking.countDown();
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                throw new AssertionError("interrupted: the panel must let an asking reviewer answer", e);
+            }
+            return ReviewFixtures.reviewed(ReviewFixtures.failOn(CRITERIA, "accuracy", "accuracy: 3 stars, the source says 5"));
+        });
+    }
+
+    @ParameterizedTest(name = "refused reviewer first: {0}")
+    @ValueSource(booleans = {true, false})
+    void aFailAnsweredBeforeAnotherReviewersExceptionEndsThePanelIsHandedOver(boolean refusedFirst) {
+        List<Reviewer> reviewers = refusedFirst ? List.of(refused("B"), slowFail("C")) : List.of(slowFail("C"), refused("B"));
+        ReviewRequest request = new ReviewRequest("spec", "item-1", Map.of("stars", "5"), "Rated 3 stars.",
+                ReviewFixtures.criteria("accuracy", "compliance"));
+        List<List<PanelReview>> received = new ArrayList<>();
+
+        assertThatThrownBy(() -> new Panel(executor, new ReviewValidator()).review(reviewers, request, received::add))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("budget reached before B");
+
+        assertThat(received).hasSize(1);
+        assertThat(received.get(0)).singleElement().satisfies(pr -> {
+            assertThat(pr.reviewerId()).isEqualTo("C");
+            assertThat(((ReviewOutcome.Reviewed) pr.outcome()).review().verdict()).isEqualTo(Verdict.FAIL);
+        });
+    }
+}
