@@ -1,6 +1,6 @@
 package dev.santabatch.loop;
 
-import dev.santabatch.run.RunContext;
+import dev.santabatch.execution.RunContext;
 import dev.santabatch.store.Store;
 import java.util.List;
 import java.util.Optional;

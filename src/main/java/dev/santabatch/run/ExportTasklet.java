@@ -1,6 +1,8 @@
 package dev.santabatch.run;
 
 import dev.santabatch.catalog.CatalogCsvWriter;
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.loop.Decision;
 import dev.santabatch.loop.LoopStore;
 import dev.santabatch.loop.ShippingInvariant;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.santabatch.canary.Canary;
 import dev.santabatch.canary.CanaryStore;
+import dev.santabatch.execution.RunContext;
 import dev.santabatch.induction.PassedItem;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.JobFileLoader;
@@ -14,7 +15,6 @@ import dev.santabatch.review.FixRequest;
 import dev.santabatch.review.IssueSimilarity;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.review.RevisionCheck;
-import dev.santabatch.run.RunContext;
 import dev.santabatch.run.TestJobsAccess;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
