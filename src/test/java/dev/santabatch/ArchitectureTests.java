@@ -45,7 +45,7 @@ class ArchitectureTests {
             // what the steps call, by phase: catalog, pre-pass and carry-over, canaries, learned rules, history
             List.of("catalog", "prepass", "carry", "canary", "induction", "history"),
             // what a running job's steps share: its context, stop signal and progress; the loop's record
-            List.of("execution", "ledger"),
+            List.of("execution", "rounds"),
             // the reviewers and the pattern grouping
             List.of("llm", "lexical", "semantic", "patterns", "offline"),
             // the review's types, the rules, the statistics, the project's tables
@@ -79,7 +79,7 @@ class ArchitectureTests {
                     "the learned-rule stage: induction, validation, re-validation and the review check; to move with the batch fix"),
             Map.entry("dev/santabatch/sampledata/CatalogVocabulary.java",
                     "word lists of the sample generator: data, not logic"),
-            Map.entry("dev/santabatch/ledger/LoopStore.java",
+            Map.entry("dev/santabatch/rounds/LoopStore.java",
                     "the SQL of the loop's tables (rounds, samples, reviews, flags, issues, patterns); to become a repository per aggregate"),
             Map.entry("dev/santabatch/plan/Plan.java",
                     "the plan's cost model, one formula per part of a round, and its text"),

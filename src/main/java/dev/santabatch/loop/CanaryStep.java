@@ -12,6 +12,7 @@ import dev.santabatch.review.PanelReview;
 import dev.santabatch.review.ReviewOutcome;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.review.Reviewer;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.util.ArrayDeque;

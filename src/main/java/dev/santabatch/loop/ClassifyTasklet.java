@@ -3,6 +3,7 @@ package dev.santabatch.loop;
 import dev.santabatch.execution.RunContext;
 import dev.santabatch.execution.StopSignal;
 import dev.santabatch.review.IssueSimilarity;
+import dev.santabatch.rounds.LoopStore;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;

@@ -14,6 +14,8 @@ import dev.santabatch.review.GateVerdict;
 import dev.santabatch.review.PanelReview;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.review.SantaSettings;
+import dev.santabatch.rounds.LearnedRuleStore;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.rules.RuleEngine;
 import dev.santabatch.rules.RuleOutcome;
 import dev.santabatch.store.FieldsCodec;

@@ -2,6 +2,8 @@ package dev.santabatch.loop;
 
 import dev.santabatch.execution.RunContext;
 import dev.santabatch.execution.StopAwareTasklet;
+import dev.santabatch.rounds.LearnedRuleStore;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.semantic.Embedder;
 import dev.santabatch.semantic.SentenceVectors;
 

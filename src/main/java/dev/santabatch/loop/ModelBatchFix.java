@@ -7,6 +7,7 @@ import dev.santabatch.llm.MatchRequest;
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.review.FixExample;
 import dev.santabatch.review.SantaSettings;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.util.ArrayDeque;

@@ -8,6 +8,7 @@ import dev.santabatch.review.MergedIssue;
 import dev.santabatch.review.Review;
 import dev.santabatch.review.ReviewRecord;
 import dev.santabatch.review.SantaResult;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.util.ArrayDeque;
