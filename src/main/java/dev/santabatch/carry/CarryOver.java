@@ -1,8 +1,8 @@
 package dev.santabatch.carry;
 
 import dev.santabatch.job.CarryOverSpec;
-import dev.santabatch.loop.LoopStore;
-import dev.santabatch.loop.ShippingInvariant;
+import dev.santabatch.rounds.LoopStore;
+import dev.santabatch.rounds.ShippingInvariant;
 import dev.santabatch.store.Store;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package dev.santabatch.cli;
 
+import dev.santabatch.run.ExitCodes;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
 import java.io.PrintStream;

@@ -526,9 +526,9 @@ public final class JobFileLoader {
                 try {
                     // each method validates its own threshold names and values
                     if ("lexical".equals(type)) {
-                        dev.santabatch.lexical.LexicalThresholds.of(thresholds);
+                        LexicalThresholds.of(thresholds);
                     } else {
-                        dev.santabatch.semantic.SemanticSettings.from(thresholds);
+                        SemanticSettings.from(thresholds);
                     }
                 } catch (IllegalArgumentException e) {
                     throw yaml.err(path + ".thresholds", e.getMessage());

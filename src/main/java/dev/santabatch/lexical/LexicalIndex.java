@@ -1,5 +1,6 @@
 package dev.santabatch.lexical;
 
+import dev.santabatch.job.LexicalThresholds;
 import dev.santabatch.offline.CatalogSnapshot;
 import dev.santabatch.offline.OfflineMethod;
 import dev.santabatch.offline.PreparationStoppedException;

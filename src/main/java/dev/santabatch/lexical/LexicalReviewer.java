@@ -1,5 +1,6 @@
 package dev.santabatch.lexical;
 
+import dev.santabatch.job.LexicalThresholds;
 import dev.santabatch.job.ReviewerSpec;
 import dev.santabatch.review.Check;
 import dev.santabatch.review.CheckResult;

@@ -1,5 +1,6 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.execution.RunContext;
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.review.FixOutcome;
 import dev.santabatch.review.FixRequest;
@@ -11,7 +12,7 @@ import dev.santabatch.review.PanelReview;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.review.SantaReason;
 import dev.santabatch.review.SantaSettings;
-import dev.santabatch.run.RunContext;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.util.ArrayDeque;

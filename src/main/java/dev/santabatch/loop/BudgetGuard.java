@@ -1,8 +1,9 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.execution.StopAwareInterruptionPolicy;
 import dev.santabatch.llm.BudgetExceededException;
 import dev.santabatch.llm.CallsStoppedException;
-import dev.santabatch.run.StopAwareInterruptionPolicy;
+import dev.santabatch.rounds.LoopStore;
 import org.jspecify.annotations.Nullable;
 import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.job.JobInterruptedException;

@@ -1,8 +1,9 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.review.IssueSimilarity;
-import dev.santabatch.run.RunContext;
-import dev.santabatch.run.StopSignal;
+import dev.santabatch.rounds.LoopStore;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;

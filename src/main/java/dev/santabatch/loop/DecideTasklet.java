@@ -1,6 +1,8 @@
 package dev.santabatch.loop;
 
-import dev.santabatch.run.RunContext;
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.rounds.Decision;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.Store;
 import java.util.List;
 import java.util.Optional;

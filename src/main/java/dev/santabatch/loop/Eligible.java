@@ -1,7 +1,7 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.offline.PreparationStoppedException;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.sampling.StratumKey;
 import dev.santabatch.store.Store;
 import java.util.List;

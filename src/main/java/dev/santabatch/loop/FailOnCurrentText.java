@@ -3,6 +3,7 @@ package dev.santabatch.loop;
 import dev.santabatch.review.PanelReview;
 import dev.santabatch.review.ReviewOutcome;
 import dev.santabatch.review.Verdict;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.Store;
 import java.util.ArrayList;
 import java.util.List;

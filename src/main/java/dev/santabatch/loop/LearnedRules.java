@@ -1,5 +1,6 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.execution.RunContext;
 import dev.santabatch.induction.AcceptedFix;
 import dev.santabatch.induction.LearnedRule;
 import dev.santabatch.induction.PassedItem;
@@ -13,9 +14,10 @@ import dev.santabatch.review.GateVerdict;
 import dev.santabatch.review.PanelReview;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.review.SantaSettings;
+import dev.santabatch.rounds.LearnedRuleStore;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.rules.RuleEngine;
 import dev.santabatch.rules.RuleOutcome;
-import dev.santabatch.run.RunContext;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.util.ArrayList;
@@ -113,7 +115,7 @@ final class LearnedRules {
         Set<String> sampled = new HashSet<>();
         loop.sample(run.runPk(), round).forEach(s -> sampled.add(s.itemId()));
         Flagged flagged = flag(after -> store.eligibleAfter(run.runPk(), after, 0, PAGE), sampled, engines, this::asOf,
-                dev.santabatch.run.StopSignal::requested, "learned rules, round " + round);
+                dev.santabatch.execution.StopSignal::requested, "learned rules, round " + round);
         Set<Integer> ruled = new HashSet<>();
         Map<Integer, List<String>> leftovers = new LinkedHashMap<>();
         for (Recalled m : remembered) {
@@ -549,7 +551,7 @@ final class LearnedRules {
             if (item.isEmpty()) {
                 continue;
             }
-            if (dev.santabatch.run.StopSignal.requested()) {
+            if (dev.santabatch.execution.StopSignal.requested()) {
                 // each review made is stored: a restart goes on with the next
                 throw new dev.santabatch.offline.PreparationStoppedException("learned rule " + ruleId + ": " + out.size()
                         + " of " + items.size() + " " + kind.name().toLowerCase(java.util.Locale.ROOT) + " reviews");

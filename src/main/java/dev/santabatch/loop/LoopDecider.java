@@ -1,6 +1,8 @@
 package dev.santabatch.loop;
 
-import dev.santabatch.run.RunContext;
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.rounds.Decision;
+import dev.santabatch.rounds.LoopStore;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.flow.FlowExecutionStatus;
 import org.springframework.batch.core.job.flow.JobExecutionDecider;

@@ -1,12 +1,14 @@
 package dev.santabatch.loop;
 
-import dev.santabatch.run.StopAwareTasklet;
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.execution.StopAwareTasklet;
+import dev.santabatch.rounds.LearnedRuleStore;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.semantic.Embedder;
 import dev.santabatch.semantic.SentenceVectors;
 
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.review.IssueSimilarity;
-import dev.santabatch.run.RunContext;
 import dev.santabatch.store.Store;
 import org.springframework.batch.core.job.flow.JobExecutionDecider;
 import org.springframework.batch.core.repository.JobRepository;

@@ -1,12 +1,13 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.execution.RunContext;
 import dev.santabatch.llm.LlmMatcher;
 import dev.santabatch.llm.MatchOutcome;
 import dev.santabatch.llm.MatchRequest;
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.review.FixExample;
 import dev.santabatch.review.SantaSettings;
-import dev.santabatch.run.RunContext;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.util.ArrayDeque;

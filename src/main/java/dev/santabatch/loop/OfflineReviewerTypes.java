@@ -1,16 +1,16 @@
 package dev.santabatch.loop;
 
 import dev.santabatch.job.JobDefinition;
+import dev.santabatch.job.LexicalThresholds;
 import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.lexical.LexicalIndex;
 import dev.santabatch.lexical.LexicalReviewer;
-import dev.santabatch.lexical.LexicalThresholds;
 import dev.santabatch.offline.CatalogSnapshot;
 import dev.santabatch.review.Reviewer;
 import dev.santabatch.semantic.Embedder;
 import dev.santabatch.semantic.SemanticIndex;
 import dev.santabatch.semantic.SemanticReviewer;
-import dev.santabatch.semantic.SemanticSettings;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;

@@ -5,6 +5,7 @@ import dev.santabatch.canary.CanaryStore;
 import dev.santabatch.canary.PanelFit;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.rounds.LoopStore;
 import java.util.ArrayList;
 import java.util.List;
 

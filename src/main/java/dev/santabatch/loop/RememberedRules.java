@@ -3,6 +3,7 @@ package dev.santabatch.loop;
 import dev.santabatch.induction.RuleFragment;
 import dev.santabatch.induction.RuleValidator;
 import dev.santabatch.job.RuleSpec;
+import dev.santabatch.rounds.LearnedRuleStore;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.execution.RunContext;
 import dev.santabatch.prepass.SourceFields;
 import dev.santabatch.review.FailedReviewThreshold;
 import dev.santabatch.review.FixRevision;
@@ -7,7 +8,7 @@ import dev.santabatch.review.MergedIssue;
 import dev.santabatch.review.Review;
 import dev.santabatch.review.ReviewRecord;
 import dev.santabatch.review.SantaResult;
-import dev.santabatch.run.RunContext;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.util.ArrayDeque;

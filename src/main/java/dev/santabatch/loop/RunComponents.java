@@ -49,7 +49,7 @@ public final class RunComponents {
         spend.clearBudgetStop(runPk);
         // a stop (SIGTERM) refuses every attempt not yet sent: the items in flight make no further calls
         CallGovernor governor = new CallGovernor(GovernorSettings.of(job.governor()), job.budget(), prior, spend.ledger(runPk),
-                dev.santabatch.run.StopSignal::requested);
+                dev.santabatch.execution.StopSignal::requested);
         SpendSnapshot resumed = governor.snapshot();
         if (resumed.run().total().calls() > 0) {
             long unsaved = resumed.run().total().calls() - prior.run().total().calls();

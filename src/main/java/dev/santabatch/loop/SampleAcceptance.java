@@ -1,5 +1,6 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.stats.AcceptanceNumber;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

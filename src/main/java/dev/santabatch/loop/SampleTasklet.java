@@ -1,6 +1,8 @@
 package dev.santabatch.loop;
 
-import dev.santabatch.run.RunContext;
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.rounds.Decision;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.sampling.SamplingSettings;
 import dev.santabatch.sampling.StratifiedSampler;
 import dev.santabatch.sampling.StratumKey;

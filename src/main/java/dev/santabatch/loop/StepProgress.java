@@ -1,6 +1,6 @@
 package dev.santabatch.loop;
 
-import dev.santabatch.run.ChunkProgress;
+import dev.santabatch.execution.ChunkProgress;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -50,10 +50,10 @@ final class StoreSnapshot implements CatalogSnapshot {
         store.forEachItemAsOfRound(runPk, round, it -> action.accept(toSnapshot(it)));
     }
 
-    /** The run's stop flag ({@link dev.santabatch.run.StopSignal}). */
+    /** The run's stop flag ({@link dev.santabatch.execution.StopSignal}). */
     @Override
     public boolean stopRequested() {
-        return dev.santabatch.run.StopSignal.requested();
+        return dev.santabatch.execution.StopSignal.requested();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.santabatch.loop;
 
 import dev.santabatch.carry.CarryStore;
+import dev.santabatch.rounds.Decision;
 import dev.santabatch.stats.StratumBound;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,6 +1,8 @@
 package dev.santabatch.loop;
 
 import dev.santabatch.review.IssueSimilarity;
+import dev.santabatch.rounds.Decision;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.stats.ClopperPearson;
 import dev.santabatch.stats.ConfidenceInterval;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.santabatch.plan;
 
-import dev.santabatch.loop.LoopStore;
-import dev.santabatch.run.RunContext;
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.Store;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

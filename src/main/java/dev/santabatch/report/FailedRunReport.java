@@ -1,7 +1,7 @@
 package dev.santabatch.report;
 
-import dev.santabatch.loop.LoopStore;
 import dev.santabatch.loop.SpendStore;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;

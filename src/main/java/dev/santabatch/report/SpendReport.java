@@ -142,7 +142,7 @@ public final class SpendReport {
         long eligible = 0;
         for (SpendStore.MatchStat s : stats) {
             Map<String, Object> p = new LinkedHashMap<>();
-            p.put("id", dev.santabatch.loop.LoopStore.PatternRow.id(s.round(), s.patternNo()));
+            p.put("id", dev.santabatch.rounds.LoopStore.PatternRow.id(s.round(), s.patternNo()));
             p.put("round", s.round());
             p.put("pattern", s.patternNo());
             p.put("eligible", s.eligible());

@@ -1,8 +1,8 @@
 package dev.santabatch.report;
 
-import dev.santabatch.loop.Decision;
-import dev.santabatch.loop.LoopStore;
 import dev.santabatch.loop.StratumStore;
+import dev.santabatch.rounds.Decision;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.stats.CleanSampleBound;
 import dev.santabatch.stats.Percent;
 import dev.santabatch.stats.StratumBound;

@@ -1,9 +1,8 @@
 package dev.santabatch.run;
 
 import dev.santabatch.catalog.CatalogCsvWriter;
-import dev.santabatch.loop.Decision;
-import dev.santabatch.loop.LoopStore;
-import dev.santabatch.loop.ShippingInvariant;
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.loop.SpendStore;
 import dev.santabatch.report.SpendReport;
 import dev.santabatch.report.AuditFile;
@@ -11,6 +10,9 @@ import dev.santabatch.report.GroundTruthEscapes;
 import dev.santabatch.report.HtmlReport;
 import dev.santabatch.report.RunTrend;
 import dev.santabatch.report.RunReport;
+import dev.santabatch.rounds.Decision;
+import dev.santabatch.rounds.LoopStore;
+import dev.santabatch.rounds.ShippingInvariant;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package dev.santabatch.run;
 
 import dev.santabatch.catalog.CatalogRecord;
+import dev.santabatch.execution.Fingerprints;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;
 import java.util.ArrayList;

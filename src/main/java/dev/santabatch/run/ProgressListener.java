@@ -1,5 +1,6 @@
 package dev.santabatch.run;
 
+import dev.santabatch.execution.ChunkProgress;
 import dev.santabatch.store.Store;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

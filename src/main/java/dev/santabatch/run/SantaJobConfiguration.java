@@ -2,6 +2,9 @@ package dev.santabatch.run;
 
 import dev.santabatch.catalog.CatalogItemReader;
 import dev.santabatch.catalog.CatalogRecord;
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.execution.StopAwareInterruptionPolicy;
+import dev.santabatch.execution.StopAwareTasklet;
 import dev.santabatch.loop.LoopSteps;
 import dev.santabatch.loop.Panels;
 import dev.santabatch.prepass.PrePass;

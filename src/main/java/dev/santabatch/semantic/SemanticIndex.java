@@ -1,5 +1,6 @@
 package dev.santabatch.semantic;
 
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.offline.CatalogSnapshot;
 import dev.santabatch.offline.OfflineMethod;
 import dev.santabatch.offline.PassProgress;

@@ -1,5 +1,6 @@
 package dev.santabatch.semantic;
 
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.review.Check;
 import dev.santabatch.review.CheckResult;
 import dev.santabatch.review.ConfigurationException;

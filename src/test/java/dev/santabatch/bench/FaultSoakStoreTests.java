@@ -2,8 +2,8 @@ package dev.santabatch.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.loop.LearnedRuleStore;
-import dev.santabatch.loop.LoopStore;
+import dev.santabatch.rounds.LearnedRuleStore;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.Store;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.santabatch.carry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.loop.Extensions;
 import dev.santabatch.loop.ReviewerType;
 import dev.santabatch.loop.ScriptedReviewer;
@@ -15,7 +16,6 @@ import dev.santabatch.review.Reviewer;
 import dev.santabatch.review.Verdict;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.run.TestJobsAccess;
 import dev.santabatch.store.Store;
 import java.io.ByteArrayOutputStream;

@@ -2,6 +2,7 @@ package dev.santabatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.santabatch.run.ExitCodes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package dev.santabatch.lexical;
 
+import dev.santabatch.job.LexicalThresholds;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.review.Review;
 import dev.santabatch.sampledata.SampleCatalogGenerator;

@@ -3,6 +3,7 @@ package dev.santabatch.lexical;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.santabatch.job.LexicalThresholds;
 import dev.santabatch.offline.MemorySnapshot;
 import dev.santabatch.offline.StoppingSnapshot;
 import dev.santabatch.sampledata.SampleCatalogGenerator;

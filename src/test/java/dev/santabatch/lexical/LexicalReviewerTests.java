@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.santabatch.job.LexicalThresholds;
 import dev.santabatch.job.ReviewerSpec;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.review.CheckResult;

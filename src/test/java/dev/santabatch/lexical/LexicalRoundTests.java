@@ -3,6 +3,7 @@ package dev.santabatch.lexical;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.santabatch.job.LexicalThresholds;
 import dev.santabatch.offline.SnapshotItem;
 import java.util.LinkedHashMap;
 import java.util.List;

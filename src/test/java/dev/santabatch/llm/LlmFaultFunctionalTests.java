@@ -300,7 +300,7 @@ class LlmFaultFunctionalTests {
             java.util.concurrent.atomic.AtomicInteger reviews = new java.util.concurrent.atomic.AtomicInteger();
             server.inject(c -> {
                 if (c.kind() == Kind.REVIEW && reviews.incrementAndGet() == 4) {
-                    dev.santabatch.run.StopSignal.request("test SIGTERM");
+                    dev.santabatch.execution.StopSignal.request("test SIGTERM");
                 }
                 return asked.add(c.body());
             }, Integer.MAX_VALUE, Fault.status(500, Map.of()));

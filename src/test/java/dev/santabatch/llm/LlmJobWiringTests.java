@@ -2,11 +2,11 @@ package dev.santabatch.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.loop.Extensions;
 import dev.santabatch.report.RunReport;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.run.TestJobsAccess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

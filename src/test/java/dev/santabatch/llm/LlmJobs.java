@@ -1,8 +1,8 @@
 package dev.santabatch.llm;
 
 import dev.santabatch.cli.Cli;
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.run.Launcher;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.sampledata.SampleCatalogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package dev.santabatch.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.loop.Extensions;
 import dev.santabatch.loop.ReviewerType;
 import dev.santabatch.report.RunReport;
@@ -13,7 +14,6 @@ import dev.santabatch.review.Reviewer;
 import dev.santabatch.review.Verdict;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.run.TestJobsAccess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

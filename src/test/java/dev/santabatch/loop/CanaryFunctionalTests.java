@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.canary.Canary;
 import dev.santabatch.canary.CanaryStore;
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.job.ReviewerSpec;
 import dev.santabatch.report.RunReport;
 import dev.santabatch.review.Check;
@@ -16,7 +17,6 @@ import dev.santabatch.review.Reviewer;
 import dev.santabatch.review.Verdict;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.run.TestJobsAccess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -2,9 +2,11 @@ package dev.santabatch.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.santabatch.execution.RunContext;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.JobFileLoader;
-import dev.santabatch.run.RunContext;
+import dev.santabatch.rounds.Decision;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.stats.AcceptanceNumber;
 import dev.santabatch.store.FieldsCodec;
 import dev.santabatch.store.Store;

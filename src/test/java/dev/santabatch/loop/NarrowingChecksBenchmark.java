@@ -5,6 +5,7 @@ import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.JobFileLoader;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.Store;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,13 +3,13 @@ package dev.santabatch.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.review.FixOutcome;
 import dev.santabatch.review.ReviewOutcome;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.review.Reviewer;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.run.TestJobsAccess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

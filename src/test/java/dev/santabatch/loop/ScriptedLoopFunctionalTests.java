@@ -2,6 +2,7 @@ package dev.santabatch.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.job.ReviewerSpec;
 import dev.santabatch.review.Check;
 import dev.santabatch.review.CheckResult;
@@ -12,7 +13,6 @@ import dev.santabatch.review.Reviewer;
 import dev.santabatch.review.Verdict;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
-import dev.santabatch.run.StopSignal;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

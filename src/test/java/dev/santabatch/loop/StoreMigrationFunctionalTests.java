@@ -3,9 +3,9 @@ package dev.santabatch.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
-import dev.santabatch.run.StopSignal;
 import dev.santabatch.run.TestJobsAccess;
 import dev.santabatch.store.StoreSchema;
 import java.io.ByteArrayOutputStream;

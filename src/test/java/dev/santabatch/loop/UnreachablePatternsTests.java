@@ -3,6 +3,8 @@ package dev.santabatch.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.review.IssueSimilarity;
+import dev.santabatch.rounds.Decision;
+import dev.santabatch.rounds.LoopStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

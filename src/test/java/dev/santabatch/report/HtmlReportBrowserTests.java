@@ -3,7 +3,7 @@ package dev.santabatch.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.santabatch.run.StopSignal;
+import dev.santabatch.execution.StopSignal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

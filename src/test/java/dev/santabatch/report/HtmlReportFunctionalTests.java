@@ -2,7 +2,7 @@ package dev.santabatch.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.run.StopSignal;
+import dev.santabatch.execution.StopSignal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,11 +3,11 @@ package dev.santabatch.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.santabatch.loop.LoopStore;
 import dev.santabatch.review.Check;
 import dev.santabatch.review.CheckResult;
 import dev.santabatch.review.Review;
 import dev.santabatch.review.Verdict;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.Store;
 import java.util.ArrayList;
 import java.util.List;

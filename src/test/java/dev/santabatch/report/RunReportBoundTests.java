@@ -2,7 +2,7 @@ package dev.santabatch.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.loop.LoopStore;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.stats.CleanSampleBound;
 import java.util.List;
 import java.util.Map;

@@ -3,9 +3,9 @@ package dev.santabatch.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.santabatch.loop.Decision;
-import dev.santabatch.loop.LoopStore;
 import dev.santabatch.loop.StratumStore;
+import dev.santabatch.rounds.Decision;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.Store;
 import java.time.Instant;
 import java.util.List;

@@ -3,9 +3,11 @@ package dev.santabatch.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.santabatch.execution.RunContext;
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.job.JobFileLoader;
-import dev.santabatch.loop.LoopStore;
 import dev.santabatch.offline.PreparationStoppedException;
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.santabatch.cli.Cli;
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.loop.Extensions;
 import dev.santabatch.loop.ReviewerType;
 import dev.santabatch.loop.ScriptedReviewer;

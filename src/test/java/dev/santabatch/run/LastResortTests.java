@@ -3,6 +3,7 @@ package dev.santabatch.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.santabatch.execution.RunContext;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.JobFileLoader;
 import dev.santabatch.report.RunReport;

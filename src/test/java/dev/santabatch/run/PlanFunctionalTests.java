@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.santabatch.cli.Cli;
+import dev.santabatch.execution.StopSignal;
 import dev.santabatch.report.RunReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -2,6 +2,7 @@ package dev.santabatch.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.santabatch.execution.StopSignal;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

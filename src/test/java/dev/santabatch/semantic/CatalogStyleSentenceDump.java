@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.JobFileLoader;
 import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.rules.RuleEngine;
 import dev.santabatch.rules.RuleOutcome;
 import dev.santabatch.sampledata.SampleCatalogGenerator;

@@ -3,6 +3,7 @@ package dev.santabatch.semantic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.job.Criterion;
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.review.CheckResult;
 import dev.santabatch.review.Review;
 import dev.santabatch.review.ReviewOutcome;

@@ -1,6 +1,7 @@
 package dev.santabatch.semantic;
 
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.review.Review;
 import java.util.ArrayList;

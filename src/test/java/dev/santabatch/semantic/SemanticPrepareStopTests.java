@@ -3,6 +3,7 @@ package dev.santabatch.semantic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.offline.MemorySnapshot;
 import dev.santabatch.offline.StoppingSnapshot;
 import java.util.ArrayList;

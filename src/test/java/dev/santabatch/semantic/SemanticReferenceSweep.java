@@ -1,6 +1,7 @@
 package dev.santabatch.semantic;
 
 import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.offline.SnapshotItem;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package dev.santabatch.semantic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.review.Review;
 import dev.santabatch.sampledata.Shingles;

@@ -1,6 +1,7 @@
 package dev.santabatch.semantic;
 
 import dev.santabatch.job.Criterion;
+import dev.santabatch.job.SemanticSettings;
 import dev.santabatch.offline.SnapshotItem;
 import dev.santabatch.review.ReviewRequest;
 import java.util.*;

@@ -1,8 +1,8 @@
-package dev.santabatch.run;
+package dev.santabatch.execution;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.batch.core.step.StepContribution;
 import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.StepContribution;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 

@@ -1,4 +1,4 @@
-package dev.santabatch.semantic;
+package dev.santabatch.job;
 
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +35,7 @@ import java.util.Set;
  *     by itself (an ordinary product sentence in another style has no dense neighbourhood), and the
  *     sentence must also fail the topic anchors ({@code style-density})
  * @param anchorScore in an item not written like the catalog, a sentence below {@code topic-similarity}
- *     is off-topic only when its typicality minus its {@link TopicAnchors#margin anchor margin} (nearer
+ *     is off-topic only when its typicality minus its {@link dev.santabatch.semantic.TopicAnchors#margin anchor margin} (nearer
  *     the off-topic than the product anchors) is below this ({@code anchor-score})
  * @param wholeTextSource in an item not written like the catalog, when every sentence is below
  *     {@code topic-similarity} and none has a cosine of at least this to the item's own source facts,

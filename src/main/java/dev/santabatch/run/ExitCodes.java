@@ -1,4 +1,4 @@
-package dev.santabatch.cli;
+package dev.santabatch.run;
 
 /** Exit statuses: a contract relied on by schedulers' scripts. */
 public final class ExitCodes {

@@ -1,4 +1,4 @@
-package dev.santabatch.loop;
+package dev.santabatch.rounds;
 
 import dev.santabatch.store.Store;
 import java.util.Map;

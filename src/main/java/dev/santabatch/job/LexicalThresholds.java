@@ -1,4 +1,4 @@
-package dev.santabatch.lexical;
+package dev.santabatch.job;
 
 import java.util.Map;
 import java.util.Set;
@@ -79,7 +79,7 @@ public record LexicalThresholds(double nearDuplicateJaccard, double sourceOverla
     }
 
     /** Shingles in more than this many of {@code items} items are stop shingles. */
-    int stopDf(long items) {
+    public int stopDf(long items) {
         return (int) Math.max(stopShingleMinDf, Math.ceil(stopShingleShare * items));
     }
 }

@@ -1,4 +1,4 @@
-package dev.santabatch.loop;
+package dev.santabatch.rounds;
 
 import java.sql.Timestamp;
 import java.time.Instant;

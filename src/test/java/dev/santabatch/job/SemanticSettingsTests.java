@@ -1,12 +1,8 @@
-package dev.santabatch.semantic;
+package dev.santabatch.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.santabatch.job.JobDefinition;
-import dev.santabatch.job.JobFileLoader;
-import dev.santabatch.job.ReviewerSpec;
-import dev.santabatch.lexical.LexicalThresholds;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
-package dev.santabatch.loop;
+package dev.santabatch.rounds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.report.RunReport;
-import dev.santabatch.loop.ShippingInvariant.Place;
+import dev.santabatch.rounds.ShippingInvariant.Place;
 import dev.santabatch.store.Store;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.santabatch.run;
+package dev.santabatch.execution;
 
 import org.springframework.batch.core.job.JobInterruptedException;
 import org.springframework.batch.core.step.StepExecution;

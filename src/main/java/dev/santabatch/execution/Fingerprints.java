@@ -1,4 +1,4 @@
-package dev.santabatch.run;
+package dev.santabatch.execution;
 
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.ModelSpec;
@@ -28,7 +28,8 @@ public final class Fingerprints {
 
     private Fingerprints() {}
 
-    static String file(Path file) throws IOException {
+    /** The SHA-256 of the file's bytes, in hex. */
+    public static String file(Path file) throws IOException {
         MessageDigest md = sha256();
         byte[] buf = new byte[1 << 16];
         try (InputStream in = Files.newInputStream(file)) {
@@ -43,7 +44,7 @@ public final class Fingerprints {
      * @param env the environment as the models see it: a model reviewer's endpoint is the one it is
      *     called at ({@code base-url}, else {@code OPENAI_BASE_URL}, else OpenAI's), as in {@link #verification}
      */
-    static String rubric(JobDefinition job, java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
+    public static String rubric(JobDefinition job, java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
         StringBuilder text = new StringBuilder(job.taskSpec()).append('\n').append(job.rubric()).append('\n');
         for (ReviewerSpec r : job.reviewers()) {
             text.append("reviewer ").append(r.id()).append(" type ").append(r.type()).append(" criteria ")

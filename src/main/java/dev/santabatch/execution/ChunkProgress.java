@@ -1,4 +1,4 @@
-package dev.santabatch.run;
+package dev.santabatch.execution;
 
 import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.listener.ChunkListener;
@@ -8,7 +8,7 @@ import org.springframework.batch.infrastructure.item.Chunk;
 
 /**
  * Progress of a long chunk step: a line at most every {@code everyNanos} while it runs and one when
- * it ends, worded by the subclass (ingest and pre-pass: {@link ProgressListener}; the loop's review
+ * it ends, worded by the subclass (ingest and pre-pass: {@code run.ProgressListener}; the loop's review
  * and batch-fix: {@code loop.StepProgress}). It counts the items written this session; the step
  * execution it keeps gives the items read.
  */

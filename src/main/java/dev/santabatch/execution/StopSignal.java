@@ -1,4 +1,4 @@
-package dev.santabatch.run;
+package dev.santabatch.execution;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;

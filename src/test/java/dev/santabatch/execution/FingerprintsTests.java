@@ -1,4 +1,4 @@
-package dev.santabatch.run;
+package dev.santabatch.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.santabatch.run;
+package dev.santabatch.execution;
 
 import dev.santabatch.job.JobDefinition;
 import java.nio.file.Path;

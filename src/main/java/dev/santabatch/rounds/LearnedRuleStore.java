@@ -1,4 +1,4 @@
-package dev.santabatch.loop;
+package dev.santabatch.rounds;
 
 import java.util.List;
 import java.util.Map;
@@ -18,7 +18,7 @@ public final class LearnedRuleStore {
     public static final String RETIRED = "retired";
 
     /** A review made to validate a rule: of a passed sampled item (fresh) or of an item the rule fixed (check). */
-    enum ReviewKind {
+    public enum ReviewKind {
         FRESH,
         CHECK
     }
@@ -117,7 +117,7 @@ public final class LearnedRuleStore {
     }
 
     /** The stored validation reviews of a rule of one kind: item id to whether the reviewers failed it. */
-    Map<String, Boolean> reviews(long runPk, String ruleId, ReviewKind kind) {
+    public Map<String, Boolean> reviews(long runPk, String ruleId, ReviewKind kind) {
         Map<String, Boolean> out = new java.util.LinkedHashMap<>();
         jdbc.query("SELECT item_id, failed FROM sb_learned_review WHERE run_pk = ? AND rule_id = ? AND kind = ?",
                 rs -> {
@@ -131,7 +131,7 @@ public final class LearnedRuleStore {
      * The stored validation reviews of a rule of one kind that some reviewer failed, on any criterion:
      * item id to the FAILs, each as {@code <reviewer>: <issue>}.
      */
-    Map<String, List<String>> failIssues(long runPk, String ruleId, ReviewKind kind) {
+    public Map<String, List<String>> failIssues(long runPk, String ruleId, ReviewKind kind) {
         Map<String, List<String>> out = new java.util.LinkedHashMap<>();
         jdbc.query("SELECT item_id, fail_issues FROM sb_learned_review WHERE run_pk = ? AND rule_id = ? AND kind = ?"
                         + " AND fail_issues IS NOT NULL",
@@ -144,9 +144,9 @@ public final class LearnedRuleStore {
 
     /**
      * The items a fresh review of one of a round's rules failed, on any criterion (and so flagged:
-     * {@link FailOnCurrentText}). A round's rules are those whose id ({@link LearnedRules#ruleId}) names it.
+     * {@link dev.santabatch.loop.FailOnCurrentText}). A round's rules are those whose id ({@link dev.santabatch.loop.LearnedRules#ruleId}) names it.
      */
-    java.util.Set<String> freshFailed(long runPk, int round) {
+    public java.util.Set<String> freshFailed(long runPk, int round) {
         return new java.util.HashSet<>(jdbc.queryForList("SELECT item_id FROM sb_learned_review WHERE run_pk = ? AND kind = ?"
                 + " AND fail_issues IS NOT NULL AND rule_id LIKE ?", String.class, runPk, ReviewKind.FRESH.name(),
                 "learned-r" + round + "-p%"));
@@ -154,10 +154,10 @@ public final class LearnedRuleStore {
 
     /**
      * @param failed whether the panel failed the item on the rule's criterion
-     * @param failIssues every FAIL of the panel's reviews, on any criterion ({@link FailOnCurrentText#issues}); empty when none
+     * @param failIssues every FAIL of the panel's reviews, on any criterion ({@link dev.santabatch.loop.FailOnCurrentText#issues}); empty when none
      * @param attributed the issues the review validator attributed in the panel's reviews of the item
      */
-    void saveReview(long runPk, String ruleId, String itemId, ReviewKind kind, boolean failed, List<String> failIssues,
+    public void saveReview(long runPk, String ruleId, String itemId, ReviewKind kind, boolean failed, List<String> failIssues,
             LoopStore.IssueAttribution attributed) {
         jdbc.update("INSERT INTO sb_learned_review (run_pk, rule_id, item_id, kind, failed, fail_issues, issues_reattributed,"
                         + " issues_derived) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -183,14 +183,14 @@ public final class LearnedRuleStore {
     }
 
     /** Whether a rule was re-validated on a round's sample. */
-    boolean checked(long runPk, String ruleId, int round) {
+    public boolean checked(long runPk, String ruleId, int round) {
         Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_learned_check WHERE run_pk = ? AND rule_id = ? AND round_no = ?",
                 Integer.class, runPk, ruleId, round);
         return n != null && n > 0;
     }
 
     /** Records a re-validation on a round's sample and adds it to the rule's later precision counts. */
-    void saveCheck(long runPk, String ruleId, int round, int flagged, int confirmed) {
+    public void saveCheck(long runPk, String ruleId, int round, int flagged, int confirmed) {
         jdbc.update("INSERT INTO sb_learned_check (run_pk, rule_id, round_no, flagged, confirmed) VALUES (?, ?, ?, ?, ?)",
                 runPk, ruleId, round, flagged, confirmed);
         jdbc.update("UPDATE sb_learned_rule SET later_flagged = later_flagged + ?, later_confirmed = later_confirmed + ?"
@@ -201,7 +201,7 @@ public final class LearnedRuleStore {
      * The learned rules of the job's earlier runs whose export finished, newest run first (within a
      * run, the latest round's first), each with the run that first learned it.
      */
-    List<EarlierRule> earlierRules(String jobName, long beforeRunPk) {
+    public List<EarlierRule> earlierRules(String jobName, long beforeRunPk) {
         return jdbc.query("SELECT r.run_id, l.rule_id, l.criterion, l.shape, l.fragment, l.status, l.support, l.loo_recall,"
                         + " m.learned_run_id, m.learned_rule_id FROM sb_learned_rule l JOIN sb_run r ON r.run_pk = l.run_pk"
                         + " LEFT JOIN sb_memory_rule m ON m.run_pk = l.run_pk AND m.rule_id = l.rule_id"
@@ -225,7 +225,7 @@ public final class LearnedRuleStore {
                 runPk);
     }
 
-    void saveRemembered(long runPk, int carriedNo, Remembered m) {
+    public void saveRemembered(long runPk, int carriedNo, Remembered m) {
         jdbc.update("INSERT INTO sb_memory_rule (run_pk, rule_id, carried_no, from_run_id, from_rule_id, learned_run_id,"
                         + " learned_rule_id, criterion, shape, fragment, support, loo_recall, flagged, confirmed, pattern_no,"
                         + " verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -234,7 +234,7 @@ public final class LearnedRuleStore {
                 m.patternNo(), m.verdict());
     }
 
-    void retire(long runPk, String ruleId, String reason) {
+    public void retire(long runPk, String ruleId, String reason) {
         jdbc.update("UPDATE sb_learned_rule SET status = ?, reason = ? WHERE run_pk = ? AND rule_id = ?", RETIRED, reason,
                 runPk, ruleId);
     }
