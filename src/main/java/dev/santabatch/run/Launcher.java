@@ -151,6 +151,7 @@ public final class Launcher {
     public static int status(int limit, Map<String, Object> props, PrintStream out, PrintStream err) {
         try (ConfigurableApplicationContext base = baseContext(props)) {
             Store store = base.getBean(Store.class);
+            // SQL: JobRepository lists executions per job instance, not the latest N of every job
             List<Map<String, Object>> rows = store.jdbc()
                     .queryForList(
                             "SELECT e.JOB_EXECUTION_ID, i.JOB_NAME, p.PARAMETER_VALUE AS RUN_ID, e.STATUS, e.START_TIME,"
@@ -611,7 +612,7 @@ public final class Launcher {
                 }
                 int exit;
                 try {
-                    exit = finish(store, context, execution, out, err, metrics);
+                    exit = finish(store, repo, context, execution, out, err, metrics);
                 } catch (RuntimeException | Error e) {
                     exit = lastResort(store, context, execution, e, out, err, metrics);
                 }
@@ -767,8 +768,8 @@ public final class Launcher {
         return exit;
     }
 
-    private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out, PrintStream err,
-            RunMetrics metrics) {
+    private static int finish(Store store, JobRepository repo, RunContext run, JobExecution execution, PrintStream out,
+            PrintStream err, RunMetrics metrics) {
         BatchStatus status = execution.getStatus();
         if (status != BatchStatus.STOPPED) {
             // the answers kept for a killed execution's resume have served: a failed execution's (say,
@@ -786,7 +787,7 @@ public final class Launcher {
         String exportFailure = null;
         if (budget) {
             try {
-                new ExportTasklet(store, loop, run).export(execution.getJobInstance().getInstanceId(), RunReport.BUDGET_STOPPED);
+                new ExportTasklet(store, loop, run, repo).export(execution.getJobInstance(), RunReport.BUDGET_STOPPED);
                 budgetExported = true;
             } catch (IOException | RuntimeException e) {
                 exportFailure = "the export after the budget stop failed: " + failureLine(e);

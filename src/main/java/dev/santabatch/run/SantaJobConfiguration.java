@@ -122,7 +122,7 @@ public class SantaJobConfiguration {
     Step exportStep(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
             LoopSteps loop) {
         return new StepBuilder(EXPORT, jobRepository)
-                .tasklet(StopAwareTasklet.of(new ExportTasklet(store, loop.loopStore(), run)), tm)
+                .tasklet(StopAwareTasklet.of(new ExportTasklet(store, loop.loopStore(), run, jobRepository)), tm)
                 .allowStartIfComplete(true)
                 .build();
     }
