@@ -586,7 +586,8 @@ public final class Launcher {
                     job.sameModelReviewers(extensions.env()));
             StopSignal.install();
             LastResort.install();
-            try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk());
+            try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk(),
+                    base.getBean(dev.santabatch.loop.EmbeddingPool.class));
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
                 child.setParent(base);
                 child.registerBean(RunContext.class, () -> context);

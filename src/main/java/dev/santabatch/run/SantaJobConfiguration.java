@@ -76,8 +76,9 @@ public class SantaJobConfiguration {
     @Bean
     LoopSteps loopSteps(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
             Panels panels, @Value("${" + Launcher.LEARNED_RULES_PROPERTY + ":true}") boolean learnedRules,
-            @Value("${" + Launcher.CANARIES_PROPERTY + ":true}") boolean canaries) {
-        return new LoopSteps(jobRepository, tm, run, store, panels, learnedRules, canaries);
+            @Value("${" + Launcher.CANARIES_PROPERTY + ":true}") boolean canaries,
+            dev.santabatch.loop.EmbeddingPool embeddingPool) {
+        return new LoopSteps(jobRepository, tm, run, store, panels, learnedRules, canaries, embeddingPool);
     }
 
     @Bean
