@@ -22,6 +22,7 @@ public final class EmbeddingPool implements AutoCloseable {
 
     @Override
     public void close() {
-        executor.shutdownNow();
+        // no interrupts: an embedding task may be inside the store, whose H2 file channel an interrupt closes
+        executor.shutdown();
     }
 }
