@@ -11,8 +11,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The base application context: the store (migrated to the newest schema as it is opened), the
- * threads the offline reviewers embed on, and
- * Spring Batch's JDBC job repository and job operator (from Boot's auto-configuration). Nothing is component-scanned: a job run adds its job
+ * threads the offline reviewers embed on, and Spring Batch's JDBC job repository and job operator
+ * (from Boot's auto-configuration). Nothing is component-scanned: a job run adds its job
  * configuration in a child context once the run is known.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
