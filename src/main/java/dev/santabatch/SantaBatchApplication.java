@@ -1,6 +1,7 @@
 package dev.santabatch;
 
 import dev.santabatch.cli.Cli;
+import dev.santabatch.loop.EmbeddingPool;
 import dev.santabatch.store.Store;
 import dev.santabatch.store.StoreSchema;
 import javax.sql.DataSource;
@@ -9,8 +10,9 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
- * The base application context: the store (migrated to the newest schema as it is opened) and
- * Spring Batch's JDBC job repository and job operator (from Boot's auto-configuration). Nothing is component-scanned: a job run adds its job
+ * The base application context: the store (migrated to the newest schema as it is opened), the
+ * threads the offline reviewers embed on, and Spring Batch's JDBC job repository and job operator
+ * (from Boot's auto-configuration). Nothing is component-scanned: a job run adds its job
  * configuration in a child context once the run is known.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
@@ -27,5 +29,10 @@ public class SantaBatchApplication {
     Store store(DataSource dataSource) {
         StoreSchema.migrate(dataSource);
         return new Store(dataSource);
+    }
+
+    @Bean
+    EmbeddingPool embeddingPool() {
+        return new EmbeddingPool();
     }
 }

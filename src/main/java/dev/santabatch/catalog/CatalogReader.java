@@ -69,6 +69,7 @@ public final class CatalogReader implements AutoCloseable {
     private final String contentColumn;
     private final long dataStartOffset;
     private final CsvRecordSplitter splitter;
+    private final CsvFields fields = new CsvFields();
     private final CharsetDecoder decoder = StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -186,8 +187,8 @@ public final class CatalogReader implements AutoCloseable {
                     + (raw.startOffset() + e.index));
         }
         try {
-            return List.copyOf(CsvFieldParser.parse(text));
-        } catch (CsvFieldParser.MalformedRecordException e) {
+            return List.copyOf(new CsvFields().parse(raw, text));
+        } catch (IllegalArgumentException e) {
             throw new CatalogException(file, "header has malformed quoting: " + e.getMessage());
         }
     }
@@ -277,8 +278,8 @@ public final class CatalogReader implements AutoCloseable {
         }
         List<String> values;
         try {
-            values = CsvFieldParser.parse(text);
-        } catch (CsvFieldParser.MalformedRecordException e) {
+            values = fields.parse(raw, text);
+        } catch (IllegalArgumentException e) {
             return reject(raw, "malformed quoting: " + e.getMessage());
         }
         if (values.size() != header.size()) {

@@ -24,7 +24,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>empty lines (nothing, or only CR, before the LF) are skipped, anywhere in the file: they
  *       carry no data, and a trailing blank line is what most editors leave;
  *   <li>a quoted field still open at the end of the input makes the record
- *       {@linkplain RawRecord#unterminatedQuote() unterminated}: it runs to the end of the input.
+ *       {@linkplain RawRecord#unterminatedQuote() unterminated}: it runs to the end of the input;
+ *   <li>text between a closing quote and the next comma (spaces included) is noted, as {@link
+ *       RawRecord#textAfterQuote()}; the field then reads on as unquoted.
  * </ul>
  *
  * <p>Memory is constant: at most {@code maxRecordBytes} bytes of a record are kept; longer
@@ -51,6 +53,8 @@ public final class CsvRecordSplitter implements Closeable {
      * @param endOffset byte offset just after the record, terminator included
      * @param unterminatedQuote a quoted field was still open at the end of the input
      * @param truncated the record was longer than the cap; {@code bytes} holds only its start
+     * @param textAfterQuote the 1-based number of the first field with text after its closing quote,
+     *     0 when none has
      */
     public record RawRecord(
             byte[] bytes,
@@ -59,7 +63,8 @@ public final class CsvRecordSplitter implements Closeable {
             long startOffset,
             long endOffset,
             boolean unterminatedQuote,
-            boolean truncated) {}
+            boolean truncated,
+            int textAfterQuote) {}
 
     private final InputStream in;
     private final int maxRecordBytes;
@@ -170,6 +175,9 @@ public final class CsvRecordSplitter implements Closeable {
             int state = FIELD_START;
             boolean any = false;
             int last = -1;
+            int field = 1;
+            int textAfterQuote = 0;
+            long textAfterQuoteEnd = -1;
             while (true) {
                 int b = readByte();
                 if (b < 0) {
@@ -184,11 +192,21 @@ public final class CsvRecordSplitter implements Closeable {
                         if (last == '\r' && recLen > 0 && !recTruncated) {
                             recLen--; // drop the CR of CRLF
                         }
+                        if (last == '\r' && textAfterQuoteEnd == offset - 1) {
+                            textAfterQuote = 0; // that CR after the closing quote was the CR of CRLF
+                        }
                         break;
                     }
                 }
                 append(b);
                 last = b;
+                if (state == QUOTE_IN_QUOTED && b != '"' && b != ',' && textAfterQuote == 0) {
+                    textAfterQuote = field;
+                    textAfterQuoteEnd = offset;
+                }
+                if (b == ',' && state != QUOTED) {
+                    field++;
+                }
                 switch (state) {
                     case FIELD_START -> state = b == '"' ? QUOTED : b == ',' ? FIELD_START : UNQUOTED;
                     case UNQUOTED -> {
@@ -212,7 +230,8 @@ public final class CsvRecordSplitter implements Closeable {
                 continue; // empty line: skipped
             }
             return new RawRecord(
-                    Arrays.copyOf(rec, recLen), firstLine, lastLine, start, offset, unterminated, recTruncated);
+                    Arrays.copyOf(rec, recLen), firstLine, lastLine, start, offset, unterminated, recTruncated,
+                    textAfterQuote);
         }
     }
 

@@ -93,6 +93,7 @@ public final class History {
                         instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), rs.getString(7)),
                 job);
         // each run's last execution (a run id is one job instance; a restart adds an execution)
+        // one query for every run: JobRepository.getLastJobExecution would load each run's steps and contexts
         Map<String, String> lastExecution = new HashMap<>();
         jdbc.query("SELECT p.PARAMETER_VALUE, e.STATUS FROM BATCH_JOB_EXECUTION e"
                         + " JOIN BATCH_JOB_INSTANCE i ON i.JOB_INSTANCE_ID = e.JOB_INSTANCE_ID"

@@ -44,25 +44,17 @@ public final class LoopSteps {
     private final JobExecutionDecider decider;
     private final boolean learnedRules;
     private final boolean canaries;
-
-    /** The loop's steps with learned rules on. */
-    public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels) {
-        this(repo, tm, run, store, panels, true);
-    }
+    private final java.util.concurrent.ExecutorService embeddingPool;
 
     /**
      * @param learnedRules whether the batch fix learns rules from the sample's fixes ({@code false}:
      *     {@code --no-learned-rules}, every systematic pattern goes to narrowing and the matcher)
+     * @param canaries whether rounds draw canaries ({@link dev.santabatch.run.Launcher#CANARIES_PROPERTY})
      */
     public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels,
-            boolean learnedRules) {
-        this(repo, tm, run, store, panels, learnedRules, true);
-    }
-
-    /** @param canaries whether rounds draw canaries ({@link dev.santabatch.run.Launcher#CANARIES_PROPERTY}) */
-    public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels,
-            boolean learnedRules, boolean canaries) {
+            boolean learnedRules, boolean canaries, EmbeddingPool embeddingPool) {
         this.canaries = canaries;
+        this.embeddingPool = embeddingPool.executor();
         this.repo = repo;
         this.tm = tm;
         this.run = run;
@@ -181,9 +173,9 @@ public final class LoopSteps {
                 // the learned rules' panel reviews are made while the reader opens
                 .reader(budget.opening(new ModelBatchFix.Reader(store, loop, spend, run, state,
                         run.job().matcher().maxCandidateShare(),
-                        new PatternNarrowing(new SentenceVectors(dataSource, Embedder::shared, RunComponents.embeddingPool()),
+                        new PatternNarrowing(new SentenceVectors(dataSource, Embedder::shared, embeddingPool),
                                 run.job().matcher().minSimilarity()),
-                        new OfflineNarrowingChecks(run.job(), dataSource, RunComponents.embeddingPool()), source,
+                        new OfflineNarrowingChecks(run.job(), dataSource, embeddingPool), source,
                         learnedRules ? new LearnedRules(store, loop, new LearnedRuleStore(store.jdbc()), run, panels, source)
                                 : null)))
                 .processor(budget.guard(new ModelBatchFix.Processor(panels, matcher, state, source)))

@@ -16,8 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -31,19 +29,14 @@ public final class RunComponents {
 
     private RunComponents() {}
 
-    /** A panel outside a run: nothing spent before, spend not stored. */
-    public static Panels panels(JobDefinition job, Store store, Extensions extensions) {
-        return panels(job, store, extensions, new CallGovernor(GovernorSettings.of(job.governor()), job.budget(),
-                SpendSnapshot.NONE), null, -1);
-    }
-
     /**
      * The panel of run {@code runPk}: its governor counts on from the spend stored with the run and
      * its call ledger (a resumed run counts cumulatively, against the job file's current budget,
      * every call a killed execution reserved included), reserves every attempt in the ledger before
      * sending it, and its spend is stored as it accrues. A budget stop of the last execution is cleared: this one starts afresh.
      */
-    public static Panels panels(JobDefinition job, Store store, Extensions extensions, long runPk) {
+    public static Panels panels(JobDefinition job, Store store, Extensions extensions, long runPk,
+            EmbeddingPool embeddingPool) {
         SpendStore spend = new SpendStore(store.jdbc());
         SpendSnapshot prior = spend.load(runPk);
         spend.clearBudgetStop(runPk);
@@ -57,11 +50,11 @@ public final class RunComponents {
                     unsaved > 0 ? " (" + unsaved + " reserved by an execution that ended before saving them)" : "",
                     resumed.run().total().tokens(), String.format(java.util.Locale.ROOT, "%.4f", resumed.run().total().cost()));
         }
-        return panels(job, store, extensions, governor, spend, runPk);
+        return panels(job, store, extensions, governor, spend, runPk, embeddingPool);
     }
 
     private static Panels panels(JobDefinition job, Store store, Extensions extensions, CallGovernor governor,
-            @org.jspecify.annotations.Nullable SpendStore spend, long runPk) {
+            @org.jspecify.annotations.Nullable SpendStore spend, long runPk, EmbeddingPool embeddingPool) {
         DataSource dataSource = Objects.requireNonNull(store.jdbc().getDataSource(), "dataSource");
         Map<String, ReviewerType> types = new HashMap<>(ReviewerTypes.builtIns(job, governor, extensions.env()));
         boolean usesLexical = job.reviewers().stream().anyMatch(r -> r.type().equals("lexical"));
@@ -70,7 +63,7 @@ public final class RunComponents {
             types.put("lexical", new OfflineReviewerTypes.Lexical(job, dataSource));
         }
         if (usesSemantic && !extensions.reviewerTypes().containsKey("semantic")) {
-            types.put("semantic", new OfflineReviewerTypes.Semantic(job, dataSource, EMBEDDING_POOL));
+            types.put("semantic", new OfflineReviewerTypes.Semantic(job, dataSource, embeddingPool.executor()));
         }
         types.putAll(extensions.reviewerTypes());
         Function<Panels, Fixer> fixer = extensions.fixer() != null ? extensions.fixer() : p -> defaultFixer(job, governor, p, extensions);
@@ -115,19 +108,6 @@ public final class RunComponents {
             return value != null && !value.isBlank();
         });
         return roles;
-    }
-
-    /** Embeds in batches on this pool: one thread per core. */
-    private static final ExecutorService EMBEDDING_POOL = Executors.newFixedThreadPool(
-            Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
-                Thread t = new Thread(r, "santa-embed");
-                t.setDaemon(true);
-                return t;
-            });
-
-    /** The pool the offline reviewers embed on (the model matcher's narrowing too). */
-    static ExecutorService embeddingPool() {
-        return EMBEDDING_POOL;
     }
 
     private static Fixer defaultFixer(JobDefinition job, CallGovernor governor, Panels panels, Extensions extensions) {

@@ -2,6 +2,7 @@ package dev.santabatch.report;
 
 import dev.santabatch.catalog.CatalogCsvWriter;
 import dev.santabatch.catalog.CsvRecordSplitter;
+import dev.santabatch.catalog.CsvFields;
 import dev.santabatch.catalog.CsvRecordSplitter.RawRecord;
 import dev.santabatch.report.AuditFileException.Problem;
 import dev.santabatch.stats.ClopperPearson;
@@ -229,11 +230,12 @@ public final class AuditFile {
         int defective = 0;
         try (InputStream in = Files.newInputStream(filled);
                 CsvRecordSplitter splitter = new CsvRecordSplitter(in)) {
+            CsvFields parser = new CsvFields();
             RawRecord rec = splitter.next();
             if (rec == null) {
                 throw new AuditFileException(filled.toString(), List.of(new Problem(1, "empty file: no header")));
             }
-            List<String> header = fields(rec, problems);
+            List<String> header = fields(parser, rec, problems);
             if (header == null) {
                 throw new AuditFileException(filled.toString(), problems);
             }
@@ -265,7 +267,7 @@ public final class AuditFile {
             }
             while ((rec = splitter.next()) != null && problems.size() < MAX_PROBLEMS) {
                 long line = rec.firstLine();
-                List<String> f = fields(rec, problems);
+                List<String> f = fields(parser, rec, problems);
                 if (f == null) {
                     continue;
                 }
@@ -313,7 +315,7 @@ public final class AuditFile {
     }
 
     /** The record's fields, or {@code null} after adding a problem. */
-    private static @Nullable List<String> fields(RawRecord rec, List<Problem> problems) {
+    private static @Nullable List<String> fields(CsvFields parser, RawRecord rec, List<Problem> problems) {
         if (rec.unterminatedQuote()) {
             problems.add(new Problem(rec.firstLine(), "unterminated quoted field (lines " + rec.firstLine() + "-"
                     + rec.lastLine() + ")"));
@@ -335,7 +337,7 @@ public final class AuditFile {
             return null;
         }
         try {
-            return dev.santabatch.catalog.CsvRecords.fields(text);
+            return parser.parse(rec, text);
         } catch (IllegalArgumentException e) {
             problems.add(new Problem(rec.firstLine(), e.getMessage()));
             return null;

@@ -25,8 +25,11 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.ExitStatus;
+import org.springframework.batch.core.job.JobInstance;
+import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.scope.context.ChunkContext;
 import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
@@ -50,19 +53,22 @@ final class ExportTasklet implements Tasklet {
     private final Store store;
     private final LoopStore loop;
     private final RunContext run;
+    private final JobRepository jobs;
 
     private final java.util.function.BooleanSupplier stopRequested;
     private final int every;
 
-    ExportTasklet(Store store, LoopStore loop, RunContext run) {
-        this(store, loop, run, StopSignal::requested, PAGE);
+    ExportTasklet(Store store, LoopStore loop, RunContext run, JobRepository jobs) {
+        this(store, loop, run, jobs, StopSignal::requested, PAGE);
     }
 
     /** @param every rows written between two looks at {@code stopRequested} in a streaming pass */
-    ExportTasklet(Store store, LoopStore loop, RunContext run, java.util.function.BooleanSupplier stopRequested, int every) {
+    ExportTasklet(Store store, LoopStore loop, RunContext run, JobRepository jobs,
+            java.util.function.BooleanSupplier stopRequested, int every) {
         this.store = store;
         this.loop = loop;
         this.run = run;
+        this.jobs = jobs;
         this.stopRequested = stopRequested;
         this.every = every;
     }
@@ -96,7 +102,7 @@ final class ExportTasklet implements Tasklet {
 
     @Override
     public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) throws Exception {
-        String decision = export(contribution.getStepExecution().getJobExecution().getJobInstance().getInstanceId(), null);
+        String decision = export(contribution.getStepExecution().getJobExecution().getJobInstance(), null);
         if (Decision.endsNotClean(decision)) {
             contribution.setExitStatus(new ExitStatus(NOT_CLEAN, Decision.UNREACHABLE_PATTERN.equals(decision)
                     ? "every failure of the last sample is of a pattern the batch fix cannot reach"
@@ -114,7 +120,7 @@ final class ExportTasklet implements Tasklet {
      *     ({@link RunReport#BUDGET_STOPPED}), else {@code null}
      * @return the last round's decision
      */
-    String export(long jobInstanceId, @Nullable String statusOverride) throws IOException {
+    String export(JobInstance instance, @Nullable String statusOverride) throws IOException {
         String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
         String status = statusOverride != null ? statusOverride : RunReport.status(decision);
         checkStop("before the first pass", 0);
@@ -228,7 +234,7 @@ final class ExportTasklet implements Tasklet {
         Map<String, Object> report = RunReport.build(store, loop,
                 new RunReport.Context(run.job().name(), run.runId(), run.runPk(), run.job().reviewers().size(),
                         run.job().santa().lowAgreementKappa(), run.warnings(), truth == null ? null : truth.result(),
-                        spend, modelMatcher ? 0 : batchFixChecks(jobInstanceId), snapshot, modelReviewers,
+                        spend, modelMatcher ? 0 : batchFixChecks(instance), snapshot, modelReviewers,
                         run.job().reviewers().stream().filter(r -> !"llm".equals(r.type()))
                                 .map(dev.santabatch.job.ReviewerSpec::id).toList(),
                         !"llm".equals(run.job().fixer().type())),
@@ -309,13 +315,12 @@ final class ExportTasklet implements Tasklet {
     }
 
     /** Items the batch-fix steps of this run scanned, over every execution (restarts included). */
-    private long batchFixChecks(long jobInstanceId) {
-        Long n = store.jdbc().queryForObject(
-                "SELECT COALESCE(SUM(s.READ_COUNT), 0) FROM BATCH_STEP_EXECUTION s JOIN BATCH_JOB_EXECUTION e"
-                        + " ON e.JOB_EXECUTION_ID = s.JOB_EXECUTION_ID WHERE e.JOB_INSTANCE_ID = ? AND s.STEP_NAME = ?",
-                Long.class, jobInstanceId,
-                dev.santabatch.loop.LoopSteps.BATCH_FIX);
-        return n == null ? 0 : n;
+    private long batchFixChecks(JobInstance instance) {
+        return jobs.getJobExecutions(instance).stream()
+                .flatMap(e -> e.getStepExecutions().stream())
+                .filter(s -> s.getStepName().equals(dev.santabatch.loop.LoopSteps.BATCH_FIX))
+                .mapToLong(StepExecution::getReadCount)
+                .sum();
     }
 
     /** {@code changes.csv}: one row per revision, with the text before and after; text kept exact. */

@@ -22,6 +22,11 @@ final class IngestWriter implements ItemWriter<CatalogRecord> {
     private final Store store;
     private final long runPk;
     private final int categoryIndex;
+    /**
+     * A test hook: each chunk's write is slowed by this much, so that the kill tests' child JVMs
+     * (test mains on the test classpath) are killed mid-step. Only the JVM system property sets it
+     * (not application.properties nor the environment); unset, it is 0.
+     */
     private final long chunkDelayMillis;
     private final dev.santabatch.prepass.@Nullable SourceFields source;
 

@@ -153,6 +153,7 @@ public final class Launcher {
     public static int status(int limit, Map<String, Object> props, PrintStream out, PrintStream err) {
         try (ConfigurableApplicationContext base = baseContext(props)) {
             Store store = base.getBean(Store.class);
+            // SQL: JobRepository lists executions per job instance, not the latest N of every job
             List<Map<String, Object>> rows = store.jdbc()
                     .queryForList(
                             "SELECT e.JOB_EXECUTION_ID, i.JOB_NAME, p.PARAMETER_VALUE AS RUN_ID, e.STATUS, e.START_TIME,"
@@ -587,7 +588,8 @@ public final class Launcher {
                     job.sameModelReviewers(extensions.env()));
             StopSignal.install();
             LastResort.install();
-            try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk());
+            try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk(),
+                    base.getBean(dev.santabatch.loop.EmbeddingPool.class));
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
                 child.setParent(base);
                 child.registerBean(RunContext.class, () -> context);
@@ -613,7 +615,7 @@ public final class Launcher {
                 }
                 int exit;
                 try {
-                    exit = finish(store, context, execution, out, err, metrics);
+                    exit = finish(store, repo, context, execution, out, err, metrics);
                 } catch (RuntimeException | Error e) {
                     exit = lastResort(store, context, execution, e, out, err, metrics);
                 }
@@ -769,8 +771,8 @@ public final class Launcher {
         return exit;
     }
 
-    private static int finish(Store store, RunContext run, JobExecution execution, PrintStream out, PrintStream err,
-            RunMetrics metrics) {
+    private static int finish(Store store, JobRepository repo, RunContext run, JobExecution execution, PrintStream out,
+            PrintStream err, RunMetrics metrics) {
         BatchStatus status = execution.getStatus();
         if (status != BatchStatus.STOPPED) {
             // the answers kept for a killed execution's resume have served: a failed execution's (say,
@@ -788,7 +790,7 @@ public final class Launcher {
         String exportFailure = null;
         if (budget) {
             try {
-                new ExportTasklet(store, loop, run).export(execution.getJobInstance().getInstanceId(), RunReport.BUDGET_STOPPED);
+                new ExportTasklet(store, loop, run, repo).export(execution.getJobInstance(), RunReport.BUDGET_STOPPED);
                 budgetExported = true;
             } catch (IOException | RuntimeException e) {
                 exportFailure = "the export after the budget stop failed: " + failureLine(e);

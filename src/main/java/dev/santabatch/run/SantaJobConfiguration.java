@@ -79,8 +79,9 @@ public class SantaJobConfiguration {
     @Bean
     LoopSteps loopSteps(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
             Panels panels, @Value("${" + Launcher.LEARNED_RULES_PROPERTY + ":true}") boolean learnedRules,
-            @Value("${" + Launcher.CANARIES_PROPERTY + ":true}") boolean canaries) {
-        return new LoopSteps(jobRepository, tm, run, store, panels, learnedRules, canaries);
+            @Value("${" + Launcher.CANARIES_PROPERTY + ":true}") boolean canaries,
+            dev.santabatch.loop.EmbeddingPool embeddingPool) {
+        return new LoopSteps(jobRepository, tm, run, store, panels, learnedRules, canaries, embeddingPool);
     }
 
     @Bean
@@ -125,7 +126,7 @@ public class SantaJobConfiguration {
     Step exportStep(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
             LoopSteps loop) {
         return new StepBuilder(EXPORT, jobRepository)
-                .tasklet(StopAwareTasklet.of(new ExportTasklet(store, loop.loopStore(), run)), tm)
+                .tasklet(StopAwareTasklet.of(new ExportTasklet(store, loop.loopStore(), run, jobRepository)), tm)
                 .allowStartIfComplete(true)
                 .build();
     }

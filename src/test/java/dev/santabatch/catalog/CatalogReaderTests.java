@@ -100,6 +100,42 @@ class CatalogReaderTests {
         assertThat(records.get(2)).isEqualTo(new CatalogRow(4, 2, "ok2", List.of("ok2", "T", "c", "k")));
     }
 
+    static Stream<Arguments> quotingEdges() {
+        return Stream.of(
+                arguments("space after close quote", "a1,\"T\" ,hello,toys",
+                        "malformed quoting: unexpected character after the closing quote of field 2"),
+                arguments("tab after close quote, last field", "a1,T,hello,\"toys\"\t",
+                        "malformed quoting: unexpected character after the closing quote of field 4"),
+                arguments("bare CR after close quote", "a1,\"T\"\r,hello,toys",
+                        "malformed quoting: unexpected character after the closing quote of field 2"),
+                arguments("first of two bad fields", "a1,\"T\"x,\"hello\"y,toys",
+                        "malformed quoting: unexpected character after the closing quote of field 2"));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource("quotingEdges")
+    void rejectsAnyTextAfterAClosingQuoteWithItsFieldNumber(String name, String row, String reason) throws Exception {
+        // given
+        Path file = write(HEADER + row + "\nok2,T,c,k\n");
+        // when
+        List<CatalogRecord> records = readAll(file);
+        // then
+        assertThat(records).containsExactly(new Reject(2, 2, reason, row),
+                new CatalogRow(3, 1, "ok2", List.of("ok2", "T", "c", "k")));
+    }
+
+    @Test
+    void aBareCrIsDataAndACrlfAfterAClosingQuoteEndsTheRecord() throws Exception {
+        // given: a CR inside unquoted fields, and a record ending in a quoted field then CRLF
+        Path file = write(HEADER + "a1,T\rT,x\r\ry,\"k\"\r\na2,\"T\",c,k\r\r\n");
+        // when
+        List<CatalogRecord> records = readAll(file);
+        // then
+        assertThat(records).containsExactly(
+                new CatalogRow(2, 0, "a1", List.of("a1", "T\rT", "x\r\ry", "k")),
+                new CatalogRow(3, 1, "a2", List.of("a2", "T", "c", "k\r")));
+    }
+
     @ParameterizedTest(name = "[{index}] bytes {0}")
     @CsvSource({"C3 28, 1", "FF, 0", "E2 82, 0"})
     void rejectsInvalidUtf8MidFileAndReadsTheRowsAfterIt(String hex, int offsetInBad) throws Exception {

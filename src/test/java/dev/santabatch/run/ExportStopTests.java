@@ -20,8 +20,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.batch.core.job.JobInstance;
 import org.springframework.batch.core.job.JobInterruptedException;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.repository.support.JdbcJobRepositoryFactoryBean;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.support.JdbcTransactionManager;
 
 /**
  * A stop requested while the export streams the catalog ends it within {@code every} rows, as a stop
@@ -72,7 +76,8 @@ class ExportStopTests {
     }
 
     /** A completed run's exported folder and what it takes to run its export again. */
-    private record Exported(Store store, LoopStore loop, RunContext run, long instance, Path folder,
+    private record Exported(Store store, LoopStore loop, RunContext run, JobRepository jobs, JobInstance instance,
+            Path folder,
             Map<String, String> before) {
 
         /**
@@ -82,7 +87,7 @@ class ExportStopTests {
          */
         void stoppedAtSecondLook(String message) throws IOException {
             AtomicInteger looks = new AtomicInteger();
-            ExportTasklet stopping = new ExportTasklet(store, loop, run, () -> looks.incrementAndGet() > 1, 5);
+            ExportTasklet stopping = new ExportTasklet(store, loop, run, jobs, () -> looks.incrementAndGet() > 1, 5);
             assertThatThrownBy(() -> stopping.export(instance, null))
                     .isInstanceOf(PreparationStoppedException.class)
                     .hasMessageContaining(message)
@@ -90,7 +95,7 @@ class ExportStopTests {
             assertThat(looks).hasValue(2);
             assertThat(files(folder)).isEqualTo(before);
 
-            new ExportTasklet(store, loop, run).export(instance, null);
+            new ExportTasklet(store, loop, run, jobs).export(instance, null);
             Map<String, String> after = files(folder);
             assertThat(after.keySet()).isEqualTo(before.keySet());
             for (String f : List.of("catalog.csv", "unverified.csv", "changes.csv", "escalations.csv", "rejects.csv", "audit.csv")) {
@@ -109,13 +114,19 @@ class ExportStopTests {
         Map<String, String> before = files(folder);
         assertThat(before).containsKeys("catalog.csv", "unverified.csv", "changes.csv", "report.json");
 
-        Store store = new Store(new DriverManagerDataSource(TestJobs.h2Url(dir), "sa", ""));
+        DriverManagerDataSource dataSource = new DriverManagerDataSource(TestJobs.h2Url(dir), "sa", "");
+        Store store = new Store(dataSource);
         long runPk = store.jdbc().queryForObject("SELECT run_pk FROM sb_run WHERE run_id = 'r1'", Long.class);
         long seed = store.jdbc().queryForObject("SELECT seed FROM sb_run WHERE run_pk = ?", Long.class, runPk);
-        long instance = store.jdbc().queryForObject("SELECT MAX(JOB_INSTANCE_ID) FROM BATCH_JOB_INSTANCE", Long.class);
+        JdbcJobRepositoryFactoryBean factory = new JdbcJobRepositoryFactoryBean();
+        factory.setDataSource(dataSource);
+        factory.setTransactionManager(new JdbcTransactionManager(dataSource));
+        factory.afterPropertiesSet();
+        JobRepository jobs = factory.getObject();
+        JobInstance instance = jobs.getLastJobInstance(jobs.getJobNames().get(0));
         RunContext run = new RunContext(JobFileLoader.load(job), "r1", runPk, catalog, folder, seed, TestJobs.HEADER,
                 List.of());
-        return new Exported(store, new LoopStore(store.jdbc()), run, instance, folder, before);
+        return new Exported(store, new LoopStore(store.jdbc()), run, jobs, instance, folder, before);
     }
 
     private static Map<String, String> files(Path folder) throws IOException {
