@@ -64,7 +64,7 @@ final class RunMetrics {
      * previous run's series; {@code santa_last_success_timestamp_seconds} only when the run ended
      * clean or fully reviewed, so that a failed run's push keeps the last success's.
      */
-    void record(Map<String, Object> report, int exit) {
+    void record(dev.santabatch.report.ReportFile report, int exit) {
         if (recorded) {
             return;
         }
@@ -89,7 +89,7 @@ final class RunMetrics {
         gauge("santa.first.pass.rate", number(f.get("santa.first_pass_rate")), "share of sampled items NICE first time");
         gauge("santa.bound.defect.rate.below", number(f.get("santa.defect_rate_below")),
                 "the stated bound: the defect rate is below this at 95 % (NaN when no bound is stated)");
-        Map<?, ?> calls = map(map(map(map(report.get("run")).get("model_calls")).get("run")));
+        Map<?, ?> calls = SummaryEvent.modelCallsOfRun(report);
         counter("santa.model.calls", null, number(calls.get("calls")), "model calls (HTTP attempts)");
         counter("santa.model.tokens", null, number(calls.get("tokens")), "model tokens");
         counter("santa.model.cost", null, number(calls.get("estimated_cost")), "estimated model cost");
