@@ -29,7 +29,7 @@ public record RunSummary(String status, long items, @Nullable Long changed, long
         @Nullable Double firstPassRate, int patternsNew, int patternsSeenAgain, long modelCalls, double estimatedCost,
         @Nullable Double bound, long audited, @Nullable Double escapeRate) {
 
-    /** The figures of an export's report ({@code report.json}'s map) and the run's patterns. */
+    /** The figures of an export's report and the run's patterns. */
     public static RunSummary of(dev.santabatch.report.Report report, PatternMemory.Counts patterns) {
         var run = report.run();
         Map<?, ?> carry = report.carryOver() == null ? Map.of() : report.carryOver();

@@ -10,7 +10,7 @@ import org.slf4j.spi.LoggingEventBuilder;
  * The run's end as one log event, for a log pipeline: with structured console logs
  * ({@code logging.structured.format.console=ecs}, or {@code logstash}, {@code gelf}) its figures
  * are fields of one JSON line ({@code santa.status}, {@code santa.shipped}, ...); in the plain
- * format it is one line naming the same. Built from {@code report.json}'s map: no item text, no
+ * format it is one line naming the same. Built from the run's {@link ReportFile}: no item text, no
  * key.
  */
 public final class SummaryEvent {

@@ -25,7 +25,7 @@ import org.springframework.core.env.Environment;
  * One run's metrics, for a scheduler: Spring Batch's job and step observations (timers
  * {@code spring_batch_job_*}, {@code spring_batch_step_*}, through the {@link #observations()}
  * registry the run's job and steps are given) and, once the run has ended, its figures as gauges
- * and counters ({@code santa_*}, from the same report map as {@link SummaryEvent}). Held in memory
+ * and counters ({@code santa_*}, from the same report as {@link SummaryEvent}). Held in memory
  * only: nothing is served or opened. {@link #push} sends them to a Prometheus Pushgateway when
  * Spring Boot's {@code management.prometheus.metrics.export.pushgateway.enabled} is true.
  */
@@ -59,7 +59,7 @@ final class RunMetrics {
     }
 
     /**
-     * The run's figures from its report ({@code report.json}'s map, or a failed run's), once. Every
+     * The run's figures from its report (an exported or a failed run's), once. Every
      * gauge is present on every push (NaN where the run has no figure), so a push replaces the
      * previous run's series; {@code santa_last_success_timestamp_seconds} only when the run ended
      * clean or fully reviewed, so that a failed run's push keeps the last success's.
