@@ -3,8 +3,10 @@ package dev.santabatch.report;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.santabatch.stats.Usage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,9 +82,9 @@ public record Report(String status, @Nullable String reason, String job, String 
             @JsonInclude(Include.ALWAYS) @Nullable Double meanReviewsToNice, long nice, long niceFirstReview,
             long escalated, long unreviewed, Map<String, Long> escalationsByReason, long issuesReattributed,
             long issuesDerivedFromDetail, Map<String, Long> issueTaxonomyByCriterion, Agreement agreement,
-            List<Pattern> patterns, @Nullable Map<String, Object> cost) {
+            List<Pattern> patterns, @Nullable ModelCost cost) {
 
-        Round withCost(Map<String, Object> c) {
+        Round withCost(ModelCost c) {
             return new Round(round, seed, eligible, sampleSize, fullReview, strata, decision, acceptanceNumber, failures,
                     firstPassRate, meanReviewsToNice, nice, niceFirstReview, escalated, unreviewed, escalationsByReason,
                     issuesReattributed, issuesDerivedFromDetail, issueTaxonomyByCriterion, agreement, patterns, c);
@@ -134,8 +136,32 @@ public record Report(String status, @Nullable String reason, String job, String 
             Map<String, Long> escalationsByCause, Map<String, Long> escalationsByReason, long issuesReattributed,
             long issuesDerivedFromDetail, Map<String, Long> issueTaxonomyByCriterion,
             List<PatternCount> issueTaxonomyByPattern, Agreement agreement, Bound bound,
-            @Nullable List<Target> seedTargets, @Nullable Map<String, Object> modelCalls,
-            @Nullable Map<String, Object> cost) {}
+            @Nullable List<Target> seedTargets, @Nullable Map<String, Object> modelCalls, @Nullable Cost cost) {}
+
+    /** {@code run.cost}: the model calls against full verification; the offline reviewers' checks apart. */
+    @JsonInclude(Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Cost(ModelCost model, @Nullable Map<String, Object> offlineChecks) {}
+
+    /**
+     * The model calls and tokens, by kind, against full verification ({@link SpendReport#modelCost});
+     * without a model reviewer {@code shares} is written as {@code null}, with {@code why}.
+     */
+    @JsonInclude(Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record ModelCost(long calls, long tokens, ByKind byKind, @Nullable JsonNode shares, @Nullable String why,
+            @Nullable Long items, @Nullable Integer modelReviewers, @Nullable Double meanReviewsPerItem,
+            @Nullable Double meanFixesPerItem, @Nullable Double tokensPerReviewCall, @Nullable Double tokensPerFixCall,
+            @Nullable Pair baselineEveryItemReviewedOnce, @Nullable Pair baselineFullSanta,
+            @Nullable Pair shareOfEveryItemReviewedOnce, @Nullable Pair shareOfFullSantaOnEveryItem,
+            @Nullable String method) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record ByKind(Usage reviewers, Usage fixer, Usage matcherAndOther) {}
+
+    /** Calls and tokens: a count, a baseline or a share ({@code null}: no baseline to share). */
+    public record Pair(@JsonInclude(Include.ALWAYS) @Nullable Number calls,
+            @JsonInclude(Include.ALWAYS) @Nullable Number tokens) {}
 
     /**
      * {@code run.bound}: stated (from the last round's clean sample, or the strata's) or why not;

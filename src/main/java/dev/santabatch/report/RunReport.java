@@ -293,14 +293,14 @@ public final class RunReport {
      * from the call governor ({@link SpendReport#modelCost}; the detail is {@code run.model_calls});
      * the offline reviewers' checks are counted apart, the batch-fix's full scan included.
      */
-    private static Map<String, Object> cost(Store store, LoopStore loop, Context ctx, SantaMetrics metrics, long items) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("model", SpendReport.modelCost(ctx.spendSnapshot() == null ? SpendSnapshot.NONE : ctx.spendSnapshot(),
-                items, ctx.modelReviewers(), metrics.meanReviewsPerItem().orElse(1.0), metrics.meanFixesPerItem().orElse(0.0)));
+    private static Report.Cost cost(Store store, LoopStore loop, Context ctx, SantaMetrics metrics, long items) {
+        Report.ModelCost model = SpendReport.modelCost(ctx.spendSnapshot() == null ? SpendSnapshot.NONE
+                : ctx.spendSnapshot(), items, ctx.modelReviewers(), metrics.meanReviewsPerItem().orElse(1.0),
+                metrics.meanFixesPerItem().orElse(0.0));
         int offlineReviewers = ctx.offlineReviewerCount();
         if (offlineReviewers == 0) {
             // an all-model panel: every review and fix is a model call, counted above
-            return m;
+            return new Report.Cost(model, null);
         }
         long reviewChecks = ctx.offlineReviewers() == null ? loop.countReviews(ctx.runPk())
                 : loop.countReviews(ctx.runPk(), ctx.offlineReviewers());
@@ -329,8 +329,7 @@ public final class RunReport {
                 : "")
                 + "only the offline reviewers' reviews (and an offline fixer's fixes) count here, against baselines of"
                 + " N x offline reviewers; model calls are counted under model; checks cost no tokens");
-        m.put("offline_checks", checks);
-        return m;
+        return new Report.Cost(model, checks);
     }
 
     /**
@@ -664,12 +663,13 @@ public final class RunReport {
                     + String.format("%.4f", ((Number) total.get("estimated_cost")).doubleValue())
                     + (calls.get("matcher") instanceof Map<?, ?> mm && mm.get("share_of_eligible") instanceof Number share
                             ? "; matcher calls " + pct(share) + " of eligible" : ""));
-            if (run.cost() != null && run.cost().get("model") instanceof Map<?, ?> model
-                    && model.get("share_of_full_santa_on_every_item") instanceof Map<?, ?> full
-                    && model.get("share_of_every_item_reviewed_once") instanceof Map<?, ?> once) {
-                lines.add("cost:     model calls " + pct(once.get("calls")) + " of every item reviewed once, "
-                        + pct(full.get("calls")) + " of full Santa on every item (tokens " + pct(once.get("tokens")) + ", "
-                        + pct(full.get("tokens")) + "; the Santa Method's claim: 15-20 %)");
+            Report.ModelCost model = run.cost() == null ? null : run.cost().model();
+            if (model != null && model.shareOfFullSantaOnEveryItem() != null && model.shareOfEveryItemReviewedOnce() != null) {
+                Report.Pair once = model.shareOfEveryItemReviewedOnce();
+                Report.Pair full = model.shareOfFullSantaOnEveryItem();
+                lines.add("cost:     model calls " + pct(once.calls()) + " of every item reviewed once, " + pct(full.calls())
+                        + " of full Santa on every item (tokens " + pct(once.tokens()) + ", " + pct(full.tokens())
+                        + "; the Santa Method's claim: 15-20 %)");
             }
             if (r.plan() != null && r.plan().get("estimate") instanceof Map<?, ?> estimate
                     && estimate.get("round_1") instanceof Map<?, ?> planned && r.plan().get("spent") instanceof Map<?, ?> spent

@@ -40,10 +40,11 @@ public final class RunTrend {
             if (!(report instanceof Report r) || r.run() == null) {
                 return new Point(runId, createdAt, report.status(), null, null, cost, null);
             }
-            Map<?, ?> shares = r.run().cost() == null ? Map.of() : r.run().cost();
-            Double share = number(map(map(shares.get("model")).get("share_of_full_santa_on_every_item")).get("calls"));
-            if (share == null) {
-                share = number(map(shares.get("offline_checks")).get("share_of_full_santa_on_every_item"));
+            Report.Cost c = r.run().cost();
+            Double share = c == null || c.model() == null || c.model().shareOfFullSantaOnEveryItem() == null ? null
+                    : number(c.model().shareOfFullSantaOnEveryItem().calls());
+            if (share == null && c != null && c.offlineChecks() != null) {
+                share = number(c.offlineChecks().get("share_of_full_santa_on_every_item"));
             }
             return new Point(runId, createdAt, r.status(), r.run().firstPassRate(), share, cost,
                     r.escapeRateAudit() == null ? null : r.escapeRateAudit().escapeRate());
@@ -85,10 +86,6 @@ public final class RunTrend {
         List<Point> all = new ArrayList<>(earlier);
         all.add(Point.of(report.runId(), null, report));
         return all;
-    }
-
-    private static Map<?, ?> map(@Nullable Object o) {
-        return o instanceof Map<?, ?> m ? m : Map.of();
     }
 
     private static @Nullable Double number(@Nullable Object o) {

@@ -20,13 +20,13 @@ class ReportJsonTests {
                 acceptanceNumber == null ? null : 0, firstPassRate, null, 15, 15, 0, 0, Map.of(), 0, 0, Map.of(),
                 new Report.Agreement(0, 0, 0, null, null, null, null, null, null, null, "undefined",
                         "no item reviewed by the whole panel", null, null),
-                List.of(), Map.of("calls", 0));
+                List.of(), SpendReport.modelCost(dev.santabatch.llm.SpendSnapshot.NONE, 100, 0, 1.0, 0));
     }
 
     static Report report(Report.Round round) {
         Report.Run run = new Report.Run(1, null, null, 15, 0, Map.of(), Map.of(), 0, 0, Map.of(), List.of(),
                 round.agreement(), Report.Bound.notStated("no clean sample: no bound can be stated", null),
-                List.of(RunReport.escapeTarget(null, null, null)), null, Map.of());
+                List.of(RunReport.escapeTarget(null, null, null)), null, new Report.Cost(round.cost(), null));
         return new Report("clean", null, "job", "r1", new Report.Input(100, 100, 0),
                 new Report.Outputs("catalog.csv", 100, 0L, 0L, 0L, null), null, null,
                 new Report.PrePass(List.of()), List.of(), null, List.of(round), null, run, null, null, List.of(), null,
@@ -47,6 +47,13 @@ class ReportJsonTests {
         assertThat(r).doesNotContainKeys("acceptance_number", "failures").containsEntry("first_pass_rate", null)
                 .containsEntry("mean_reviews_to_nice", null).containsEntry("strata", Map.of("a",
                         Map.of("sampled", 15, "eligible", 100)));
+        // without a model reviewer the cost's shares are there, null
+        @SuppressWarnings("unchecked")
+        Map<String, Object> cost = (Map<String, Object>) r.get("cost");
+        assertThat(cost).containsEntry("shares", null).containsKey("why")
+                .doesNotContainKey("share_of_full_santa_on_every_item");
+        assertThat(cost.get("by_kind")).isEqualTo(Map.of("reviewers", Map.of("calls", 0, "tokens", 0),
+                "fixer", Map.of("calls", 0, "tokens", 0), "matcher_and_other", Map.of("calls", 0, "tokens", 0)));
         assertThat(List.copyOf(r.keySet()).subList(0, 8)).containsExactly("round", "seed", "eligible", "sample_size",
                 "full_review", "strata", "decision", "first_pass_rate");
         @SuppressWarnings("unchecked")
