@@ -61,12 +61,26 @@ public record Report(String status, @Nullable String reason, String job, String 
     public record Input(long records, long items, long rejects) {}
 
     /**
-     * {@code outputs}: an export's files and counts, or a failed run's {@code shipped} 0 and note.
+     * {@code outputs}: what an export wrote, per the shipping invariant; a failed run's {@code shipped}
+     * 0 and {@code note}.
+     *
+     * @param shippedFile {@code catalog.csv} (clean, fully-reviewed) or {@code verified.csv}
+     * @param shipped items in {@code shippedFile}
+     * @param unverified items in {@code unverified.csv}
+     * @param held items in {@code escalations.csv}
+     * @param failUnresolved of {@code held}, the items held for a FAIL on their current revision that
+     *     the run ended before resolving ({@code FAIL_UNRESOLVED})
      */
     @JsonInclude(Include.NON_NULL)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Outputs(@Nullable String shippedFile, long shipped, @Nullable Long unverified, @Nullable Long held,
-            @Nullable Long failUnresolved, @Nullable String note) {}
+            @Nullable Long failUnresolved, @Nullable String note) {
+
+        /** An export's outputs. */
+        public Outputs(String shippedFile, long shipped, long unverified, long held, long failUnresolved) {
+            this(shippedFile, shipped, unverified, held, failUnresolved, null);
+        }
+    }
 
     /** {@code pre_pass}: found, fixed and escalated per rule. */
     public record PrePass(List<RuleCount> rules) {}

@@ -102,18 +102,6 @@ public final class RunReport {
     }
 
     /**
-     * What an export wrote, per the shipping invariant.
-     *
-     * @param shippedFile {@code catalog.csv} (clean, fully-reviewed) or {@code verified.csv}
-     * @param shipped items in {@code shippedFile}
-     * @param unverified items in {@code unverified.csv}
-     * @param held items in {@code escalations.csv}
-     * @param failUnresolved of {@code held}, the items held for a FAIL on their current revision that
-     *     the run ended before resolving ({@code FAIL_UNRESOLVED})
-     */
-    public record Outputs(String shippedFile, long shipped, long unverified, long held, long failUnresolved) {}
-
-    /**
      * What the export adds to the report beyond the run's own figures; a {@code null} section is
      * left out.
      *
@@ -133,12 +121,13 @@ public final class RunReport {
     }
 
     /** The report of the run's own figures, without what the export adds ({@link Additions}). */
-    public static Report build(Store store, LoopStore loop, Context ctx, String status, Outputs outputs, long rejects) {
+    public static Report build(Store store, LoopStore loop, Context ctx, String status, Report.Outputs outputs,
+            long rejects) {
         return build(store, loop, ctx, status, outputs, rejects, Additions.NONE);
     }
 
-    public static Report build(Store store, LoopStore loop, Context ctx, String status, Outputs outputs, long rejects,
-            Additions add) {
+    public static Report build(Store store, LoopStore loop, Context ctx, String status, Report.Outputs outputs,
+            long rejects, Additions add) {
         List<LoopStore.Round> rounds = loop.rounds(ctx.runPk());
         String reason = null;
         if (NOT_CLEAN.equals(status) && !rounds.isEmpty()
@@ -234,7 +223,7 @@ public final class RunReport {
         Agreement runAgreement = Agreement.ofFlaggedBy(
                 runFlagged.values().stream().flatMap(List::stream).toList(), ctx.panelSize());
         Map<String, Long> byReason = new TreeMap<>(store.escalationsByReason(ctx.runPk()));
-        if (outputs.failUnresolved() > 0) {
+        if (outputs.failUnresolved() != null && outputs.failUnresolved() > 0) {
             byReason.merge("FAIL_UNRESOLVED", outputs.failUnresolved(), Long::sum); // and any carried over as held
         }
         Report.Bound stratified = strata == null ? null : strata.bound();
@@ -253,8 +242,7 @@ public final class RunReport {
         List<Report.RuleCount> rules = store.ruleCounts(ctx.runPk()).stream()
                 .map(c -> new Report.RuleCount(c.ruleId(), c.criterionId(), c.found(), c.fixed(), c.escalated())).toList();
         return new Report(status, reason, ctx.job(), ctx.runId(), new Report.Input(items + rejects, items, rejects),
-                new Report.Outputs(outputs.shippedFile(), outputs.shipped(), outputs.unverified(), outputs.held(),
-                        outputs.failUnresolved(), null),
+                outputs,
                 add.carryOver(), strata == null ? null : strata.block(), new Report.PrePass(rules),
                 learnedRules(store, ctx.runPk()),
                 add.patternMemory() == null ? null : PatternMemoryReport.block(add.patternMemory(), add.matchedBy()),

@@ -246,7 +246,8 @@ final class ExportTasklet implements Tasklet {
                         run.job().reviewers().stream().filter(r -> !"llm".equals(r.type()))
                                 .map(dev.santabatch.job.ReviewerSpec::id).toList(),
                         !"llm".equals(run.job().fixer().type())),
-                status, new RunReport.Outputs(shippedFile, shipped[0], unverified[0], held[0], unresolved.size()), rejects,
+                status, new dev.santabatch.report.Report.Outputs(shippedFile, shipped[0], unverified[0], held[0],
+                        unresolved.size()), rejects,
                 additions).withAudit(RunReport.storedAudit(store, run.runPk(),
                         audit.sample().stream().map(AuditFile.ShippedItem::id).toList()), run.outDir());
         RunReport.write(dir.resolve("report.json"), report);

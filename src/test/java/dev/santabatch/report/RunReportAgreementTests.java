@@ -65,7 +65,7 @@ class RunReportAgreementTests {
     Map<String, Object> report(int panelSize) {
         var ctx = new RunReport.Context("job", "r1", RUN, panelSize, 0.4, List.of(), null, null, 0);
         return RunReport.tree(RunReport.build(store, loop, ctx, RunReport.FULLY_REVIEWED,
-                new RunReport.Outputs("catalog.csv", 0, 0, 0, 0), 0));
+                new Report.Outputs("catalog.csv", 0, 0, 0, 0), 0));
     }
 
     Map<String, Object> agreement(int panelSize) {
