@@ -59,8 +59,8 @@ public final class CarryReport {
     }
 
     /** The summary's line for the block ({@code report.json}'s {@code carry_over}); empty without one. */
-    public static List<String> summary(Map<String, Object> report) {
-        if (!(report.get("carry_over") instanceof Map<?, ?> c)) {
+    public static List<String> summary(@org.jspecify.annotations.Nullable Map<String, Object> c) {
+        if (c == null) {
             return List.of();
         }
         if (Boolean.FALSE.equals(c.get("enabled"))) {

@@ -29,31 +29,24 @@ public record RunSummary(String status, long items, @Nullable Long changed, long
         @Nullable Double firstPassRate, int patternsNew, int patternsSeenAgain, long modelCalls, double estimatedCost,
         @Nullable Double bound, long audited, @Nullable Double escapeRate) {
 
-    /** The figures of an export's report ({@code report.json}'s map) and the run's patterns. */
-    public static RunSummary of(Map<String, Object> report, PatternMemory.Counts patterns) {
-        Map<?, ?> run = map(report.get("run"));
-        Map<?, ?> outputs = map(report.get("outputs"));
-        Map<?, ?> carry = map(report.get("carry_over"));
+    /** The figures of an export's report and the run's patterns. */
+    public static RunSummary of(dev.santabatch.report.Report report, PatternMemory.Counts patterns) {
+        var run = report.run();
+        Map<?, ?> carry = report.carryOver() == null ? Map.of() : report.carryOver();
         boolean carrying = Boolean.TRUE.equals(carry.get("enabled"));
-        Map<?, ?> calls = map(map(run.get("model_calls")).get("run"));
-        Map<?, ?> bound = map(run.get("bound"));
-        Map<?, ?> audit = map(report.get("escape_rate_audit"));
+        Map<?, ?> calls = dev.santabatch.report.SummaryEvent.modelCallsOfRun(report);
         Double cost = number(calls.get("estimated_cost"));
         Long changed = carrying ? whole(map(carry.get("judged_afresh")).get("changed")) : null;
-        return new RunSummary(String.valueOf(report.get("status")),
-                orZero(whole(map(report.get("input")).get("items"))),
-                changed,
+        var audit = report.escapeRateAudit();
+        return new RunSummary(report.status(), report.input().items(), changed,
                 carrying ? orZero(whole(carry.get("carried"))) : 0,
-                orZero(whole(outputs.get("shipped"))),
-                orZero(whole(outputs.get("held"))),
-                number(run.get("first_pass_rate")),
+                report.outputs().shipped(), orZero(report.outputs().held()), run.firstPassRate(),
                 patterns.fresh(),
                 patterns.seenAgain(),
                 orZero(whole(calls.get("calls"))),
                 cost == null ? 0 : cost,
-                Boolean.TRUE.equals(bound.get("stated")) ? number(bound.get("defect_rate_below")) : null,
-                orZero(whole(audit.get("audited"))),
-                number(audit.get("escape_rate")));
+                run.bound().stated() ? run.bound().defectRateBelow() : null,
+                audit == null ? 0 : audit.audited(), audit == null ? null : audit.escapeRate());
     }
 
     private static Map<?, ?> map(@Nullable Object o) {

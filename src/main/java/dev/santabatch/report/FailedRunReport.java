@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,29 +25,27 @@ public final class FailedRunReport {
 
     private FailedRunReport() {}
 
+    private static final Report.Outputs SHIPS_NOTHING = new Report.Outputs(null, 0, null, null, null,
+            "a failed run ships nothing: no catalog.csv or verified.csv is written (those left by an earlier"
+                    + " export of this run are removed); restart the run");
+
     /**
      * @param batchStatus the execution's Spring Batch status (FAILED, STOPPED)
      * @param why one line: what ended the run
      * @param failures the root causes, one line each
      * @param restart the command that continues the run
      */
-    public static Map<String, Object> build(Store store, LoopStore loop, String job, String runId, long runPk,
+    public static FailedReport build(Store store, LoopStore loop, String job, String runId, long runPk,
             long executionId, String batchStatus, String why, List<String> failures, String restart) {
-        Map<String, Object> r = header(job, runId, executionId, batchStatus, why, failures, restart);
         long items = store.countItems(runPk);
         long rejects = store.countRejects(runPk);
-        r.put("input", RunReport.ordered("records", items + rejects, "items", items, "rejects", rejects));
-        r.put("outputs", RunReport.ordered("shipped", 0, "note",
-                "a failed run ships nothing: no catalog.csv or verified.csv is written (those left by an earlier"
-                        + " export of this run are removed); restart the run"));
-        List<Map<String, Object>> rounds = new ArrayList<>();
+        List<FailedReport.Round> rounds = new ArrayList<>();
         for (LoopStore.Round round : loop.rounds(runPk)) {
             long nice = 0;
             long escalated = 0;
             long unreviewed = 0;
             long pending = 0;
-            List<LoopStore.SampleOutcome> sample = loop.sample(runPk, round.round());
-            for (LoopStore.SampleOutcome s : sample) {
+            for (LoopStore.SampleOutcome s : loop.sample(runPk, round.round())) {
                 if (s.outcome() == null) {
                     pending++;
                 } else {
@@ -59,31 +56,16 @@ public final class FailedRunReport {
                     }
                 }
             }
-            rounds.add(RunReport.ordered("round", round.round(), "eligible", round.eligible(), "sample_size",
-                    round.sampleSize(), "decision", round.decision(), "nice", nice, "escalated", escalated, "unreviewed",
-                    unreviewed, "not_reviewed_yet", pending));
+            rounds.add(new FailedReport.Round(round.round(), round.eligible(), round.sampleSize(), round.decision(), nice,
+                    escalated, unreviewed, pending));
         }
-        r.put("rounds", rounds);
         // the model calls of every execution so far, as the governor stored them at the failed step's
         // end, or as its ledger reserved them if more: a 401, an outage's 503s are in the report of
         // the run they failed, and the calls in flight at a stop in the stopped run's
         SpendStore spend = new SpendStore(store.jdbc());
-        r.put("run", RunReport.ordered("model_calls",
-                SpendReport.render(spend.counted(runPk), spend.matchStats(runPk))));
-        return r;
-    }
-
-    /** What every failed run's report starts with: status, run, execution, failures, restart. */
-    private static Map<String, Object> header(String job, String runId, long executionId, String batchStatus, String why,
-            List<String> failures, String restart) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("status", RunReport.FAILED);
-        r.put("job", job);
-        r.put("run_id", runId);
-        r.put("execution", RunReport.ordered("id", executionId, "batch_status", batchStatus, "why", why));
-        r.put("failures", List.copyOf(failures));
-        r.put("restart", restart);
-        return r;
+        return new FailedReport(RunReport.FAILED, job, runId, new FailedReport.Execution(executionId, batchStatus, why),
+                List.copyOf(failures), restart, new Report.Input(items + rejects, items, rejects), SHIPS_NOTHING, rounds,
+                new FailedReport.Run(SpendReport.render(spend.counted(runPk), spend.matchStats(runPk))), null);
     }
 
     /**
@@ -92,15 +74,11 @@ public final class FailedRunReport {
      *
      * @param storeFailure why the store could not be read, one line
      */
-    public static Map<String, Object> withoutStore(String job, String runId, long executionId, String batchStatus,
+    public static FailedReport withoutStore(String job, String runId, long executionId, String batchStatus,
             String why, List<String> failures, String restart, String storeFailure) {
-        Map<String, Object> r = header(job, runId, executionId, batchStatus, why, failures, restart);
-        r.put("outputs", RunReport.ordered("shipped", 0, "note",
-                "a failed run ships nothing: no catalog.csv or verified.csv is written (those left by an earlier"
-                        + " export of this run are removed); restart the run"));
-        r.put("store", RunReport.ordered("readable", false, "failure", storeFailure, "note",
-                "the store did not answer when the run ended: no counts; the restart reads them from the store"));
-        return r;
+        return new FailedReport(RunReport.FAILED, job, runId, new FailedReport.Execution(executionId, batchStatus, why),
+                List.copyOf(failures), restart, null, SHIPS_NOTHING, null, null, new FailedReport.StoreState(false,
+                        storeFailure, "the store did not answer when the run ended: no counts; the restart reads them from the store"));
     }
 
     /**
@@ -110,28 +88,24 @@ public final class FailedRunReport {
      *
      * @param earlier the job's earlier runs, for the page's trend ({@link RunTrend#earlier})
      */
-    public static void write(Path folder, Map<String, Object> report, List<RunTrend.Point> earlier) throws IOException {
+    public static void write(Path folder, FailedReport report, List<RunTrend.Point> earlier) throws IOException {
         Files.createDirectories(folder);
         RunReport.write(folder.resolve("report.json"), report);
         HtmlReport.write(folder.resolve("report.html"), report, RunTrend.withCurrent(earlier, report));
     }
 
     /** The one-screen summary of a failed run: the status first. */
-    @SuppressWarnings("unchecked")
-    public static List<String> summary(Map<String, Object> r) {
+    public static List<String> summary(FailedReport r) {
         List<String> lines = new ArrayList<>();
-        lines.add("status:   " + String.valueOf(r.get("status")).toUpperCase(java.util.Locale.ROOT)
-                + " (nothing shipped: no catalog.csv)");
-        Map<String, Object> execution = (Map<String, Object>) r.get("execution");
-        lines.add("ended:    " + execution.get("batch_status") + ": " + execution.get("why"));
-        Map<String, Object> input = (Map<String, Object>) r.get("input");
-        lines.add("read:     " + input.get("records") + " records: " + input.get("items") + " items, " + input.get("rejects")
+        lines.add("status:   " + r.status().toUpperCase(java.util.Locale.ROOT) + " (nothing shipped: no catalog.csv)");
+        lines.add("ended:    " + r.execution().batchStatus() + ": " + r.execution().why());
+        lines.add("read:     " + r.input().records() + " records: " + r.input().items() + " items, " + r.input().rejects()
                 + " rejected");
-        for (Object f : (List<Object>) r.get("failures")) {
+        for (String f : r.failures()) {
             lines.add("failure:  " + f);
         }
-        if (r.get("run") instanceof Map<?, ?> run && run.get("model_calls") instanceof Map<?, ?> calls
-                && calls.get("run") instanceof Map<?, ?> total && total.get("calls") instanceof Number n && n.longValue() > 0) {
+        if (r.run() != null && r.run().modelCalls().get("run") instanceof Map<?, ?> total
+                && total.get("calls") instanceof Number n && n.longValue() > 0) {
             lines.add("model:    " + n + " calls, " + total.get("retries") + " retries, " + total.get("errors") + " errors"
                     + (total.get("errors_by_kind") instanceof Map<?, ?> kinds && !kinds.isEmpty() ? " " + kinds : ""));
         }

@@ -115,9 +115,9 @@ public final class HtmlReport {
     }
 
     /** Writes {@code report.html} atomically (a temporary file beside it, then moved into place). */
-    public static void write(Path file, Map<String, Object> report, List<RunTrend.Point> trend) throws IOException {
+    public static void write(Path file, ReportFile report, List<RunTrend.Point> trend) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, render(report, trend), StandardCharsets.UTF_8);
+        Files.writeString(tmp, render(RunReport.tree(report), trend), StandardCharsets.UTF_8);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 

@@ -16,8 +16,8 @@ public final class PatternMemoryReport {
 
     private PatternMemoryReport() {}
 
-    /** The report with the block after {@code learned_rules}, and tonight's patterns seen before labelled. */
-    public static Map<String, Object> apply(Map<String, Object> report, PatternMemory.Memory m, String matchedBy) {
+    /** The block; {@code rounds[].patterns} carry the labels of tonight's patterns seen before ({@link RunReport#build}). */
+    static Map<String, Object> block(PatternMemory.Memory m, String matchedBy) {
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("earlier_runs", m.earlierRuns());
         block.put("matched_by", matchedBy);
@@ -25,28 +25,12 @@ public final class PatternMemoryReport {
         block.put("new", m.fresh().size());
         block.put("not_seen", m.notSeen().size());
         block.put("not_seen_since_run", m.notSeenSince());
-        List<Map<String, Object>> again = new ArrayList<>();
-        Map<String, PatternMemory.SeenAgain> byPattern = new LinkedHashMap<>();
-        for (PatternMemory.SeenAgain s : m.seenAgain()) {
-            again.add(RunReport.ordered("patterns", s.patterns(), "criterion", s.criterion(), "label", s.label(),
-                    "label_tonight", s.labelTonight(), "first_seen_in", s.firstSeenIn(), "last_seen_in", s.lastSeenIn()));
-            s.patterns().forEach(p -> byPattern.put(p, s));
-        }
-        block.put("seen_again_patterns", again);
+        block.put("seen_again_patterns", m.seenAgain().stream().map(s -> RunReport.ordered("patterns", s.patterns(),
+                "criterion", s.criterion(), "label", s.label(), "label_tonight", s.labelTonight(), "first_seen_in",
+                s.firstSeenIn(), "last_seen_in", s.lastSeenIn())).toList());
         block.put("new_patterns", groups(m.fresh()));
         block.put("not_seen_patterns", groups(m.notSeen()));
-        for (Object round : report.get("rounds") instanceof List<?> l ? l : List.of()) {
-            for (Object p : ((Map<?, ?>) round).get("patterns") instanceof List<?> ps ? ps : List.of()) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> pattern = (Map<String, Object>) p;
-                PatternMemory.SeenAgain s = byPattern.get(String.valueOf(pattern.get("id")));
-                if (s != null) {
-                    pattern.put("first_seen_in", s.firstSeenIn());
-                    pattern.put("known_as", s.label());
-                }
-            }
-        }
-        return RunReport.after(report, "learned_rules", "pattern_memory", block);
+        return block;
     }
 
     private static List<Map<String, Object>> groups(List<PatternMemory.Group> groups) {
@@ -55,8 +39,8 @@ public final class PatternMemoryReport {
     }
 
     /** The summary's line: how many patterns were seen again (and where first), new, and not seen since the last run. */
-    public static List<String> summary(Map<String, Object> report) {
-        if (!(report.get("pattern_memory") instanceof Map<?, ?> m)) {
+    public static List<String> summary(@org.jspecify.annotations.Nullable Map<String, Object> m) {
+        if (m == null) {
             return List.of();
         }
         List<String> first = new ArrayList<>();

@@ -1,7 +1,9 @@
 package dev.santabatch.report;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.santabatch.history.PatternMemory;
 import dev.santabatch.llm.SpendSnapshot;
 import dev.santabatch.review.SantaOutcome;
 import dev.santabatch.review.SantaReason;
@@ -12,6 +14,7 @@ import dev.santabatch.stats.Agreement;
 import dev.santabatch.stats.CleanSampleBound;
 import dev.santabatch.stats.Kappa;
 import dev.santabatch.stats.KappaResult;
+import dev.santabatch.stats.Percent;
 import dev.santabatch.stats.SantaMetrics;
 import dev.santabatch.stats.SeedTargets;
 import dev.santabatch.store.Store;
@@ -45,7 +48,8 @@ public final class RunReport {
     public static final String BUDGET_STOPPED = "budget-stopped";
     public static final String FAILED = "failed";
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private RunReport() {}
 
@@ -98,47 +102,46 @@ public final class RunReport {
     }
 
     /**
-     * What an export wrote, per the shipping invariant.
+     * What the export adds to the report beyond the run's own figures; a {@code null} section is
+     * left out.
      *
-     * @param shippedFile {@code catalog.csv} (clean, fully-reviewed) or {@code verified.csv}
-     * @param shipped items in {@code shippedFile}
-     * @param unverified items in {@code unverified.csv}
-     * @param held items in {@code escalations.csv}
-     * @param failUnresolved of {@code held}, the items held for a FAIL on their current revision that
-     *     the run ended before resolving ({@code FAIL_UNRESOLVED})
+     * @param patternMemory tonight's patterns against the job's earlier runs', {@code matchedBy} how
+     *     they were matched
+     * @param panelCriteria the criteria the panel judged; {@code rulesOnlyCriteria} those only the
+     *     pre-pass checks
      */
-    public record Outputs(String shippedFile, long shipped, long unverified, long held, long failUnresolved) {}
+    public record Additions(@Nullable Map<String, Object> carryOver, @Nullable Map<String, Object> plan,
+            dev.santabatch.history.PatternMemory.@Nullable Memory patternMemory, String matchedBy,
+            @Nullable Map<String, Object> panel, dev.santabatch.canary.@Nullable CanaryEstimates canaries,
+            dev.santabatch.canary.@Nullable PanelFit fit, List<String> panelCriteria, List<String> rulesOnlyCriteria,
+            @Nullable Map<String, Object> budgetStop, @Nullable Map<String, Object> escalations) {
 
-    public static Map<String, Object> build(Store store, LoopStore loop, Context ctx, String status, Outputs outputs,
+        static final Additions NONE = new Additions(null, null, null, "", null, null, null, List.of(), List.of(), null,
+                null);
+    }
+
+    /** The report of the run's own figures, without what the export adds ({@link Additions}). */
+    public static Report build(Store store, LoopStore loop, Context ctx, String status, Report.Outputs outputs,
             long rejects) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("status", status);
+        return build(store, loop, ctx, status, outputs, rejects, Additions.NONE);
+    }
+
+    public static Report build(Store store, LoopStore loop, Context ctx, String status, Report.Outputs outputs,
+            long rejects, Additions add) {
         List<LoopStore.Round> rounds = loop.rounds(ctx.runPk());
+        String reason = null;
         if (NOT_CLEAN.equals(status) && !rounds.isEmpty()
                 && (Decision.UNREACHABLE_PATTERN.equals(rounds.get(rounds.size() - 1).decision())
                         || Decision.PANEL_DOES_NOT_FIT.equals(rounds.get(rounds.size() - 1).decision()))) {
-            r.put("reason", rounds.get(rounds.size() - 1).decision());
+            reason = rounds.get(rounds.size() - 1).decision();
         }
-        r.put("job", ctx.job());
-        r.put("run_id", ctx.runId());
         long items = store.countItems(ctx.runPk());
-        r.put("input", Map.of("records", items + rejects, "items", items, "rejects", rejects));
-        r.put("outputs", ordered("shipped_file", outputs.shippedFile(), "shipped", outputs.shipped(),
-                "unverified", outputs.unverified(), "held", outputs.held(), "fail_unresolved", outputs.failUnresolved()));
         StrataReport strata = StrataReport.of(store, loop, ctx.runPk(), status, rounds);
-        if (strata != null) {
-            r.put("strata", strata.block());
+        Map<String, PatternMemory.SeenAgain> seenAgain = new LinkedHashMap<>();
+        if (add.patternMemory() != null) {
+            add.patternMemory().seenAgain().forEach(s -> s.patterns().forEach(p -> seenAgain.put(p, s)));
         }
 
-        List<Map<String, Object>> rules = new ArrayList<>();
-        for (Store.RuleCount c : store.ruleCounts(ctx.runPk())) {
-            rules.add(ordered("rule", c.ruleId(), "criterion", c.criterionId(), "found", c.found(), "fixed", c.fixed(),
-                    "escalated", c.escalated()));
-        }
-        r.put("pre_pass", Map.of("rules", rules));
-        r.put("learned_rules", learnedRules(store, ctx.runPk()));
-
-        List<Map<String, Object>> perRound = new ArrayList<>();
         // critical issues the review validator attributed: free-text (unprefixed) issues given to a
         // failed check's criterion, and failed checks without an issue whose detail became it
         Map<Integer, LoopStore.IssueAttribution> attribution = loop.issueAttribution(ctx.runPk());
@@ -150,20 +153,10 @@ public final class RunReport {
         Map<String, List<Set<String>>> runFlagged = new LinkedHashMap<>();
         Map<String, List<Verdict>> runRatings = new LinkedHashMap<>();
         Map<String, Long> taxonomyRun = new TreeMap<>();
-        List<Map<String, Object>> taxonomyByPattern = new ArrayList<>();
+        List<Report.PatternCount> taxonomyByPattern = new ArrayList<>();
+        List<Report.Round> perRound = new ArrayList<>();
         for (LoopStore.Round round : rounds) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("round", round.round());
-            m.put("seed", round.seed());
-            m.put("eligible", round.eligible());
-            m.put("sample_size", round.sampleSize());
-            m.put("full_review", round.fullReview());
-            m.put("strata", strata(round.strata()));
-            m.put("decision", round.decision());
-            loop.acceptance(ctx.runPk(), round.round()).ifPresent(a -> {
-                m.put("acceptance_number", a.acceptanceNumber());
-                m.put("failures", a.failures());
-            });
+            LoopStore.@Nullable Acceptance acceptance = loop.acceptance(ctx.runPk(), round.round()).orElse(null);
             List<LoopStore.SampleOutcome> sample = loop.sample(ctx.runPk(), round.round());
             List<SantaMetrics.ItemOutcome> outcomes = new ArrayList<>();
             Map<String, Integer> sampledRev = new LinkedHashMap<>();
@@ -181,21 +174,11 @@ public final class RunReport {
                 }
             }
             SantaMetrics metrics = SantaMetrics.of(outcomes);
-            m.put("first_pass_rate", value(metrics.firstPassRate()));
-            m.put("mean_reviews_to_nice", value(metrics.meanReviewsToNice()));
-            m.put("nice", metrics.nice());
-            m.put("nice_first_review", metrics.niceFirstReview());
-            m.put("escalated", metrics.escalated());
-            m.put("unreviewed", metrics.unreviewed());
-            m.put("escalations_by_reason", metrics.escalationsByReason());
             LoopStore.IssueAttribution attributed = attribution.getOrDefault(round.round(), LoopStore.IssueAttribution.NONE);
             attributionRun = attributionRun.plus(attributed);
-            m.put("issues_reattributed", attributed.reattributed());
-            m.put("issues_derived_from_detail", attributed.derivedFromDetail());
-            List<LoopStore.IssueRow> issues = loop.issues(ctx.runPk(), round.round());
             Map<String, Long> taxonomy = new TreeMap<>();
             List<Set<String>> flagged = new ArrayList<>();
-            for (LoopStore.IssueRow i : issues) {
+            for (LoopStore.IssueRow i : loop.issues(ctx.runPk(), round.round())) {
                 String c = i.criterion() == null ? "(none)" : i.criterion();
                 taxonomy.merge(c, 1L, Long::sum);
                 taxonomyRun.merge(c, 1L, Long::sum);
@@ -203,77 +186,69 @@ public final class RunReport {
                 flagged.add(by);
                 runFlagged.computeIfAbsent(i.itemId() + "#" + sampledRev.get(i.itemId()), k -> new ArrayList<>()).add(by);
             }
-            m.put("issue_taxonomy_by_criterion", taxonomy);
             Agreement agreement = Agreement.ofFlaggedBy(flagged, ctx.panelSize());
             Map<String, List<Verdict>> ratings = ratings(loop.firstReviews(ctx.runPk(), round.round()), ctx.panelSize());
             runRatings.putAll(ratings);
-            m.put("agreement", agreement(agreement, List.copyOf(ratings.values()), ctx.lowAgreementKappa()));
-            List<Map<String, Object>> patterns = new ArrayList<>();
+            List<Report.Pattern> patterns = new ArrayList<>();
             for (LoopStore.PatternRow p : loop.patterns(ctx.runPk(), round.round())) {
-                taxonomyByPattern.add(ordered("id", p.id(round.round()), "criterion", p.criterion(), "label", p.label(),
-                        "sampled_items", p.items().size()));
-                patterns.add(ordered("id", p.id(round.round()), "pattern", p.patternNo(), "criterion", p.criterion(),
-                        "label", p.label(),
-                        "sampled_items", p.items().size(), "sample_share", p.share(), "systematic", p.systematic(),
-                        "matched", p.matched(), "fixed", p.fixed(), "escalated", p.escalated()));
+                String id = p.id(round.round());
+                taxonomyByPattern.add(new Report.PatternCount(id, p.criterion(), p.label(), p.items().size()));
+                PatternMemory.SeenAgain known = seenAgain.get(id);
+                patterns.add(new Report.Pattern(id, p.patternNo(), p.criterion(), p.label(), p.items().size(), p.share(),
+                        p.systematic(), p.matched(), p.fixed(), p.escalated(), known == null ? null : known.firstSeenIn(),
+                        known == null ? null : known.label()));
             }
-            m.put("patterns", patterns);
-            perRound.add(m);
+            perRound.add(new Report.Round(round.round(), round.seed(), round.eligible(), round.sampleSize(),
+                    round.fullReview(), strata(round.strata()), round.decision(),
+                    acceptance == null ? null : acceptance.acceptanceNumber(),
+                    acceptance == null ? null : acceptance.failures(), value(metrics.firstPassRate()),
+                    value(metrics.meanReviewsToNice()), metrics.nice(), metrics.niceFirstReview(), metrics.escalated(),
+                    metrics.unreviewed(), metrics.escalationsByReason(), attributed.reattributed(),
+                    attributed.derivedFromDetail(), taxonomy,
+                    agreement(agreement, List.copyOf(ratings.values()), ctx.lowAgreementKappa()), patterns, null));
         }
-        r.put("rounds", perRound);
-        if (!rounds.isEmpty()) {
-            List<Map<String, Object>> unreachable = unreachable(store, loop, ctx.runPk(), rounds.get(rounds.size() - 1));
-            if (!unreachable.isEmpty()) {
-                r.put("unreachable_patterns", unreachable);
-            }
-        }
+        List<Report.Unreachable> unreachable = rounds.isEmpty() ? List.of()
+                : unreachable(store, loop, ctx.runPk(), rounds.get(rounds.size() - 1));
 
         SantaMetrics runMetrics = SantaMetrics.ofRun(histories.values());
         // per round: that round's model calls and tokens against the run's baselines (N x reviewers,
         // and full Santa with the run's observed means); offline checks are counted for the run only
         SpendSnapshot spent = ctx.spendSnapshot() == null ? SpendSnapshot.NONE : ctx.spendSnapshot();
-        for (Map<String, Object> m : perRound) {
-            int n = (Integer) m.get("round");
-            var tally = spent.rounds().getOrDefault(n, SpendSnapshot.NONE.run());
-            m.put("cost", SpendReport.modelCost(new SpendSnapshot(n, tally, Map.of(n, tally)), items, ctx.modelReviewers(),
-                    runMetrics.meanReviewsPerItem().orElse(1.0), runMetrics.meanFixesPerItem().orElse(0.0)));
-        }
+        perRound.replaceAll(m -> {
+            var tally = spent.rounds().getOrDefault(m.round(), SpendSnapshot.NONE.run());
+            return m.withCost(SpendReport.modelCost(new SpendSnapshot(m.round(), tally, Map.of(m.round(), tally)), items,
+                    ctx.modelReviewers(), runMetrics.meanReviewsPerItem().orElse(1.0),
+                    runMetrics.meanFixesPerItem().orElse(0.0)));
+        });
         Agreement runAgreement = Agreement.ofFlaggedBy(
                 runFlagged.values().stream().flatMap(List::stream).toList(), ctx.panelSize());
-        Map<String, Object> run = new LinkedHashMap<>();
-        run.put("rounds", rounds.size());
-        run.put("first_pass_rate", value(runMetrics.firstPassRate()));
-        run.put("mean_reviews_to_nice", value(runMetrics.meanReviewsToNice()));
-        run.put("sampled", runMetrics.sampled());
-        run.put("escalated_in_review", runMetrics.escalated());
-        run.put("escalations_by_cause", store.escalationsByCause(ctx.runPk()));
         Map<String, Long> byReason = new TreeMap<>(store.escalationsByReason(ctx.runPk()));
-        if (outputs.failUnresolved() > 0) {
+        if (outputs.failUnresolved() != null && outputs.failUnresolved() > 0) {
             byReason.merge("FAIL_UNRESOLVED", outputs.failUnresolved(), Long::sum); // and any carried over as held
         }
-        run.put("escalations_by_reason", byReason);
-        run.put("issues_reattributed", attributionRun.reattributed());
-        run.put("issues_derived_from_detail", attributionRun.derivedFromDetail());
-        run.put("issue_taxonomy_by_criterion", taxonomyRun);
-        run.put("issue_taxonomy_by_pattern", taxonomyByPattern);
-        run.put("agreement", agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()));
-        Map<String, Object> stratified = strata == null ? null : strata.bound();
-        Map<String, Object> boundMap = new LinkedHashMap<>(stratified != null ? stratified : bound(status, rounds,
-                rounds.isEmpty() ? null : loop.acceptance(ctx.runPk(), rounds.get(rounds.size() - 1).round()).orElse(null)));
-        boundMap.put("escalated_items_counted_apart", store.escalationsByCause(ctx.runPk()).values().stream()
-                .mapToLong(Long::longValue).sum());
-        run.put("bound", boundMap);
-        run.put("seed_targets", targets(runMetrics, ctx.groundTruth()));
-        if (ctx.spend() != null) {
-            run.put("model_calls", ctx.spend());
+        Report.Bound stratified = strata == null ? null : strata.bound();
+        Report.Bound bound = (stratified != null ? stratified : bound(status, rounds,
+                rounds.isEmpty() ? null : loop.acceptance(ctx.runPk(), rounds.get(rounds.size() - 1).round()).orElse(null)))
+                .counting(store.escalationsByCause(ctx.runPk()).values().stream().mapToLong(Long::longValue).sum());
+        if (add.canaries() != null && add.fit() != null) {
+            bound = covered(bound, add.canaries(), add.panelCriteria(), add.rulesOnlyCriteria());
         }
-        run.put("cost", cost(store, loop, ctx, runMetrics, items));
-        r.put("run", run);
-        if (ctx.groundTruth() != null) {
-            r.put("escape_rates_against_ground_truth", ctx.groundTruth());
-        }
-        r.put("warnings", ctx.warnings());
-        return r;
+        Report.Run run = new Report.Run(rounds.size(), value(runMetrics.firstPassRate()),
+                value(runMetrics.meanReviewsToNice()), runMetrics.sampled(), runMetrics.escalated(),
+                store.escalationsByCause(ctx.runPk()), byReason, attributionRun.reattributed(),
+                attributionRun.derivedFromDetail(), taxonomyRun, taxonomyByPattern,
+                agreement(runAgreement, List.copyOf(runRatings.values()), ctx.lowAgreementKappa()), bound,
+                targets(runMetrics, ctx.groundTruth()), ctx.spend(), cost(store, loop, ctx, runMetrics, items));
+        List<Report.RuleCount> rules = store.ruleCounts(ctx.runPk()).stream()
+                .map(c -> new Report.RuleCount(c.ruleId(), c.criterionId(), c.found(), c.fixed(), c.escalated())).toList();
+        return new Report(status, reason, ctx.job(), ctx.runId(), new Report.Input(items + rejects, items, rejects),
+                outputs,
+                add.carryOver(), strata == null ? null : strata.block(), new Report.PrePass(rules),
+                learnedRules(store, ctx.runPk()),
+                add.patternMemory() == null ? null : PatternMemoryReport.block(add.patternMemory(), add.matchedBy()),
+                perRound, unreachable.isEmpty() ? null : unreachable, run, add.plan(), ctx.groundTruth(), ctx.warnings(),
+                add.panel(), add.canaries() == null ? null : add.canaries().render(),
+                add.fit() == null ? null : add.fit().render(), null, add.budgetStop(), add.escalations());
     }
 
     /**
@@ -281,27 +256,20 @@ public final class RunReport {
      * (exact 95 % interval), the items it stands for in the eligible catalog, the batch fix that
      * fell short, and what would reach it.
      */
-    private static List<Map<String, Object>> unreachable(Store store, LoopStore loop, long runPk, LoopStore.Round last) {
-        List<Map<String, Object>> out = new ArrayList<>();
+    private static List<Report.Unreachable> unreachable(Store store, LoopStore loop, long runPk, LoopStore.Round last) {
+        List<Report.Unreachable> out = new ArrayList<>();
         List<dev.santabatch.loop.SpendStore.MatchStat> stats = new dev.santabatch.loop.SpendStore(store.jdbc()).matchStats(runPk);
         for (dev.santabatch.loop.UnreachablePatterns.Entry e : new dev.santabatch.loop.UnreachablePatterns(loop).entries(runPk, last, stats)) {
             var u = e.unreachable();
-            Map<String, Object> m = ordered("id", e.pattern().id(last.round()), "criterion", e.pattern().criterion(),
-                    "label", e.pattern().label(), "sampled_items", e.pattern().items().size(), "sample_size", e.sampleSize(),
-                    "prevalence", e.prevalence(), "interval_95", List.of(e.interval().lower(), e.interval().upper()),
-                    "estimated_items", Math.round(e.prevalence() * e.eligible()),
-                    "estimated_items_95", List.of(Math.round(e.interval().lower() * e.eligible()),
-                            Math.round(e.interval().upper() * e.eligible())));
-            Map<String, Object> fell = ordered("pattern", LoopStore.PatternRow.id(u.shortRound(), u.shortPattern()),
-                    "predicted_items", Math.round(u.predicted()), "reached", u.reached());
-            e.narrowing().ifPresent(s -> {
-                fell.put("eligible", s.eligible());
-                fell.put("candidates_found", s.found());
-                fell.put("candidates", s.candidates());
-            });
-            m.put("batch_fix_that_fell_short", fell);
-            m.put("would_reach_it", e.wouldReach());
-            out.add(m);
+            var s = e.narrowing();
+            Report.FellShort fell = new Report.FellShort(LoopStore.PatternRow.id(u.shortRound(), u.shortPattern()),
+                    Math.round(u.predicted()), u.reached(), s.map(m -> m.eligible()).orElse(null),
+                    s.map(m -> m.found()).orElse(null), s.map(m -> m.candidates()).orElse(null));
+            out.add(new Report.Unreachable(e.pattern().id(last.round()), e.pattern().criterion(), e.pattern().label(),
+                    e.pattern().items().size(), e.sampleSize(), e.prevalence(),
+                    List.of(e.interval().lower(), e.interval().upper()), Math.round(e.prevalence() * e.eligible()),
+                    List.of(Math.round(e.interval().lower() * e.eligible()), Math.round(e.interval().upper() * e.eligible())),
+                    fell, e.wouldReach()));
         }
         return out;
     }
@@ -313,14 +281,14 @@ public final class RunReport {
      * from the call governor ({@link SpendReport#modelCost}; the detail is {@code run.model_calls});
      * the offline reviewers' checks are counted apart, the batch-fix's full scan included.
      */
-    private static Map<String, Object> cost(Store store, LoopStore loop, Context ctx, SantaMetrics metrics, long items) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("model", SpendReport.modelCost(ctx.spendSnapshot() == null ? SpendSnapshot.NONE : ctx.spendSnapshot(),
-                items, ctx.modelReviewers(), metrics.meanReviewsPerItem().orElse(1.0), metrics.meanFixesPerItem().orElse(0.0)));
+    private static Report.Cost cost(Store store, LoopStore loop, Context ctx, SantaMetrics metrics, long items) {
+        Report.ModelCost model = SpendReport.modelCost(ctx.spendSnapshot() == null ? SpendSnapshot.NONE
+                : ctx.spendSnapshot(), items, ctx.modelReviewers(), metrics.meanReviewsPerItem().orElse(1.0),
+                metrics.meanFixesPerItem().orElse(0.0));
         int offlineReviewers = ctx.offlineReviewerCount();
         if (offlineReviewers == 0) {
             // an all-model panel: every review and fix is a model call, counted above
-            return m;
+            return new Report.Cost(model, null);
         }
         long reviewChecks = ctx.offlineReviewers() == null ? loop.countReviews(ctx.runPk())
                 : loop.countReviews(ctx.runPk(), ctx.offlineReviewers());
@@ -349,8 +317,7 @@ public final class RunReport {
                 : "")
                 + "only the offline reviewers' reviews (and an offline fixer's fixes) count here, against baselines of"
                 + " N x offline reviewers; model calls are counted under model; checks cost no tokens");
-        m.put("offline_checks", checks);
-        return m;
+        return new Report.Cost(model, checks);
     }
 
     /**
@@ -358,72 +325,59 @@ public final class RunReport {
      * items ({@code auditIds}), with {@code not_audited} the rest of them; {@code null} when none of
      * them has a verdict. The export and the {@code audit} command both use it, so they agree.
      */
-    public static @Nullable Map<String, Object> storedAudit(Store store, long runPk, List<String> auditIds) {
+    public static Report.@Nullable Audit storedAudit(Store store, long runPk, List<String> auditIds) {
         long[] c = store.auditCounts(runPk, auditIds);
         if (c[0] == 0) {
             return null;
         }
-        Map<String, Object> m = audit(c[0], c[1]);
-        m.put("not_audited", new java.util.HashSet<>(auditIds).size() - c[0]);
-        return m;
+        return audit(c[0], c[1], new HashSet<>(auditIds).size() - c[0]);
     }
 
     /** The human spot-check's escape rate: defective among audited, exact 95 % interval. */
-    public static Map<String, Object> audit(long audited, long defective) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("audited", audited);
-        m.put("defective", defective);
-        m.put("escape_rate", defective / (double) audited);
+    public static Report.Audit audit(long audited, long defective, @Nullable Long notAudited) {
         var ci = dev.santabatch.stats.ClopperPearson.interval((int) defective, (int) audited);
-        m.put("interval_95", List.of(ci.lower(), ci.upper()));
-        m.put("method", "defective among audited shipped items; exact (Clopper-Pearson) 95 % interval");
-        return m;
+        return new Report.Audit(audited, defective, defective / (double) audited, List.of(ci.lower(), ci.upper()),
+                "defective among audited shipped items; exact (Clopper-Pearson) 95 % interval", notAudited);
     }
 
     /**
      * The bound object; {@code acceptance} is the last round's (null for a round decided before it
      * was recorded, when clean meant no failure: c = 0).
      */
-    static Map<String, Object> bound(String status, List<LoopStore.Round> rounds, LoopStore.@Nullable Acceptance acceptance) {
+    static Report.Bound bound(String status, List<LoopStore.Round> rounds, LoopStore.@Nullable Acceptance acceptance) {
         if (rounds.isEmpty()) {
-            return Map.of("stated", false, "why", "no sampling round ran");
+            return Report.Bound.notStated("no sampling round ran", null);
         }
         LoopStore.Round last = rounds.get(rounds.size() - 1);
         // a full review is the run's last word only when the run ended well; a not-clean run whose
         // last round happened to review everything still has no clean sample to speak of
         if (FULLY_REVIEWED.equals(status) || (CLEAN.equals(status) && last.fullReview())) {
-            return ordered("stated", false, "why", "fully reviewed, no sampling bound",
-                    "sentence", CleanSampleBound.fullReviewSentence(last.sampleSize()));
+            return Report.Bound.notStated("fully reviewed, no sampling bound",
+                    CleanSampleBound.fullReviewSentence(last.sampleSize()));
         }
         if (!CLEAN.equals(status)) {
-            return ordered("stated", false, "why", "no clean sample: no bound can be stated");
+            return Report.Bound.notStated("no clean sample: no bound can be stated", null);
         }
         LoopStore.Acceptance a = acceptance != null ? acceptance : new LoopStore.Acceptance(0, 0);
         CleanSampleBound b = CleanSampleBound.of(last.sampleSize(), last.eligible(), rounds.size(), a.failures(),
                 a.acceptanceNumber());
-        Map<String, Object> m = ordered("stated", true, "sample_size", b.sampleSize(), "eligible", b.eligible(),
-                "rounds_looked_at", b.roundsLookedAt(), "failures", b.failures(), "acceptance_number",
-                b.acceptanceNumber(), "confidence", b.confidence(), "defect_rate_below", b.upperBound(),
-                "sentence", b.sentence());
-        b.warning().ifPresent(w -> m.put("warning", w));
-        return m;
+        return new Report.Bound(true, null, null, b.sampleSize(), b.eligible(), b.roundsLookedAt(), b.failures(),
+                b.acceptanceNumber(), b.confidence(), b.upperBound(), b.sentence(), b.warning().orElse(null), null, null,
+                null, null, null, null, null, null);
     }
 
     /** The seed's targets; the escape rate not measured yet (the export and the audit command put the spot-check's in). */
-    private static List<Map<String, Object>> targets(SantaMetrics metrics, @Nullable Map<String, Object> groundTruth) {
-        List<Map<String, Object>> out = new ArrayList<>();
+    private static List<Report.Target> targets(SantaMetrics metrics, @Nullable Map<String, Object> groundTruth) {
+        List<Report.Target> out = new ArrayList<>();
         for (SeedTargets.Target t : SeedTargets.of(metrics, OptionalDouble.empty())) {
-            out.add(ESCAPE_RATE.equals(t.metric()) ? escapeTarget(null, groundTruth, null) : target(t));
+            out.add(ESCAPE_RATE.equals(t.metric()) ? escapeTarget(null, groundTruth, null)
+                    : new Report.Target(t.metric(), t.target(), value(t.measured()), t.status().name(), null, null, null,
+                            null, null, null, null));
         }
         return out;
     }
 
-    private static final String ESCAPE_RATE = "escape-rate";
-
-    private static Map<String, Object> target(SeedTargets.Target t) {
-        return ordered("metric", t.metric(), "target", t.target(), "measured", value(t.measured()), "status",
-                t.status().name());
-    }
+    static final String ESCAPE_RATE = "escape-rate";
 
     /**
      * The seed's escape-rate target: the human spot-check's rate (defective among the audited
@@ -431,82 +385,43 @@ public final class RunReport {
      * ({@code audit} with at least one verdict), else NOT_MEASURED with how to measure it. A ground
      * truth's escape rate is not that measure: it stands beside it, named as such.
      */
-    static Map<String, Object> escapeTarget(@Nullable Map<String, Object> audit, @Nullable Map<String, Object> groundTruth,
+    static Report.Target escapeTarget(Report.@Nullable Audit audit, @Nullable Map<String, Object> groundTruth,
             @Nullable Path runDir) {
-        boolean measured = audit != null && audit.get("audited") instanceof Number n && n.longValue() > 0;
-        Map<String, Object> m = target(SeedTargets.escapeRate(measured
-                ? OptionalDouble.of(((Number) audit.get("escape_rate")).doubleValue()) : OptionalDouble.empty()));
-        m.put("source", "human spot-check: defective among the audited shipped items of audit.csv (escape_rate_audit)");
-        if (measured) {
-            m.put("audited", audit.get("audited"));
-            m.put("defective", audit.get("defective"));
-            m.put("interval_95", audit.get("interval_95"));
-        } else {
-            String dir = runDir == null ? "<run-output-dir>" : runDir.toString();
-            m.put("how_to_measure", "fill the verdict column of " + dir + "/audit.csv (ok or defective), then: santa-batch"
-                    + " audit " + dir + " <filled-audit.csv>");
-        }
-        if (groundTruth != null) {
-            m.put("ground_truth_escape_rate_of_shipped", groundTruth.get("escape_rate_of_shipped"));
-            m.put("ground_truth_note", "shipped items still carrying a planted defect, against the generator's ground"
-                    + " truth (escape_rates_against_ground_truth): not the spot-check's escape rate the target is about");
-        }
-        return m;
+        boolean measured = audit != null && audit.audited() > 0;
+        SeedTargets.Target t = SeedTargets.escapeRate(measured && audit.escapeRate() != null
+                ? OptionalDouble.of(audit.escapeRate()) : OptionalDouble.empty());
+        String dir = runDir == null ? "<run-output-dir>" : runDir.toString();
+        return new Report.Target(t.metric(), t.target(), value(t.measured()), t.status().name(),
+                "human spot-check: defective among the audited shipped items of audit.csv (escape_rate_audit)",
+                measured ? audit.audited() : null, measured ? audit.defective() : null,
+                measured ? audit.interval95() : null,
+                measured ? null : "fill the verdict column of " + dir + "/audit.csv (ok or defective), then: santa-batch"
+                        + " audit " + dir + " <filled-audit.csv>",
+                groundTruth == null ? null : groundTruth.get("escape_rate_of_shipped"),
+                groundTruth == null ? null : "shipped items still carrying a planted defect, against the generator's"
+                        + " ground truth (escape_rates_against_ground_truth): not the spot-check's escape rate the"
+                        + " target is about");
     }
 
-    /**
-     * Puts the human spot-check into a report: {@code escape_rate_audit} (when there is one) and the
-     * seed targets' escape-rate row ({@link #escapeTarget}). The export and the {@code audit}
-     * command both use it, so the row always reads the report's own spot-check.
-     */
-    @SuppressWarnings("unchecked")
-    public static void applyAudit(Map<String, Object> report, @Nullable Map<String, Object> audit, Path runDir) {
-        if (audit != null) {
-            report.put("escape_rate_audit", audit);
-        }
-        if (report.get("run") instanceof Map<?, ?> run && run.get("seed_targets") instanceof List<?> targets) {
-            List<Object> rows = (List<Object>) targets;
-            for (int i = 0; i < rows.size(); i++) {
-                if (rows.get(i) instanceof Map<?, ?> row && ESCAPE_RATE.equals(row.get("metric"))) {
-                    rows.set(i, escapeTarget(audit, (Map<String, Object>) report.get("escape_rates_against_ground_truth"),
-                            runDir));
-                }
-            }
-        }
-    }
-
-    private static Map<String, Object> agreement(Agreement a, List<List<Verdict>> ratings, double low) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("issues", a.issues());
-        m.put("flagged_by_all", a.flaggedByAll());
-        m.put("flagged_by_one", a.flaggedByOne());
-        if (a.panelSize() > 2) {
-            m.put("flagged_by_some", a.flaggedBySome()); // more than one reviewer, not all
-        }
+    private static Report.Agreement agreement(Agreement a, List<List<Verdict>> ratings, double low) {
+        Long some = a.panelSize() > 2 ? a.flaggedBySome() : null; // more than one reviewer, not all
         if (ratings.isEmpty()) {
-            m.put("kappa", "undefined");
-            m.put("kappa_why", "no item reviewed by the whole panel");
-            return m;
+            return new Report.Agreement(a.issues(), a.flaggedByAll(), a.flaggedByOne(), some, null, null, null, null,
+                    null, null, "undefined", "no item reviewed by the whole panel", null, null);
         }
         KappaResult k = Kappa.of(ratings);
-        m.put("kappa_method", k.method());
-        m.put("items", k.items());
-        m.put("raw_agreement", k.observedAgreement());
         long flagged = ratings.stream().filter(r -> r.contains(Verdict.FAIL)).count();
-        m.put("items_flagged", flagged);
-        specificAgreement(ratings).forEach(m::put);
+        Object[] specific = specificAgreement(ratings);
         if (flagged < MIN_FLAGGED_FOR_KAPPA) {
             // with few flagged items kappa swings on one verdict: positive and negative agreement say more
-            m.put("kappa", "not reported");
-            m.put("kappa_why", "only " + flagged + " item(s) flagged; kappa is reported from " + MIN_FLAGGED_FOR_KAPPA);
-            return m;
+            return new Report.Agreement(a.issues(), a.flaggedByAll(), a.flaggedByOne(), some, k.method(), k.items(),
+                    k.observedAgreement(), flagged, specific[0], specific[1], "not reported",
+                    "only " + flagged + " item(s) flagged; kappa is reported from " + MIN_FLAGGED_FOR_KAPPA, null, null);
         }
-        m.put("kappa", k.kappa().isPresent() ? (Object) k.kappa().getAsDouble() : "undefined");
-        m.put("low_agreement", k.lowAgreement(low));
-        if (k.lowAgreement(low)) {
-            m.put("flag", "low reviewer agreement (kappa below " + low + "): the rubric needs tightening");
-        }
-        return m;
+        return new Report.Agreement(a.issues(), a.flaggedByAll(), a.flaggedByOne(), some, k.method(), k.items(),
+                k.observedAgreement(), flagged, specific[0], specific[1],
+                k.kappa().isPresent() ? (Object) k.kappa().getAsDouble() : "undefined", null, k.lowAgreement(low),
+                k.lowAgreement(low) ? "low reviewer agreement (kappa below " + low + "): the rubric needs tightening" : null);
     }
 
     /** Items flagged (failed by some reviewer) a kappa needs before it is reported. */
@@ -517,7 +432,7 @@ public final class RunReport {
      * item i, positive = sum f_i(f_i - 1) / sum f_i(m - 1), negative likewise with the PASSes (for two
      * reviewers, 2a / (2a + b + c) and 2d / (2d + b + c)); "undefined" when no item has a FAIL (a PASS).
      */
-    static Map<String, Object> specificAgreement(List<List<Verdict>> ratings) {
+    static Object[] specificAgreement(List<List<Verdict>> ratings) {
         double pNum = 0, pDen = 0, nNum = 0, nDen = 0;
         for (List<Verdict> r : ratings) {
             int m = r.size();
@@ -528,10 +443,7 @@ public final class RunReport {
             nNum += p * (p - 1);
             nDen += p * (m - 1);
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("positive_agreement", pDen == 0 ? "undefined" : (Object) (pNum / pDen));
-        out.put("negative_agreement", nDen == 0 ? "undefined" : (Object) (nNum / nDen));
-        return out;
+        return new Object[] {pDen == 0 ? "undefined" : (Object) (pNum / pDen), nDen == 0 ? "undefined" : (Object) (nNum / nDen)};
     }
 
     /**
@@ -582,13 +494,13 @@ public final class RunReport {
         return out;
     }
 
-    private static Map<String, Object> strata(String encoded) {
-        Map<String, Object> m = new LinkedHashMap<>();
+    private static Map<String, Report.Quota> strata(String encoded) {
+        Map<String, Report.Quota> m = new LinkedHashMap<>();
         for (String part : encoded.split(";")) {
             int eq = part.lastIndexOf('=');
             if (eq > 0) {
                 String[] qs = part.substring(eq + 1).split("/");
-                m.put(part.substring(0, eq), Map.of("sampled", Integer.parseInt(qs[0]), "eligible", Integer.parseInt(qs[1])));
+                m.put(part.substring(0, eq), new Report.Quota(Integer.parseInt(qs[0]), Integer.parseInt(qs[1])));
             }
         }
         return m;
@@ -606,154 +518,132 @@ public final class RunReport {
         return m;
     }
 
-    public static void write(Path file, Map<String, Object> report) throws IOException {
+    public static void write(Path file, ReportFile report) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         JSON.writeValue(tmp.toFile(), report);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** A {@code report.json} as its JSON tree of maps and lists. */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> read(Path file) throws IOException {
         return JSON.readValue(file.toFile(), LinkedHashMap.class);
     }
 
+    /** A {@code report.json}, this version's or an earlier one's (keys it does not know are ignored). */
+    public static ReportFile load(Path file) throws IOException {
+        return of(read(file));
+    }
+
+    /** The report a JSON tree of maps and lists ({@link #read}, {@link #tree}) describes. */
+    public static ReportFile of(Map<String, Object> tree) {
+        Class<? extends ReportFile> type = FAILED.equals(tree.get("status")) ? FailedReport.class : Report.class;
+        return JSON.convertValue(tree, type);
+    }
+
+    /** {@code report} as the JSON tree of maps and lists {@link #read} gives of its file. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> tree(ReportFile report) {
+        return JSON.convertValue(report, LinkedHashMap.class);
+    }
+
     /**
-     * Puts the canaries and the panel's fit into a report ({@code canaries}, {@code panel_fit}) and
-     * says in the bound what it covers: the criteria the panel judged (rules-only criteria are the
+     * The bound with what it covers: the criteria the panel judged (rules-only criteria are the
      * pre-pass's, reported under {@code rules}), defects the panel detects, the panel's canary
      * sensitivity beside it, and the bound divided by that sensitivity's lower 95 % limit as the bound
      * on all defects of those kinds (docs/canaries.md).
      */
-    @SuppressWarnings("unchecked")
-    public static void applyCanaries(Map<String, Object> report, dev.santabatch.canary.CanaryEstimates estimates,
-            dev.santabatch.canary.PanelFit fit, List<String> panelCriteria, List<String> rulesOnlyCriteria) {
-        report.put("canaries", estimates.render());
-        report.put("panel_fit", fit.render());
-        if (!(report.get("run") instanceof Map<?, ?> run) || !(run.get("bound") instanceof Map<?, ?> b)) {
-            return;
-        }
-        Map<String, Object> bound = (Map<String, Object>) b;
-        bound.put("criteria_judged_by_panel", panelCriteria);
-        bound.put("rules_only_criteria", rulesOnlyCriteria);
-        if (!rulesOnlyCriteria.isEmpty()) {
-            bound.put("rules_only_note", "checked on every item by the rules pre-pass (report.json rules), not sampled");
-        }
-        bound.put("covers", "defects of the criteria judged by the panel that the panel detects");
+    private static Report.Bound covered(Report.Bound b, dev.santabatch.canary.CanaryEstimates estimates,
+            List<String> panelCriteria, List<String> rulesOnlyCriteria) {
         dev.santabatch.canary.Rate s = estimates.panel().sensitivity();
-        Map<String, Object> sens = new LinkedHashMap<>();
-        sens.put("caught", s.events());
-        sens.put("of", s.trials());
-        if (s.measured()) {
-            sens.put("estimate", s.estimate());
-            sens.put("interval_95", List.of(s.interval().lower(), s.interval().upper()));
-        } else {
-            sens.put("estimate", "not measured");
-        }
-        bound.put("panel_sensitivity", sens);
-        if (!Boolean.TRUE.equals(bound.get("stated")) || !(bound.get("defect_rate_below") instanceof Number upper)) {
-            return;
-        }
-        String criteria = String.join(", ", panelCriteria);
-        String sentence = bound.get("sentence") + " It covers the criteria the panel judged (" + criteria + ")";
-        if (s.measured() && s.interval().lower() > 0) {
-            double all = Math.min(1.0, upper.doubleValue() / s.interval().lower());
-            bound.put("all_defects_of_these_kinds_below", all);
-            bound.put("all_defects_method", "defect_rate_below / the lower 95 % limit of the panel's canary sensitivity"
-                    + " (each at 95 %: together at least 90 %)");
-            sentence += String.format(java.util.Locale.ROOT, "; the panel caught %d of %d canaries (sensitivity %s, 95 %% CI"
-                    + " %s-%s), so the rate of all defects of these kinds is below %s.", s.events(), s.trials(),
-                    dev.santabatch.stats.Percent.format(s.estimate()), dev.santabatch.stats.Percent.format(s.interval().lower()),
-                    dev.santabatch.stats.Percent.format(s.interval().upper()), dev.santabatch.stats.Percent.format(all));
-        } else {
-            bound.put("all_defects_of_these_kinds_below", "not stated");
-            sentence += s.measured() ? "; the canaries' sensitivity has a lower limit of 0: nothing is stated of defects"
-                    + " the panel does not detect." : "; no canary was reviewed: nothing is stated of defects the panel does"
-                    + " not detect.";
-        }
-        bound.put("sentence", sentence);
-    }
-
-    /** A copy of {@code report} with {@code key} inserted after {@code afterKey} (at the end without it). */
-    public static Map<String, Object> after(Map<String, Object> report, String afterKey, String key, Object value) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        report.forEach((k, v) -> {
-            out.put(k, v);
-            if (k.equals(afterKey)) {
-                out.put(key, value);
+        Report.Sensitivity sens = s.measured()
+                ? new Report.Sensitivity(s.events(), s.trials(), s.estimate(), List.of(s.interval().lower(), s.interval().upper()))
+                : new Report.Sensitivity(s.events(), s.trials(), "not measured", null);
+        String sentence = b.sentence();
+        Object all = null;
+        String allMethod = null;
+        if (b.stated() && b.defectRateBelow() != null) {
+            sentence += " It covers the criteria the panel judged (" + String.join(", ", panelCriteria) + ")";
+            if (s.measured() && s.interval().lower() > 0) {
+                double below = Math.min(1.0, b.defectRateBelow() / s.interval().lower());
+                all = below;
+                allMethod = "defect_rate_below / the lower 95 % limit of the panel's canary sensitivity"
+                        + " (each at 95 %: together at least 90 %)";
+                sentence += String.format(java.util.Locale.ROOT, "; the panel caught %d of %d canaries (sensitivity %s,"
+                        + " 95 %% CI %s-%s), so the rate of all defects of these kinds is below %s.", s.events(), s.trials(),
+                        Percent.format(s.estimate()), Percent.format(s.interval().lower()),
+                        Percent.format(s.interval().upper()), Percent.format(below));
+            } else {
+                all = "not stated";
+                sentence += s.measured() ? "; the canaries' sensitivity has a lower limit of 0: nothing is stated of"
+                        + " defects the panel does not detect." : "; no canary was reviewed: nothing is stated of defects"
+                        + " the panel does not detect.";
             }
-        });
-        out.putIfAbsent(key, value);
-        return out;
+        }
+        return new Report.Bound(b.stated(), b.why(), b.strata(), b.sampleSize(), b.eligible(), b.roundsLookedAt(),
+                b.failures(), b.acceptanceNumber(), b.confidence(), b.defectRateBelow(), sentence, b.warning(),
+                b.escalatedItemsCountedApart(), panelCriteria, rulesOnlyCriteria, rulesOnlyCriteria.isEmpty() ? null
+                        : "checked on every item by the rules pre-pass (report.json rules), not sampled",
+                "defects of the criteria judged by the panel that the panel detects", sens, all, allMethod);
     }
 
     /** The one-screen summary: the status first. */
-    public static List<String> summary(Map<String, Object> r) {
+    public static List<String> summary(Report r) {
         List<String> lines = new ArrayList<>();
-        lines.add("status:   " + String.valueOf(r.get("status")).toUpperCase()
-                + (r.get("reason") != null ? " (" + r.get("reason") + ")" : ""));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> run = (Map<String, Object>) r.get("run");
-        @SuppressWarnings("unchecked")
-        Map<String, Object> outputs = (Map<String, Object>) r.get("outputs");
-        @SuppressWarnings("unchecked")
-        Map<String, Object> input = (Map<String, Object>) r.get("input");
-        lines.add("read:     " + input.get("records") + " records: " + input.get("items") + " items, " + input.get("rejects")
+        lines.add("status:   " + r.status().toUpperCase() + (r.reason() != null ? " (" + r.reason() + ")" : ""));
+        Report.Run run = r.run();
+        Report.Outputs outputs = r.outputs();
+        lines.add("read:     " + r.input().records() + " records: " + r.input().items() + " items, " + r.input().rejects()
                 + " rejected");
-        Object file = outputs.getOrDefault("shipped_file", "catalog.csv");
-        lines.add(("catalog.csv".equals(file) ? "shipped:  " : "verified: ") + outputs.get("shipped") + " items in " + file
-                + "; unverified: " + outputs.getOrDefault("unverified", 0) + " (unverified.csv); held for a person: "
-                + outputs.get("held") + " (escalations.csv)");
+        String file = outputs.shippedFile() != null ? outputs.shippedFile() : "catalog.csv";
+        lines.add(("catalog.csv".equals(file) ? "shipped:  " : "verified: ") + outputs.shipped() + " items in " + file
+                + "; unverified: " + (outputs.unverified() != null ? outputs.unverified() : 0)
+                + " (unverified.csv); held for a person: " + outputs.held() + " (escalations.csv)");
         if (!"catalog.csv".equals(file)) {
             lines.add("          no catalog.csv: the run did not end clean; publish nothing from it unverified");
         }
-        lines.addAll(dev.santabatch.carry.CarryReport.summary(r));
-        lines.addAll(StrataReport.summary(r));
-        lines.add("rounds:   " + run.get("rounds") + "; first-pass rate " + pct(run.get("first_pass_rate"))
-                + " (target > 70 %); mean reviews to NICE " + num(run.get("mean_reviews_to_nice")) + " (target < 1.5)");
-        lines.addAll(PatternMemoryReport.summary(r));
+        lines.addAll(dev.santabatch.carry.CarryReport.summary(r.carryOver()));
+        lines.addAll(StrataReport.summary(r.strata()));
+        lines.add("rounds:   " + run.rounds() + "; first-pass rate " + pct(run.firstPassRate())
+                + " (target > 70 %); mean reviews to NICE " + num(run.meanReviewsToNice()) + " (target < 1.5)");
+        lines.addAll(PatternMemoryReport.summary(r.patternMemory()));
         escapeLine(r).ifPresent(lines::add);
-        if (r.get("unreachable_patterns") instanceof List<?> unreachable) {
-            lines.add("unreachable: " + unreachable.size() + " pattern(s) the batch fix cannot reach (report.json unreachable_patterns):");
-            for (Object o : unreachable) {
-                Map<?, ?> u = (Map<?, ?>) o;
-                List<?> ci = (List<?>) u.get("interval_95");
-                Map<?, ?> fell = (Map<?, ?>) u.get("batch_fix_that_fell_short");
-                lines.add("  " + u.get("id") + " " + u.get("criterion") + ": prevalence " + pct(u.get("prevalence"))
-                        + String.format(" (95 %% CI %.1f-%.1f %%)", ((Number) ci.get(0)).doubleValue() * 100,
-                                ((Number) ci.get(1)).doubleValue() * 100)
-                        + ", about " + u.get("estimated_items") + " items; the batch fix of " + fell.get("pattern")
-                        + " reached " + fell.get("reached") + " of " + fell.get("predicted_items") + " predicted");
-                lines.add("    to reach it: " + u.get("would_reach_it"));
+        if (r.unreachablePatterns() != null) {
+            lines.add("unreachable: " + r.unreachablePatterns().size()
+                    + " pattern(s) the batch fix cannot reach (report.json unreachable_patterns):");
+            for (Report.Unreachable u : r.unreachablePatterns()) {
+                Report.FellShort fell = u.batchFixThatFellShort();
+                lines.add("  " + u.id() + " " + u.criterion() + ": prevalence " + pct(u.prevalence())
+                        + String.format(" (95 %% CI %.1f-%.1f %%)", u.interval95().get(0) * 100, u.interval95().get(1) * 100)
+                        + ", about " + u.estimatedItems() + " items; the batch fix of " + fell.pattern()
+                        + " reached " + fell.reached() + " of " + fell.predictedItems() + " predicted");
+                lines.add("    to reach it: " + u.wouldReachIt());
             }
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> bound = (Map<String, Object>) run.get("bound");
-        lines.add("bound:    " + (Boolean.TRUE.equals(bound.get("stated")) ? bound.get("sentence") : bound.get("why")));
-        if (bound.get("warning") != null) {
-            lines.add("          " + bound.get("warning"));
+        Report.Bound bound = run.bound();
+        lines.add("bound:    " + (bound.stated() ? bound.sentence() : bound.why()));
+        if (bound.warning() != null) {
+            lines.add("          " + bound.warning());
         }
         canaryLines(r).forEach(lines::add);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> agreement = (Map<String, Object>) run.get("agreement");
-        lines.add("agreement: kappa " + num(agreement.get("kappa"))
-                + ("undefined".equals(agreement.get("kappa")) && agreement.get("raw_agreement") != null
-                        ? " (raw agreement " + pct(agreement.get("raw_agreement")) + ")"
-                        : agreement.get("kappa_why") != null ? " (" + agreement.get("kappa_why") + ")" : "")
-                + (agreement.get("positive_agreement") != null ? ", positive agreement "
-                        + pct(agreement.get("positive_agreement")) + ", negative " + pct(agreement.get("negative_agreement")) : "")
-                + ", issues flagged by all " + agreement.get("flagged_by_all")
-                + (agreement.get("flagged_by_some") != null ? ", by some " + agreement.get("flagged_by_some") : "")
-                + ", by one " + agreement.get("flagged_by_one")
-                + (agreement.get("flag") != null ? "  <-- " + agreement.get("flag") : ""));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> budgetStop = (Map<String, Object>) r.get("budget_stop");
+        Report.Agreement agreement = run.agreement();
+        lines.add("agreement: kappa " + num(agreement.kappa())
+                + ("undefined".equals(agreement.kappa()) && agreement.rawAgreement() != null
+                        ? " (raw agreement " + pct(agreement.rawAgreement()) + ")"
+                        : agreement.kappaWhy() != null ? " (" + agreement.kappaWhy() + ")" : "")
+                + (agreement.positiveAgreement() != null ? ", positive agreement "
+                        + pct(agreement.positiveAgreement()) + ", negative " + pct(agreement.negativeAgreement()) : "")
+                + ", issues flagged by all " + agreement.flaggedByAll()
+                + (agreement.flaggedBySome() != null ? ", by some " + agreement.flaggedBySome() : "")
+                + ", by one " + agreement.flaggedByOne()
+                + (agreement.flag() != null ? "  <-- " + agreement.flag() : ""));
+        Map<String, Object> budgetStop = r.budgetStop();
         if (budgetStop != null) {
             lines.add("budget:   " + budgetStop.get("reason"));
             lines.add("          sampled items not reviewed: " + budgetStop.getOrDefault("sampled_not_reviewed", 0)
                     + "; items still eligible: " + budgetStop.get("eligible_items_left"));
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> calls = (Map<String, Object>) run.get("model_calls");
+        Map<String, Object> calls = run.modelCalls();
         if (calls != null && calls.get("run") instanceof Map<?, ?> total && total.get("calls") instanceof Number n
                 && n.longValue() > 0) {
             lines.add("model:    " + n + " calls, " + total.get("retries") + " retries, " + total.get("errors") + " errors, "
@@ -761,28 +651,26 @@ public final class RunReport {
                     + String.format("%.4f", ((Number) total.get("estimated_cost")).doubleValue())
                     + (calls.get("matcher") instanceof Map<?, ?> mm && mm.get("share_of_eligible") instanceof Number share
                             ? "; matcher calls " + pct(share) + " of eligible" : ""));
-            if (run.get("cost") instanceof Map<?, ?> cost && cost.get("model") instanceof Map<?, ?> model
-                    && model.get("share_of_full_santa_on_every_item") instanceof Map<?, ?> full
-                    && model.get("share_of_every_item_reviewed_once") instanceof Map<?, ?> once) {
-                lines.add("cost:     model calls " + pct(once.get("calls")) + " of every item reviewed once, "
-                        + pct(full.get("calls")) + " of full Santa on every item (tokens " + pct(once.get("tokens")) + ", "
-                        + pct(full.get("tokens")) + "; the Santa Method's claim: 15-20 %)");
+            Report.ModelCost model = run.cost() == null ? null : run.cost().model();
+            if (model != null && model.shareOfFullSantaOnEveryItem() != null && model.shareOfEveryItemReviewedOnce() != null) {
+                Report.Pair once = model.shareOfEveryItemReviewedOnce();
+                Report.Pair full = model.shareOfFullSantaOnEveryItem();
+                lines.add("cost:     model calls " + pct(once.calls()) + " of every item reviewed once, " + pct(full.calls())
+                        + " of full Santa on every item (tokens " + pct(once.tokens()) + ", " + pct(full.tokens())
+                        + "; the Santa Method's claim: 15-20 %)");
             }
-            if (r.get("plan") instanceof Map<?, ?> plan && plan.get("estimate") instanceof Map<?, ?> estimate
-                    && estimate.get("round_1") instanceof Map<?, ?> planned && plan.get("spent") instanceof Map<?, ?> spent
+            if (r.plan() != null && r.plan().get("estimate") instanceof Map<?, ?> estimate
+                    && estimate.get("round_1") instanceof Map<?, ?> planned && r.plan().get("spent") instanceof Map<?, ?> spent
                     && spent.get("round_1") instanceof Map<?, ?> made) {
                 lines.add("plan:     round 1 " + planned.get("calls") + " calls expected before it, " + made.get("calls")
                         + " made (report.json plan)");
             }
         }
-        lines.addAll(learnedRuleLines(r));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> panel = (Map<String, Object>) r.get("panel");
-        if (panel != null && panel.get("flag") != null) {
-            lines.add("panel:    <-- " + panel.get("flag"));
+        lines.addAll(learnedRuleLines(r.learnedRules()));
+        if (r.panel() != null && r.panel().get("flag") != null) {
+            lines.add("panel:    <-- " + r.panel().get("flag"));
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> gt = (Map<String, Object>) r.get("escape_rates_against_ground_truth");
+        Map<String, Object> gt = r.groundTruth();
         if (gt != null) {
             lines.add("ground truth: escape rate " + pct(gt.get("escape_rate")) + " of planted defects in shipped items, "
                     + pct(gt.get("escape_rate_of_shipped")) + " of all shipped items");
@@ -831,9 +719,9 @@ public final class RunReport {
     }
 
     /** The summary's lines for the learned rules: one per rule, then its fragment when it is a candidate. */
-    private static List<String> learnedRuleLines(Map<String, Object> r) {
+    private static List<String> learnedRuleLines(@Nullable List<Map<String, Object>> learned) {
         List<String> lines = new ArrayList<>();
-        if (!(r.get("learned_rules") instanceof List<?> learned)) {
+        if (learned == null) {
             return lines;
         }
         for (Object o : learned) {
@@ -857,39 +745,24 @@ public final class RunReport {
         return lines;
     }
 
-    /** The seed targets' escape-rate row of a report ({@link #escapeTarget}), if it has one. */
-    public static java.util.Optional<Map<?, ?>> escapeTarget(Map<String, Object> report) {
-        if (!(report.get("run") instanceof Map<?, ?> run) || !(run.get("seed_targets") instanceof List<?> targets)) {
-            return java.util.Optional.empty();
-        }
-        return targets.stream()
-                .filter(t -> t instanceof Map<?, ?> row && ESCAPE_RATE.equals(row.get("metric")))
-                .<Map<?, ?>>map(t -> (Map<?, ?>) t)
-                .findFirst();
-    }
-
     /** The seed's escape rate, the human spot-check's: measured, or how to measure it. */
-    private static java.util.Optional<String> escapeLine(Map<String, Object> report) {
-        return escapeTarget(report)
-                .map(t -> {
-                    if (!(t.get("measured") instanceof Number)) {
-                        return "escape:   not measured yet (target 0): " + t.get("how_to_measure");
-                    }
-                    List<?> ci = t.get("interval_95") instanceof List<?> l ? l : List.of();
-                    return "escape:   " + pct(t.get("measured")) + " of " + t.get("audited")
-                            + " audited shipped items defective" + (ci.size() == 2
-                                    ? String.format(" (95 %% CI %.1f-%.1f %%)", ((Number) ci.get(0)).doubleValue() * 100,
-                                            ((Number) ci.get(1)).doubleValue() * 100)
-                                    : "")
-                            + "; target 0: " + t.get("status");
-                });
+    private static java.util.Optional<String> escapeLine(Report report) {
+        return report.escapeTarget().map(t -> t.measured() == null
+                ? "escape:   not measured yet (target 0): " + t.howToMeasure()
+                : "escape:   " + pct(t.measured()) + " of " + t.audited() + " audited shipped items defective"
+                        + (t.interval95() != null && t.interval95().size() == 2
+                                ? String.format(" (95 %% CI %.1f-%.1f %%)", t.interval95().get(0) * 100,
+                                        t.interval95().get(1) * 100)
+                                : "")
+                        + "; target 0: " + t.status());
     }
 
     /** The summary's canary line and, when the panel does not fit, a line per failing figure. */
     @SuppressWarnings("unchecked")
-    private static List<String> canaryLines(Map<String, Object> r) {
+    private static List<String> canaryLines(Report r) {
         List<String> out = new ArrayList<>();
-        if (!(r.get("canaries") instanceof Map<?, ?> c)) {
+        Map<String, Object> c = r.canaries();
+        if (c == null) {
             return out;
         }
         Map<String, Object> panel = (Map<String, Object>) c.get("panel");
@@ -898,7 +771,8 @@ public final class RunReport {
         ((Map<String, Object>) c.get("reviewers")).forEach((id, f) -> sb.append("; ").append(id).append(' ')
                 .append(rate((Map<String, Object>) f, "sensitivity", "caught", "planted")));
         out.add(sb.toString());
-        if (r.get("panel_fit") instanceof Map<?, ?> fit && Boolean.FALSE.equals(fit.get("fits"))) {
+        Map<String, Object> fit = r.panelFit();
+        if (fit != null && Boolean.FALSE.equals(fit.get("fits"))) {
             for (Object o : (List<Object>) fit.get("figures")) {
                 Map<String, Object> f = (Map<String, Object>) o;
                 if (Boolean.TRUE.equals(f.get("fails"))) {

@@ -34,17 +34,20 @@ public final class RunTrend {
     public record Point(String runId, @Nullable Instant createdAt, String status, @Nullable Double firstPassRate,
             @Nullable Double costShare, @Nullable Double estimatedCost, @Nullable Double escapeRate) {
 
-        /** The figures of one report ({@code report.json}'s map). */
-        static Point of(String runId, @Nullable Instant createdAt, Map<?, ?> report) {
-            Map<?, ?> run = map(report.get("run"));
-            Map<?, ?> cost = map(run.get("cost"));
-            Double share = number(map(map(cost.get("model")).get("share_of_full_santa_on_every_item")).get("calls"));
-            if (share == null) {
-                share = number(map(cost.get("offline_checks")).get("share_of_full_santa_on_every_item"));
+        /** The figures of one report. */
+        static Point of(String runId, @Nullable Instant createdAt, ReportFile report) {
+            Double cost = number(SummaryEvent.modelCallsOfRun(report).get("estimated_cost"));
+            if (!(report instanceof Report r) || r.run() == null) {
+                return new Point(runId, createdAt, report.status(), null, null, cost, null);
             }
-            return new Point(runId, createdAt, String.valueOf(report.get("status")), number(run.get("first_pass_rate")),
-                    share, number(map(map(run.get("model_calls")).get("run")).get("estimated_cost")),
-                    number(map(report.get("escape_rate_audit")).get("escape_rate")));
+            Report.Cost c = r.run().cost();
+            Double share = c == null || c.model() == null || c.model().shareOfFullSantaOnEveryItem() == null ? null
+                    : number(c.model().shareOfFullSantaOnEveryItem().calls());
+            if (share == null && c != null && c.offlineChecks() != null) {
+                share = number(c.offlineChecks().get("share_of_full_santa_on_every_item"));
+            }
+            return new Point(runId, createdAt, r.status(), r.run().firstPassRate(), share, cost,
+                    r.escapeRateAudit() == null ? null : r.escapeRateAudit().escapeRate());
         }
     }
 
@@ -70,7 +73,7 @@ public final class RunTrend {
                 continue;
             }
             try {
-                out.add(0, Point.of(row.runId(), row.createdAt(), RunReport.read(file)));
+                out.add(0, Point.of(row.runId(), row.createdAt(), RunReport.load(file)));
             } catch (java.io.IOException | RuntimeException e) {
                 // an unreadable earlier report: the strip goes on without it
             }
@@ -79,14 +82,10 @@ public final class RunTrend {
     }
 
     /** The earlier runs' points and the current run's, last. */
-    public static List<Point> withCurrent(List<Point> earlier, Map<String, Object> report) {
+    public static List<Point> withCurrent(List<Point> earlier, ReportFile report) {
         List<Point> all = new ArrayList<>(earlier);
-        all.add(Point.of(String.valueOf(report.get("run_id")), null, report));
+        all.add(Point.of(report.runId(), null, report));
         return all;
-    }
-
-    private static Map<?, ?> map(@Nullable Object o) {
-        return o instanceof Map<?, ?> m ? m : Map.of();
     }
 
     private static @Nullable Double number(@Nullable Object o) {

@@ -1,5 +1,6 @@
 package dev.santabatch.report;
 
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.santabatch.job.JobDefinition;
 import dev.santabatch.job.ReviewerSpec;
 import dev.santabatch.llm.CallCounts;
@@ -76,7 +77,7 @@ public final class SpendReport {
      * {@code items}, r the panel's model reviewers; see {@link CostShares} for the formulas. Calls
      * are HTTP attempts, retries included; tokens per call are over those attempts.
      */
-    public static Map<String, Object> modelCost(SpendSnapshot spend, long items, int modelReviewers,
+    public static Report.ModelCost modelCost(SpendSnapshot spend, long items, int modelReviewers,
             double meanReviewsPerItem, double meanFixesPerItem) {
         Usage review = Usage.NONE;
         Usage fix = Usage.NONE;
@@ -91,43 +92,24 @@ public final class SpendReport {
                 other = other.plus(u);
             }
         }
-        Map<String, Object> m = new LinkedHashMap<>();
         Usage actual = review.plus(fix).plus(other);
-        m.put("calls", actual.calls());
-        m.put("tokens", actual.tokens());
-        m.put("by_kind", Map.of(
-                "reviewers", usage(review.calls(), review.tokens()),
-                "fixer", usage(fix.calls(), fix.tokens()),
-                "matcher_and_other", usage(other.calls(), other.tokens())));
+        Report.ByKind byKind = new Report.ByKind(review, fix, other);
         if (modelReviewers < 1) {
-            m.put("shares", null);
-            m.put("why", "no model reviewer in the panel: no model baseline (offline checks are counted apart)");
-            return m;
+            return new Report.ModelCost(actual.calls(), actual.tokens(), byKind, NullNode.getInstance(),
+                    "no model reviewer in the panel: no model baseline (offline checks are counted apart)", null, null,
+                    null, null, null, null, null, null, null, null, null);
         }
         CostShares c = CostShares.of(items, modelReviewers, meanReviewsPerItem, meanFixesPerItem, review, fix, other);
-        m.put("items", items);
-        m.put("model_reviewers", modelReviewers);
-        m.put("mean_reviews_per_item", meanReviewsPerItem);
-        m.put("mean_fixes_per_item", meanFixesPerItem);
-        m.put("tokens_per_review_call", review.tokensPerCall());
-        m.put("tokens_per_fix_call", fix.tokensPerCall());
-        m.put("baseline_every_item_reviewed_once", usage(c.reviewOnceCalls(), c.reviewOnceTokens()));
-        m.put("baseline_full_santa", usage(c.fullSantaCalls(), c.fullSantaTokens()));
-        m.put("share_of_every_item_reviewed_once", usage(value(c.shareOfReviewOnceCalls()), value(c.shareOfReviewOnceTokens())));
-        m.put("share_of_full_santa_on_every_item", usage(value(c.shareOfFullSantaCalls()), value(c.shareOfFullSantaTokens())));
-        m.put("method", "actual = every model call of the run (reviewers, fixer, matcher), in calls and in tokens;"
+        return new Report.ModelCost(actual.calls(), actual.tokens(), byKind, null, null, items, modelReviewers,
+                meanReviewsPerItem, meanFixesPerItem, review.tokensPerCall(), fix.tokensPerCall(),
+                new Report.Pair(c.reviewOnceCalls(), c.reviewOnceTokens()),
+                new Report.Pair(c.fullSantaCalls(), c.fullSantaTokens()),
+                new Report.Pair(value(c.shareOfReviewOnceCalls()), value(c.shareOfReviewOnceTokens())),
+                new Report.Pair(value(c.shareOfFullSantaCalls()), value(c.shareOfFullSantaTokens())),
+                "actual = every model call of the run (reviewers, fixer, matcher), in calls and in tokens;"
                 + " baselines: N x r (every item reviewed once by every model reviewer, at the observed tokens per review"
                 + " call) and N x r x mean reviews per item + N x mean fixes per item (full Santa on every item, at the"
                 + " observed tokens per review and fix call); the Santa Method's claim: 15-20 % of full verification");
-        return m;
-    }
-
-    private static Map<String, Object> usage(@org.jspecify.annotations.Nullable Object calls,
-            @org.jspecify.annotations.Nullable Object tokens) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("calls", calls);
-        m.put("tokens", tokens);
-        return m;
     }
 
     private static @org.jspecify.annotations.Nullable Double value(java.util.OptionalDouble d) {

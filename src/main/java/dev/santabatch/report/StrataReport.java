@@ -131,7 +131,7 @@ final class StrataReport {
     }
 
     /** {@code run.bound} for a clean run: the catalog's bound over the strata; {@code null}: not stated. */
-    @Nullable Map<String, Object> bound() {
+    Report.@Nullable Bound bound() {
         if (catalog == null) {
             return null;
         }
@@ -145,22 +145,19 @@ final class StrataReport {
                                         + " looked at" : "look " + s.looks() + " at the stratum") + ")"));
             }
         }
-        Map<String, Object> m = RunReport.ordered("stated", true, "strata", draw.strata(), "eligible", catalogItems,
-                "confidence", CleanSampleBound.CONFIDENCE, "defect_rate_below", catalog,
-                "sentence", "Among the " + catalogItems + " items the strata's samples cover, for defects these reviewers"
+        String sentence = "Among the " + catalogItems + " items the strata's samples cover, for defects these reviewers"
                         + " can detect, the defect rate is below " + Percent.format(catalog) + " with 95 % confidence ("
                         + String.join("; ", parts) + (draw.strata() == 1 ? "" : "; the " + draw.strata()
-                        + " strata's bounds hold together at 95 %, weighted by their items") + "; report.json strata).");
-        if (catalog > CleanSampleBound.WEAK_ABOVE) {
-            m.put("warning", "Weak bound: the strata's samples show only that the defect rate is below "
-                    + Percent.format(catalog) + "; they do not show that the catalog is clean.");
-        }
-        return m;
+                        + " strata's bounds hold together at 95 %, weighted by their items") + "; report.json strata).";
+        String warning = catalog <= CleanSampleBound.WEAK_ABOVE ? null : "Weak bound: the strata's samples show only"
+                + " that the defect rate is below " + Percent.format(catalog) + "; they do not show that the catalog is clean.";
+        return new Report.Bound(true, null, draw.strata(), null, catalogItems, null, null, null, CleanSampleBound.CONFIDENCE,
+                catalog, sentence, warning, null, null, null, null, null, null, null, null);
     }
 
     /** The summary's line for the block; empty without one. */
-    static List<String> summary(Map<String, Object> report) {
-        if (!(report.get("strata") instanceof Map<?, ?> block) || !(block.get("per_stratum") instanceof List<?> per)) {
+    static List<String> summary(@Nullable Map<String, Object> block) {
+        if (block == null || !(block.get("per_stratum") instanceof List<?> per)) {
             return List.of();
         }
         List<String> parts = new ArrayList<>();

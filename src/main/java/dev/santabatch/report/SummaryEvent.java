@@ -10,7 +10,7 @@ import org.slf4j.spi.LoggingEventBuilder;
  * The run's end as one log event, for a log pipeline: with structured console logs
  * ({@code logging.structured.format.console=ecs}, or {@code logstash}, {@code gelf}) its figures
  * are fields of one JSON line ({@code santa.status}, {@code santa.shipped}, ...); in the plain
- * format it is one line naming the same. Built from {@code report.json}'s map: no item text, no
+ * format it is one line naming the same. Built from the run's {@link ReportFile}: no item text, no
  * key.
  */
 public final class SummaryEvent {
@@ -21,35 +21,45 @@ public final class SummaryEvent {
     private SummaryEvent() {}
 
     /** The event's fields, in order. */
-    public static Map<String, Object> fields(Map<String, Object> report, int exit) {
+    public static Map<String, Object> fields(ReportFile report, int exit) {
         Map<String, Object> f = new LinkedHashMap<>();
-        f.put("santa.job", report.get("job"));
-        f.put("santa.run_id", report.get("run_id"));
-        f.put("santa.status", report.get("status"));
+        f.put("santa.job", report.job());
+        f.put("santa.run_id", report.runId());
+        f.put("santa.status", report.status());
         f.put("santa.exit", exit);
-        Map<?, ?> input = map(report.get("input"));
-        Map<?, ?> outputs = map(report.get("outputs"));
-        Map<?, ?> run = map(report.get("run"));
-        put(f, "santa.items_read", input.get("items"));
-        put(f, "santa.rejected", input.get("rejects"));
-        put(f, "santa.shipped", outputs.get("shipped"));
-        put(f, "santa.held", outputs.get("held"));
-        put(f, "santa.unverified", outputs.get("unverified"));
-        put(f, "santa.rounds", run.get("rounds"));
-        put(f, "santa.first_pass_rate", run.get("first_pass_rate"));
-        Map<?, ?> bound = map(run.get("bound"));
-        put(f, "santa.defect_rate_below", bound.get("defect_rate_below"));
-        Map<?, ?> calls = map(map(run.get("model_calls")).get("run"));
+        if (report.input() != null) {
+            f.put("santa.items_read", report.input().items());
+            f.put("santa.rejected", report.input().rejects());
+        }
+        if (report.outputs() != null) {
+            put(f, "santa.shipped", report.outputs().shipped());
+            put(f, "santa.held", report.outputs().held());
+            put(f, "santa.unverified", report.outputs().unverified());
+        }
+        Report r = report instanceof Report done ? done : null;
+        if (r != null && r.run() != null) {
+            put(f, "santa.rounds", r.run().rounds());
+            put(f, "santa.first_pass_rate", r.run().firstPassRate());
+            put(f, "santa.defect_rate_below", r.run().bound() == null ? null : r.run().bound().defectRateBelow());
+        }
+        Map<?, ?> calls = modelCallsOfRun(report);
         put(f, "santa.model_calls", calls.get("calls"));
         put(f, "santa.model_tokens", calls.get("tokens"));
         put(f, "santa.model_cost", calls.get("estimated_cost"));
         put(f, "santa.model_errors", calls.get("errors"));
-        put(f, "santa.reason", report.get("reason"));
+        put(f, "santa.reason", r != null ? r.reason() : null);
         return f;
     }
 
+    /** {@code run.model_calls.run}: the run's model calls in total; empty without them. */
+    public static Map<?, ?> modelCallsOfRun(ReportFile report) {
+        Map<String, Object> calls = report instanceof Report r && r.run() != null ? r.run().modelCalls()
+                : report instanceof FailedReport f && f.run() != null ? f.run().modelCalls() : null;
+        return calls != null && calls.get("run") instanceof Map<?, ?> m ? m : Map.of();
+    }
+
     /** Logs the event at INFO. */
-    public static void log(Logger log, Map<String, Object> report, int exit) {
+    public static void log(Logger log, ReportFile report, int exit) {
         Map<String, Object> fields = fields(report, exit);
         LoggingEventBuilder e = log.atInfo();
         fields.forEach(e::addKeyValue);
@@ -62,9 +72,5 @@ public final class SummaryEvent {
         if (value != null) {
             f.put(key, value);
         }
-    }
-
-    private static Map<?, ?> map(@Nullable Object o) {
-        return o instanceof Map<?, ?> m ? m : Map.of();
     }
 }

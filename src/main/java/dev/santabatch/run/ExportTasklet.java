@@ -231,42 +231,33 @@ final class ExportTasklet implements Tasklet {
         dev.santabatch.llm.SpendSnapshot snapshot = spendStore.counted(run.runPk());
         Map<String, Object> spend = SpendReport.render(snapshot, spendStore.matchStats(run.runPk()));
         int modelReviewers = (int) run.job().reviewers().stream().filter(r -> "llm".equals(r.type())).count();
-        Map<String, Object> report = RunReport.build(store, loop,
+        // tonight's patterns against the job's earlier runs': the report's block and history's counts
+        double similarity = run.job().santa().patternSimilarity();
+        dev.santabatch.history.PatternMemory.Memory patternMemory = dev.santabatch.history.PatternMemory.of(store.jdbc(),
+                run.job().name(), run.runPk(), new dev.santabatch.patterns.EmbeddingIssueSimilarity(similarity)::same);
+        dev.santabatch.canary.CanaryStore canaries = new dev.santabatch.canary.CanaryStore(store.jdbc());
+        RunReport.Additions additions = new RunReport.Additions(
+                dev.santabatch.carry.CarryReport.of(store.jdbc(), run.runPk(), run.job().carryOver()),
+                new dev.santabatch.plan.PlanStore(store).report(run.runPk(), snapshot), patternMemory,
+                String.format(java.util.Locale.ROOT, "criterion, and label equal (case and spacing aside) or similar:"
+                        + " cosine >= %.2f (santa.pattern-similarity)", similarity),
+                SpendReport.panel(run.job(), run.sameModelReviewers()),
+                dev.santabatch.loop.PanelFitCheck.estimates(canaries, run.runPk(), run.job()),
+                dev.santabatch.loop.PanelFitCheck.judge(loop, canaries, run.runPk(), run.job()),
+                run.job().santaCriteria().stream().map(dev.santabatch.job.Criterion::id).toList(),
+                run.job().rubric().stream().filter(c -> !c.reviewedBySanta()).map(dev.santabatch.job.Criterion::id).toList(),
+                RunReport.BUDGET_STOPPED.equals(status) ? budgetStop(spendStore) : null, escalations);
+        dev.santabatch.report.Report report = RunReport.build(store, loop,
                 new RunReport.Context(run.job().name(), run.runId(), run.runPk(), run.job().reviewers().size(),
                         run.job().santa().lowAgreementKappa(), run.warnings(), truth == null ? null : truth.result(),
                         spend, modelMatcher ? 0 : batchFixChecks(instance), snapshot, modelReviewers,
                         run.job().reviewers().stream().filter(r -> !"llm".equals(r.type()))
                                 .map(dev.santabatch.job.ReviewerSpec::id).toList(),
                         !"llm".equals(run.job().fixer().type())),
-                status, new RunReport.Outputs(shippedFile, shipped[0], unverified[0], held[0], unresolved.size()), rejects);
-        Map<String, Object> carried = dev.santabatch.carry.CarryReport.of(store.jdbc(), run.runPk(), run.job().carryOver());
-        if (carried != null) {
-            report = RunReport.after(report, "outputs", "carry_over", carried);
-        }
-        Map<String, Object> planned = new dev.santabatch.plan.PlanStore(store).report(run.runPk(), snapshot);
-        if (planned != null) {
-            report = RunReport.after(report, "run", "plan", planned);
-        }
-        // tonight's patterns against the job's earlier runs': the report's block and history's counts
-        double similarity = run.job().santa().patternSimilarity();
-        dev.santabatch.history.PatternMemory.Memory patternMemory = dev.santabatch.history.PatternMemory.of(store.jdbc(),
-                run.job().name(), run.runPk(), new dev.santabatch.patterns.EmbeddingIssueSimilarity(similarity)::same);
-        report = dev.santabatch.report.PatternMemoryReport.apply(report, patternMemory, String.format(java.util.Locale.ROOT,
-                "criterion, and label equal (case and spacing aside) or similar: cosine >= %.2f (santa.pattern-similarity)",
-                similarity));
-        report.put("panel", SpendReport.panel(run.job(), run.sameModelReviewers()));
-        dev.santabatch.canary.CanaryStore canaries = new dev.santabatch.canary.CanaryStore(store.jdbc());
-        RunReport.applyCanaries(report, dev.santabatch.loop.PanelFitCheck.estimates(canaries, run.runPk(), run.job()),
-                dev.santabatch.loop.PanelFitCheck.judge(loop, canaries, run.runPk(), run.job()),
-                run.job().santaCriteria().stream().map(dev.santabatch.job.Criterion::id).toList(),
-                run.job().rubric().stream().filter(c -> !c.reviewedBySanta()).map(dev.santabatch.job.Criterion::id).toList());
-        Map<String, Object> audited = RunReport.storedAudit(store, run.runPk(),
-                audit.sample().stream().map(AuditFile.ShippedItem::id).toList());
-        RunReport.applyAudit(report, audited, run.outDir());
-        if (RunReport.BUDGET_STOPPED.equals(status)) {
-            report.put("budget_stop", budgetStop(spendStore));
-        }
-        report.put("escalations", escalations);
+                status, new dev.santabatch.report.Report.Outputs(shippedFile, shipped[0], unverified[0], held[0],
+                        unresolved.size()), rejects,
+                additions).withAudit(RunReport.storedAudit(store, run.runPk(),
+                        audit.sample().stream().map(AuditFile.ShippedItem::id).toList()), run.outDir());
         RunReport.write(dir.resolve("report.json"), report);
         HtmlReport.write(dir.resolve("report.html"), report,
                 RunTrend.withCurrent(RunTrend.earlier(store, run.job().name(), run.runId()), report));

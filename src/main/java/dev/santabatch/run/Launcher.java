@@ -290,11 +290,14 @@ public final class Launcher {
             List<String> known = new ArrayList<>(ids);
             known.addAll(held);
             AuditFile.AuditResult result = AuditFile.read(filled, known);
-            Map<String, Object> report = RunReport.read(reportFile);
-            Map<String, Object> audit;
+            if (!(RunReport.load(reportFile) instanceof dev.santabatch.report.Report report)) {
+                err.println("santa-batch: " + reportFile + " is a failed run's report: it shipped nothing to audit");
+                return ExitCodes.USAGE;
+            }
+            dev.santabatch.report.Report.Audit audit;
             List<dev.santabatch.report.RunTrend.Point> earlier;
-            String job = String.valueOf(report.get("job"));
-            String runId = String.valueOf(report.get("run_id"));
+            String job = report.job();
+            String runId = report.runId();
             try (ConfigurableApplicationContext base = baseContext(props)) {
                 Store store = base.getBean(Store.class);
                 Store.RunRow row = store.findRun(job, runId).orElse(null);
@@ -310,26 +313,23 @@ public final class Launcher {
                 audit = RunReport.storedAudit(store, row.runPk(), ids);
                 earlier = dev.santabatch.report.RunTrend.earlier(store, job, runId);
                 new dev.santabatch.history.RunSummaryStore(store.jdbc()).saveAudit(row.runPk(),
-                        audit == null ? 0 : ((Number) audit.get("audited")).longValue(),
-                        audit != null && audit.get("escape_rate") instanceof Number rate ? rate.doubleValue() : null);
+                        audit == null ? 0 : audit.audited(), audit == null ? null : audit.escapeRate());
             }
             if (audit == null) {
-                audit = new java.util.LinkedHashMap<>(Map.of("audited", 0, "defective", 0));
-                audit.put("not_audited", new java.util.HashSet<>(ids).size());
+                audit = new dev.santabatch.report.Report.Audit(0, 0, null, null, null,
+                        (long) new java.util.HashSet<>(ids).size());
             }
             // the escape rate and the seed target's escape-rate row, as the export writes them
-            RunReport.applyAudit(report, audit, runDir);
+            report = report.withAudit(audit, runDir);
             RunReport.write(reportFile, report);
             dev.santabatch.report.HtmlReport.write(runDir.resolve("report.html"), report,
                     dev.santabatch.report.RunTrend.withCurrent(earlier, report));
-            long audited = ((Number) audit.get("audited")).longValue();
-            @SuppressWarnings("unchecked")
-            List<Double> ci = (List<Double>) audit.get("interval_95");
-            out.printf("audit: %d audited, %d defective: escape rate %s%s%s; written to %s%n", audited,
-                    ((Number) audit.get("defective")).longValue(),
-                    audited == 0 ? "n/a" : String.format("%.1f %%", ((Number) audit.get("escape_rate")).doubleValue() * 100),
+            long audited = audit.audited();
+            List<Double> ci = audit.interval95();
+            out.printf("audit: %d audited, %d defective: escape rate %s%s%s; written to %s%n", audited, audit.defective(),
+                    audited == 0 ? "n/a" : String.format("%.1f %%", audit.escapeRate() * 100),
                     ci == null ? "" : String.format(" (95 %% CI %.1f-%.1f %%)", ci.get(0) * 100, ci.get(1) * 100),
-                    RunReport.escapeTarget(report).map(t -> "; target 0: " + t.get("status")).orElse(""),
+                    report.escapeTarget().map(t -> "; target 0: " + t.status()).orElse(""),
                     reportFile);
             java.util.Set<String> heldIds = new java.util.HashSet<>(held);
             List<AuditFile.AuditedItem> decided = result.items().stream().filter(i -> heldIds.contains(i.itemId())).toList();
@@ -682,7 +682,7 @@ public final class Launcher {
         long executionId = execution == null ? -1 : execution.getId();
         String status = execution == null ? "FAILED" : execution.getStatus().name();
         String why = "an unexpected error ended the run";
-        Map<String, Object> report;
+        dev.santabatch.report.FailedReport report;
         try {
             report = dev.santabatch.report.FailedRunReport.build(store, new LoopStore(store.jdbc()), run.job().name(),
                     run.runId(), run.runPk(), executionId, status, why, failures, restart);
@@ -712,7 +712,7 @@ public final class Launcher {
      * report (a reader sees either them or the failed report, never a mix), and a write that fails
      * leaves the earlier export as it was.
      */
-    static void writeFailedReport(Path outDir, Map<String, Object> report, List<dev.santabatch.report.RunTrend.Point> earlier)
+    static void writeFailedReport(Path outDir, dev.santabatch.report.FailedReport report, List<dev.santabatch.report.RunTrend.Point> earlier)
             throws IOException {
         Path partial = OutputFolder.begin(outDir);
         dev.santabatch.report.FailedRunReport.write(partial, report, earlier);
@@ -758,11 +758,9 @@ public final class Launcher {
             PrintStream err) {
         try {
             if (!metrics.recorded()) {
-                Map<String, Object> known = new java.util.LinkedHashMap<>();
-                known.put("job", run.job().name());
-                known.put("run_id", run.runId());
-                known.put("status", exit == ExitCodes.OK ? "unknown" : RunReport.FAILED);
-                metrics.record(known, exit);
+                // what is known without a report: job, run and status
+                metrics.record(new dev.santabatch.report.FailedReport(exit == ExitCodes.OK ? "unknown" : RunReport.FAILED,
+                        run.job().name(), run.runId(), null, List.of(), null, null, null, null, null, null), exit);
             }
             metrics.push(env, run.job().name(), err);
         } catch (RuntimeException e) {
@@ -810,7 +808,7 @@ public final class Launcher {
         boolean exported = status == BatchStatus.COMPLETED || notClean || budgetExported;
         if (exported && Files.exists(reportFile)) {
             try {
-                Map<String, Object> report = RunReport.read(reportFile);
+                dev.santabatch.report.Report report = (dev.santabatch.report.Report) RunReport.load(reportFile);
                 for (String line : RunReport.summary(report)) {
                     out.println("  " + line);
                 }
@@ -854,7 +852,7 @@ public final class Launcher {
             String restart = "santa-batch run " + run.job().file() + " --run-id " + run.runId()
                     + "   (or: santa-batch restart " + execution.getId() + ")";
             try {
-                Map<String, Object> report = dev.santabatch.report.FailedRunReport.build(store, loop, run.job().name(),
+                dev.santabatch.report.FailedReport report = dev.santabatch.report.FailedRunReport.build(store, loop, run.job().name(),
                         run.runId(), run.runPk(), execution.getId(), status.name(),
                         status == BatchStatus.FAILED ? "a step failed"
                                 // a budget stop whose export failed: the budget stopped it, not a signal

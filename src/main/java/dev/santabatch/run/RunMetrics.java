@@ -25,7 +25,7 @@ import org.springframework.core.env.Environment;
  * One run's metrics, for a scheduler: Spring Batch's job and step observations (timers
  * {@code spring_batch_job_*}, {@code spring_batch_step_*}, through the {@link #observations()}
  * registry the run's job and steps are given) and, once the run has ended, its figures as gauges
- * and counters ({@code santa_*}, from the same report map as {@link SummaryEvent}). Held in memory
+ * and counters ({@code santa_*}, from the same report as {@link SummaryEvent}). Held in memory
  * only: nothing is served or opened. {@link #push} sends them to a Prometheus Pushgateway when
  * Spring Boot's {@code management.prometheus.metrics.export.pushgateway.enabled} is true.
  */
@@ -59,12 +59,12 @@ final class RunMetrics {
     }
 
     /**
-     * The run's figures from its report ({@code report.json}'s map, or a failed run's), once. Every
+     * The run's figures from its report (an exported or a failed run's), once. Every
      * gauge is present on every push (NaN where the run has no figure), so a push replaces the
      * previous run's series; {@code santa_last_success_timestamp_seconds} only when the run ended
      * clean or fully reviewed, so that a failed run's push keeps the last success's.
      */
-    void record(Map<String, Object> report, int exit) {
+    void record(dev.santabatch.report.ReportFile report, int exit) {
         if (recorded) {
             return;
         }
@@ -89,7 +89,7 @@ final class RunMetrics {
         gauge("santa.first.pass.rate", number(f.get("santa.first_pass_rate")), "share of sampled items NICE first time");
         gauge("santa.bound.defect.rate.below", number(f.get("santa.defect_rate_below")),
                 "the stated bound: the defect rate is below this at 95 % (NaN when no bound is stated)");
-        Map<?, ?> calls = map(map(map(map(report.get("run")).get("model_calls")).get("run")));
+        Map<?, ?> calls = SummaryEvent.modelCallsOfRun(report);
         counter("santa.model.calls", null, number(calls.get("calls")), "model calls (HTTP attempts)");
         counter("santa.model.tokens", null, number(calls.get("tokens")), "model tokens");
         counter("santa.model.cost", null, number(calls.get("estimated_cost")), "estimated model cost");

@@ -494,7 +494,7 @@ class ScriptedLoopFunctionalTests {
         // report.html is rendered again with it
         assertThat(Files.readString(run.resolve("report.html"), StandardCharsets.UTF_8))
                 .contains("1 defective of 20 audited shipped items: escape rate 5.0 % (95 % CI 0.1 % to 24.9 %)");
-        assertThat(dev.santabatch.report.RunReport.summary(dev.santabatch.report.RunReport.read(run.resolve("report.json"))))
+        assertThat(dev.santabatch.report.RunReport.summary((dev.santabatch.report.Report) dev.santabatch.report.RunReport.load(run.resolve("report.json"))))
                 .contains("escape:   5.0 % of 20 audited shipped items defective (95 % CI 0.1-24.9 %); target 0: MISSED");
 
         Files.writeString(back, "item_id,content,verdict,note\n" + sample.get(0).get("item_id") + ",x,maybe,\n");

@@ -74,7 +74,7 @@ class GroundTruthEscapesTests {
         assertThat(byKind.get("drift-sentence")).containsEntry("escape_rate_of_shipped", 0.2).containsEntry("escaped_items", 1L);
         assertThat(byKind.get("forbidden-term")).containsEntry("escape_rate_of_shipped", 0.0);
         // and the summary says which rate is which
-        assertThat(RunReport.summary(report(r))).anySatisfy(l -> assertThat(l).startsWith("ground truth:")
+        assertThat(RunReport.summary((Report) RunReport.of(report(r)))).anySatisfy(l -> assertThat(l).startsWith("ground truth:")
                 .contains("escape rate 25.0 % of planted defects in shipped items, 20.0 % of all shipped items"));
     }
 
@@ -94,7 +94,7 @@ class GroundTruthEscapesTests {
         // counted as false holds: (1 + 1) of (3 + 2)
         assertThat(r.get("false_hold_rate_after_prepass")).isEqualTo(0.4);
         assertThat(r.get("false_hold_rate_after_prepass_denominator")).asString().contains("after the pre-pass");
-        assertThat(RunReport.summary(report(r))).anySatisfy(l -> assertThat(l)
+        assertThat(RunReport.summary((Report) RunReport.of(report(r)))).anySatisfy(l -> assertThat(l)
                 .contains("false holds 33.3 % of items planted clean, 40.0 % of items clean after the pre-pass"
                         + " (1 held whose planted defects the pre-pass fixed)"));
     }

@@ -151,8 +151,8 @@ class HtmlReportTests {
         trend.add(new RunTrend.Point("<b>old</b>", Instant.parse("2026-11-30T02:00:00Z"), "not-clean", 0.6, 0.3, 1.5, 0.05));
         trend.add(new RunTrend.Point("mid", Instant.parse("2026-12-01T02:00:00Z"), "clean", 0.8, 0.2, 1.0, null));
 
-        String one = HtmlReport.render(report, RunTrend.withCurrent(List.of(), report));
-        String html = HtmlReport.render(report, RunTrend.withCurrent(trend, report));
+        String one = HtmlReport.render(report, RunTrend.withCurrent(List.of(), RunReport.of(report)));
+        String html = HtmlReport.render(report, RunTrend.withCurrent(trend, RunReport.of(report)));
 
         assertThat(one).doesNotContain("Trend over the job");
         assertOnlyOwnMarkup(html);

@@ -40,7 +40,7 @@ class ModelCostTests {
                 "matcher", new CallCounts(10, 0, 0, 1000, 200, 0)));
 
         // when N = 100 items, r = 2 model reviewers, mean reviews per item 1.2, mean fixes per item 0.1
-        Map<String, Object> m = SpendReport.modelCost(s, 100, 2, 1.2, 0.1);
+        Map<String, Object> m = RunReportBoundTests.tree(SpendReport.modelCost(s, 100, 2, 1.2, 0.1));
 
         // then actual = 76 calls, 8,400 tokens; reviewers 60 calls x 105 tokens, fixer 6 x 150
         assertThat(m.get("calls")).isEqualTo(76L);
@@ -71,7 +71,7 @@ class ModelCostTests {
         SpendSnapshot s = spend(Map.of("reviewer:B", new CallCounts(20, 0, 0, 1500, 500, 0)));
 
         // when N = 50, r = 1, mean reviews 1.5, mean fixes 0.2
-        Map<String, Object> m = SpendReport.modelCost(s, 50, 1, 1.5, 0.2);
+        Map<String, Object> m = RunReportBoundTests.tree(SpendReport.modelCost(s, 50, 1, 1.5, 0.2));
 
         // then review once = 50 calls, 5,000 tokens; full Santa = 75 + 10 = 85 calls, 75 x 100 + 10 x 0 = 7,500 tokens
         assertThat(num(map(m.get("share_of_every_item_reviewed_once")).get("calls"))).isCloseTo(0.4, within(1e-12));
@@ -82,7 +82,7 @@ class ModelCostTests {
 
     @Test
     void noModelReviewerHasNoModelBaseline() {
-        Map<String, Object> m = SpendReport.modelCost(SpendSnapshot.NONE, 100, 0, 1.0, 0);
+        Map<String, Object> m = RunReportBoundTests.tree(SpendReport.modelCost(SpendSnapshot.NONE, 100, 0, 1.0, 0));
 
         assertThat(m.get("calls")).isEqualTo(0L);
         assertThat(m).containsEntry("shares", null).doesNotContainKey("share_of_full_santa_on_every_item");

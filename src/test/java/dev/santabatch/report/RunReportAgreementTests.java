@@ -64,8 +64,8 @@ class RunReportAgreementTests {
 
     Map<String, Object> report(int panelSize) {
         var ctx = new RunReport.Context("job", "r1", RUN, panelSize, 0.4, List.of(), null, null, 0);
-        return RunReport.build(store, loop, ctx, RunReport.FULLY_REVIEWED,
-                new RunReport.Outputs("catalog.csv", 0, 0, 0, 0), 0);
+        return RunReport.tree(RunReport.build(store, loop, ctx, RunReport.FULLY_REVIEWED,
+                new Report.Outputs("catalog.csv", 0, 0, 0, 0), 0));
     }
 
     Map<String, Object> agreement(int panelSize) {
@@ -163,7 +163,7 @@ class RunReportAgreementTests {
         Map<String, Object> a = (Map<String, Object>) run.get("agreement");
         assertThat(a.get("kappa")).isEqualTo("not reported");
         assertThat((Double) a.get("raw_agreement")).isEqualTo(1.0);
-        assertThat(RunReport.summary(report)).filteredOn(l -> l.startsWith("agreement:")).singleElement()
+        assertThat(RunReport.summary((Report) RunReport.of(report))).filteredOn(l -> l.startsWith("agreement:")).singleElement()
                 .satisfies(l -> assertThat(l).startsWith("agreement: kappa not reported (only 0 item(s) flagged; kappa is"
                         + " reported from 10), positive agreement n/a, negative 100.0 %, "));
         @SuppressWarnings("unchecked")
@@ -189,7 +189,7 @@ class RunReportAgreementTests {
         Map<String, Object> a = (Map<String, Object>) run.get("agreement");
         assertThat(a).containsEntry("issues", 4L).containsEntry("flagged_by_all", 1L).containsEntry("flagged_by_some", 2L)
                 .containsEntry("flagged_by_one", 1L);
-        assertThat(RunReport.summary(report)).filteredOn(l -> l.startsWith("agreement:")).singleElement()
+        assertThat(RunReport.summary((Report) RunReport.of(report))).filteredOn(l -> l.startsWith("agreement:")).singleElement()
                 .satisfies(l -> assertThat(l).contains("issues flagged by all 1, by some 2, by one 1"));
     }
 }

@@ -15,10 +15,16 @@ class RunReportBoundTests {
         return new LoopStore.Round(no, 7, eligible, sampled, full, "", "decided");
     }
 
+    /** The bound as report.json has it. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> tree(Object bound) {
+        return new com.fasterxml.jackson.databind.ObjectMapper().convertValue(bound, Map.class);
+    }
+
     @Test
     void aCleanSampleStatesTheCorrectedBound() {
-        Map<String, Object> b = RunReport.bound(RunReport.CLEAN, List.of(round(1, 1200, 144, false), round(2, 913, 110, false)),
-                new LoopStore.Acceptance(7, 0));
+        Map<String, Object> b = tree(RunReport.bound(RunReport.CLEAN, List.of(round(1, 1200, 144, false), round(2, 913, 110, false)),
+                new LoopStore.Acceptance(7, 0)));
         assertThat(b.get("stated")).isEqualTo(true);
         // 1 - (0.05 / 2)^(1/110) = 0.032978...
         assertThat((Double) b.get("defect_rate_below")).isCloseTo(0.03298, org.assertj.core.data.Offset.offset(5e-5));
@@ -27,8 +33,8 @@ class RunReportBoundTests {
 
     @Test
     void aCleanSampleWithIsolatedFailuresStatesThemAndTheirBound() {
-        Map<String, Object> b = RunReport.bound(RunReport.CLEAN, List.of(round(1, 1200, 144, false), round(2, 913, 110, false)),
-                new LoopStore.Acceptance(7, 2));
+        Map<String, Object> b = tree(RunReport.bound(RunReport.CLEAN, List.of(round(1, 1200, 144, false), round(2, 913, 110, false)),
+                new LoopStore.Acceptance(7, 2)));
         assertThat(b).containsEntry("failures", 2).containsEntry("acceptance_number", 7);
         // the p with 2 · P(X ≤ 2 | 110, p) = 0.05: 0.0641 (CleanSampleBoundTests checks the solution)
         assertThat((Double) b.get("defect_rate_below")).isCloseTo(CleanSampleBound.upperBound(110, 2, 2, 0.05),
@@ -39,7 +45,7 @@ class RunReportBoundTests {
 
     @Test
     void aFullyReviewedRunHasNoSamplingBound() {
-        Map<String, Object> b = RunReport.bound(RunReport.FULLY_REVIEWED, List.of(round(1, 60, 60, true)), null);
+        Map<String, Object> b = tree(RunReport.bound(RunReport.FULLY_REVIEWED, List.of(round(1, 60, 60, true)), null));
         assertThat(b.get("stated")).isEqualTo(false);
         assertThat(b.get("why")).isEqualTo("fully reviewed, no sampling bound");
     }
@@ -47,7 +53,7 @@ class RunReportBoundTests {
     @Test
     void aNotCleanRunWhoseLastRoundReviewedEverythingSaysItHasNoCleanSample() {
         for (String status : List.of(RunReport.NOT_CLEAN, RunReport.BUDGET_STOPPED, RunReport.FAILED)) {
-            Map<String, Object> b = RunReport.bound(status, List.of(round(1, 300, 36, false), round(2, 80, 80, true)), null);
+            Map<String, Object> b = tree(RunReport.bound(status, List.of(round(1, 300, 36, false), round(2, 80, 80, true)), null));
             assertThat(b.get("stated")).as(status).isEqualTo(false);
             assertThat(b.get("why")).as(status).isEqualTo("no clean sample: no bound can be stated");
             assertThat(b).as(status).doesNotContainKey("sentence");

@@ -63,9 +63,8 @@ class LastResortTests {
         java.nio.file.Files.writeString(out.resolve("report.json"), "{\"status\": \"not-clean\"}");
 
         // when a failed run's report cannot be written (a value that cannot be serialized: as a full disk would)
-        Map<String, Object> unwritable = new java.util.LinkedHashMap<>();
-        unwritable.put("status", "failed");
-        unwritable.put("broken", new Object());
+        var unwritable = new dev.santabatch.report.FailedReport("failed", "job", "r1", null, List.of(), null, null, null,
+                null, new dev.santabatch.report.FailedReport.Run(Map.of("broken", new Object())), null);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Launcher.writeFailedReport(out, unwritable, java.util.List.of()))
                 .isInstanceOf(java.io.IOException.class);
 
@@ -77,7 +76,8 @@ class LastResortTests {
         assertThat(java.nio.file.Files.readString(out.resolve("report.json"))).contains("not-clean");
 
         // and when it can be written, it replaces the whole folder: the report (json and html) alone, nothing left beside it
-        Launcher.writeFailedReport(out, Map.of("status", "failed"), java.util.List.of());
+        Launcher.writeFailedReport(out, new dev.santabatch.report.FailedReport("failed", "job", "r1", null, List.of(), null,
+                null, null, null, null, null), java.util.List.of());
         try (var files = java.nio.file.Files.list(out)) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("report.html", "report.json");
         }
