@@ -1,6 +1,5 @@
 package dev.santabatch.history;
 
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,41 +26,4 @@ import org.jspecify.annotations.Nullable;
  */
 public record RunSummary(String status, long items, @Nullable Long changed, long carriedOver, long shipped, long held,
         @Nullable Double firstPassRate, int patternsNew, int patternsSeenAgain, long modelCalls, double estimatedCost,
-        @Nullable Double bound, long audited, @Nullable Double escapeRate) {
-
-    /** The figures of an export's report and the run's patterns. */
-    public static RunSummary of(dev.santabatch.report.Report report, PatternMemory.Counts patterns) {
-        var run = report.run();
-        Map<?, ?> carry = report.carryOver() == null ? Map.of() : report.carryOver();
-        boolean carrying = Boolean.TRUE.equals(carry.get("enabled"));
-        Map<?, ?> calls = dev.santabatch.report.SummaryEvent.modelCallsOfRun(report);
-        Double cost = number(calls.get("estimated_cost"));
-        Long changed = carrying ? whole(map(carry.get("judged_afresh")).get("changed")) : null;
-        var audit = report.escapeRateAudit();
-        return new RunSummary(report.status(), report.input().items(), changed,
-                carrying ? orZero(whole(carry.get("carried"))) : 0,
-                report.outputs().shipped(), orZero(report.outputs().held()), run.firstPassRate(),
-                patterns.fresh(),
-                patterns.seenAgain(),
-                orZero(whole(calls.get("calls"))),
-                cost == null ? 0 : cost,
-                run.bound().stated() ? run.bound().defectRateBelow() : null,
-                audit == null ? 0 : audit.audited(), audit == null ? null : audit.escapeRate());
-    }
-
-    private static Map<?, ?> map(@Nullable Object o) {
-        return o instanceof Map<?, ?> m ? m : Map.of();
-    }
-
-    private static @Nullable Double number(@Nullable Object o) {
-        return o instanceof Number n ? n.doubleValue() : null;
-    }
-
-    private static @Nullable Long whole(@Nullable Object o) {
-        return o instanceof Number n ? n.longValue() : null;
-    }
-
-    private static long orZero(@Nullable Long n) {
-        return n == null ? 0 : n;
-    }
-}
+        @Nullable Double bound, long audited, @Nullable Double escapeRate) {}

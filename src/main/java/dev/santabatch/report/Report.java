@@ -221,4 +221,41 @@ public record Report(String status, @Nullable String reason, String job, String 
     public record Audit(long audited, long defective, @Nullable Double escapeRate,
             @JsonProperty("interval_95") @Nullable List<Double> interval95, @Nullable String method,
             @Nullable Long notAudited) {}
+
+    /** The figures {@code history} lists of this report and the run's patterns ({@link dev.santabatch.history.RunSummary}). */
+    public dev.santabatch.history.RunSummary historyFigures(dev.santabatch.history.PatternMemory.Counts patterns) {
+        Report report = this;
+        var run = report.run();
+        Map<?, ?> carry = report.carryOver() == null ? Map.of() : report.carryOver();
+        boolean carrying = Boolean.TRUE.equals(carry.get("enabled"));
+        Map<?, ?> calls = SummaryEvent.modelCallsOfRun(report);
+        Double cost = number(calls.get("estimated_cost"));
+        Long changed = carrying ? whole(map(carry.get("judged_afresh")).get("changed")) : null;
+        var audit = report.escapeRateAudit();
+        return new dev.santabatch.history.RunSummary(report.status(), report.input().items(), changed,
+                carrying ? orZero(whole(carry.get("carried"))) : 0,
+                report.outputs().shipped(), orZero(report.outputs().held()), run.firstPassRate(),
+                patterns.fresh(),
+                patterns.seenAgain(),
+                orZero(whole(calls.get("calls"))),
+                cost == null ? 0 : cost,
+                run.bound().stated() ? run.bound().defectRateBelow() : null,
+                audit == null ? 0 : audit.audited(), audit == null ? null : audit.escapeRate());
+    }
+
+    private static Map<?, ?> map(@Nullable Object o) {
+        return o instanceof Map<?, ?> m ? m : Map.of();
+    }
+
+    private static @Nullable Double number(@Nullable Object o) {
+        return o instanceof Number n ? n.doubleValue() : null;
+    }
+
+    private static @Nullable Long whole(@Nullable Object o) {
+        return o instanceof Number n ? n.longValue() : null;
+    }
+
+    private static long orZero(@Nullable Long n) {
+        return n == null ? 0 : n;
+    }
 }

@@ -263,8 +263,8 @@ final class ExportTasklet implements Tasklet {
                 RunTrend.withCurrent(RunTrend.earlier(store, run.job().name(), run.runId()), report));
         OutputFolder.publish(dir, run.outDir());
         // the figures 'history' lists, recorded with the export's end (one transaction in the job)
-        new dev.santabatch.history.RunSummaryStore(store.jdbc()).save(run.runPk(), dev.santabatch.history.RunSummary.of(
-                report, patternMemory.counts()));
+        new dev.santabatch.history.RunSummaryStore(store.jdbc()).save(run.runPk(),
+                report.historyFigures(patternMemory.counts()));
         // a later run of the job may carry outcomes over from this one
         store.markExported(run.runPk(), status);
         log.info("export: {} items in {}, {} unverified, {} held ({} with an unresolved FAIL), {} rejects, {} changes;"
