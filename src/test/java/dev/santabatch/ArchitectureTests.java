@@ -62,7 +62,7 @@ class ArchitectureTests {
             Map.entry("dev/santabatch/run/Launcher.java",
                     "the run's lifecycle (run row, lock, heartbeat, recovery, restart checks, exit status); to be split in the package restructure"),
             Map.entry("dev/santabatch/report/RunReport.java",
-                    "report.json built as a map, each figure by hand; typed report records replace it"),
+                    "builds report.json's typed record from the store, section by section; the sections still built as maps are to be typed"),
             Map.entry("dev/santabatch/job/JobFileLoader.java",
                     "the job file's defaults, ranges and cross-key checks with their file:line:key messages; to be split in the package restructure"),
             Map.entry("dev/santabatch/sampledata/SampleCatalogGenerator.java",
