@@ -198,7 +198,19 @@ final class BatchFixStep {
         private final SourceFields source;
         private final IssueSimilarity similarity;
 
-        Processor(Panels panels, RoundPatterns patterns, SourceFields source, IssueSimilarity similarity) {
+        private final Store store;
+        private final LoopStore loop;
+        private final long runPk;
+
+        /**
+         * @param store, loop and runPk hold an item a reviewer failed when another reviewer's exception
+         *     ended its panel ({@link FailOnCurrentText})
+         */
+        Processor(Panels panels, RoundPatterns patterns, SourceFields source, IssueSimilarity similarity, Store store,
+                LoopStore loop, long runPk) {
+            this.store = store;
+            this.loop = loop;
+            this.runPk = runPk;
             this.panels = panels;
             this.patterns = patterns;
             this.source = source;
@@ -216,8 +228,8 @@ final class BatchFixStep {
                 }
                 // an item the scan passed still carries what its review's validation attributed
                 return (o != null ? o : new Outcome(task, List.of(), null, null, List.of(), null, List.of())).with(a);
-            } catch (dev.santabatch.llm.BudgetExceededException e) {
-                patterns.unfinished(task.item().recordIndex());
+            } catch (dev.santabatch.llm.BudgetExceededException | dev.santabatch.llm.CallsStoppedException e) {
+                patterns.unfinished(task.item().recordIndex()); // a restart scans it again
                 throw e;
             }
         }
@@ -229,7 +241,11 @@ final class BatchFixStep {
             SantaSettings settings = panels.settings();
             ReviewRequest request = new ReviewRequest(settings.taskSpec(), task.item().id(), facts, content,
                     settings.santaCriteria());
-            List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request);
+            List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request,
+                    received -> FailOnCurrentText.apart(loop.jdbc(), () -> FailOnCurrentText.hold(store, loop, runPk,
+                            patterns.round, task.item().id(), content, FailOnCurrentText.issues(received),
+                            it -> it.content() != null ? it.content() : source.content(FieldsCodec.decode(it.fields())),
+                            "batch fix, scan")));
             made.addAll(reviews);
             GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
             if (gate.verdict() != GateVerdict.NAUGHTY) {

@@ -188,7 +188,7 @@ final class CanaryStep {
                 return new Reviewed(task.round(), c, List.of(), LoopStore.IssueAttribution.NONE, List.of());
             }
             List<PanelReview> reviews = panels.panel().review(toCall, request,
-                    received -> writer.write(new Chunk<>(List.of(reviewed(task, received)))));
+                    received -> writer.writeApart(reviewed(task, received)));
             return reviewed(task, reviews);
         }
 
@@ -227,6 +227,11 @@ final class CanaryStep {
             this.loop = loop;
             this.source = source;
             this.runPk = runPk;
+        }
+
+        /** Writes one canary's reviews in a transaction of its own ({@link FailOnCurrentText#apart}). */
+        void writeApart(Reviewed reviewed) {
+            FailOnCurrentText.apart(loop.jdbc(), () -> write(new Chunk<>(List.of(reviewed))));
         }
 
         @Override

@@ -10,6 +10,10 @@ import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A FAIL from any reviewer on an item's current text, seen outside the item's own review: a learned
@@ -38,6 +42,18 @@ final class FailOnCurrentText {
             }
         }
         return out;
+    }
+
+    /**
+     * Runs {@code hold} in a transaction of its own, committed whatever becomes of the caller's: a FAIL
+     * received before another reviewer's exception ended a panel inside a chunk holds its item though
+     * that exception rolls the chunk back (an open circuit breaker, a rejected key).
+     */
+    static void apart(JdbcTemplate jdbc, Runnable hold) {
+        TransactionTemplate own = new TransactionTemplate(new DataSourceTransactionManager(
+                java.util.Objects.requireNonNull(jdbc.getDataSource(), "dataSource")));
+        own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+        own.executeWithoutResult(status -> hold.run());
     }
 
     /**

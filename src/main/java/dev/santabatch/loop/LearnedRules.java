@@ -530,12 +530,6 @@ final class LearnedRules {
      * review now is left out. A fresh review is of the item's current text: a FAIL from any reviewer,
      * on any criterion, holds the item whatever becomes of the rule ({@link FailOnCurrentText}).
      */
-    /** A fresh review's FAILs on a passed item's text hold the item ({@link FailOnCurrentText}). */
-    private void holdOnFail(String ruleId, int round, String itemId, PassedItem item, List<String> fails) {
-        FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, item.text(), fails, it -> asOf(it).text(),
-                "learned rule " + ruleId + ", fresh review");
-    }
-
     private Map<String, Boolean> reviews(String ruleId, int round, LearnedRuleStore.ReviewKind kind, List<String> items,
             String criterion, java.util.function.Function<String, Optional<PassedItem>> text) {
         Map<String, Boolean> stored = rules.reviews(run.runPk(), ruleId, kind);
@@ -558,34 +552,47 @@ final class LearnedRules {
             }
             ReviewRequest request = new ReviewRequest(settings.taskSpec(), itemId, item.get().facts(), item.get().text(),
                     settings.santaCriteria());
+            // a FAIL received before another reviewer's exception (a reached budget, an open breaker) ended
+            // the panel decides the review as a FAIL would: stored with its hold, so a restart reads the
+            // same evidence; without a FAIL nothing is stored and a restart asks again
             List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request, received -> {
-                if (kind == LearnedRuleStore.ReviewKind.FRESH) {
-                    // a FAIL received before a reached budget ended the panel holds the item; the review
-                    // itself is not stored (a restart asks it again, the answer kept by the ledger)
-                    List<String> receivedFails = FailOnCurrentText.issues(received);
-                    tx.executeWithoutResult(status -> holdOnFail(ruleId, round, itemId, item.get(), receivedFails));
+                if (!FailOnCurrentText.issues(received).isEmpty()) {
+                    save(ruleId, round, kind, itemId, item.get(), criterion, received);
                 }
             });
-            List<String> fails = FailOnCurrentText.issues(reviews);
-            GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
-            if (gate.verdict() == GateVerdict.UNREVIEWED) {
-                // no FAIL (a FAIL makes the gate NAUGHTY) and not stored (a restart asks again): the
-                // issues its answers attributed are counted here
-                loop.addIssueAttribution(run.runPk(), round, "learned-rule", LoopStore.attributed(reviews));
-                continue;
+            Boolean failed = save(ruleId, round, kind, itemId, item.get(), criterion, reviews);
+            if (failed != null) {
+                out.put(itemId, failed);
             }
-            boolean failed = gate.criticalIssues().stream().anyMatch(i -> criterion.equals(i.criterion()));
-            // the flag and the review that made it in one transaction: a restart finds both or neither,
-            // so it reads the same evidence ({@link #evidence}: the items the round's fresh reviews failed)
-            tx.executeWithoutResult(status -> {
-                if (kind == LearnedRuleStore.ReviewKind.FRESH) {
-                    holdOnFail(ruleId, round, itemId, item.get(), fails);
-                }
-                rules.saveReview(run.runPk(), ruleId, itemId, kind, failed, fails, LoopStore.attributed(reviews));
-            });
-            out.put(itemId, failed);
         }
         return out;
+    }
+
+    /**
+     * Stores one review and, for a fresh one, holds the item on its FAILs: whether the panel failed it on
+     * {@code criterion}, or {@code null} when the panel could not review it now (nothing stored).
+     */
+    private @Nullable Boolean save(String ruleId, int round, LearnedRuleStore.ReviewKind kind, String itemId,
+            PassedItem item, String criterion, List<PanelReview> reviews) {
+        List<String> fails = FailOnCurrentText.issues(reviews);
+        GateResult gate = panels.gate().decide(panels.settings().criterionIds(), reviews);
+        if (gate.verdict() == GateVerdict.UNREVIEWED) {
+            // no FAIL (a FAIL makes the gate NAUGHTY) and not stored (a restart asks again): the
+            // issues its answers attributed are counted here
+            loop.addIssueAttribution(run.runPk(), round, "learned-rule", LoopStore.attributed(reviews));
+            return null;
+        }
+        boolean failed = gate.criticalIssues().stream().anyMatch(i -> criterion.equals(i.criterion()));
+        // the flag and the review that made it in one transaction: a restart finds both or neither,
+        // so it reads the same evidence ({@link #evidence}: the items the round's fresh reviews failed)
+        tx.executeWithoutResult(status -> {
+            if (kind == LearnedRuleStore.ReviewKind.FRESH) {
+                FailOnCurrentText.hold(store, loop, run.runPk(), round, itemId, item.text(), fails, it -> asOf(it).text(),
+                        "learned rule " + ruleId + ", fresh review");
+            }
+            rules.saveReview(run.runPk(), ruleId, itemId, kind, failed, fails, LoopStore.attributed(reviews));
+        });
+        return failed;
     }
 
     // ------------------------------------------------------------------ re-validation

@@ -149,7 +149,7 @@ public final class LoopSteps {
                 .<BatchFixStep.Task, BatchFixStep.Outcome>chunk(Math.max(1, run.job().run().concurrency() * 4))
                 .transactionManager(tm)
                 .reader(new BatchFixStep.Reader(store, loop, run, panels, patterns, source, run.categoryIndex()))
-                .processor(budget.guard(new BatchFixStep.Processor(panels, patterns, source, similarity())))
+                .processor(budget.guard(new BatchFixStep.Processor(panels, patterns, source, similarity(), store, loop, run.runPk())))
                 .writer(budget.saving(new BatchFixStep.Writer(store, loop, run)))
                 .listener(budget)
                 .listener(progress(BATCH_FIX))

@@ -73,27 +73,43 @@ public final class Panel {
                 out.add(f.get());
             }
         } catch (InterruptedException e) {
-            futures.forEach(f -> f.cancel(false)); // no interrupt: a reviewer may be inside the store
+            CancellationException stopped = new CancellationException("interrupted while waiting for reviewers");
+            handOver(out, futures, claimed, out.size(), received, stopped); // waits for started reviewers
             Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted while waiting for reviewers");
+            throw stopped;
         } catch (ExecutionException e) {
-            List<PanelReview> completed = new ArrayList<>(out);
-            for (int i = out.size() + 1; i < futures.size(); i++) {
-                answered(futures.get(i), claimed.get(i)).ifPresent(completed::add);
-            }
-            if (!completed.isEmpty()) {
-                received.accept(List.copyOf(completed));
-            }
             Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
             if (cause instanceof Error err) {
                 throw err;
             }
-            throw new IllegalStateException("reviewer failed unexpectedly", cause);
+            RuntimeException thrown = cause instanceof RuntimeException re ? re
+                    : new IllegalStateException("reviewer failed unexpectedly", cause);
+            handOver(out, futures, claimed, out.size() + 1, received, thrown);
+            throw thrown;
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * Gives {@code received} the reviews completed before {@code thrown} ended the panel: those in
+     * {@code out} and those of the tasks from {@code from} on that had started. A hold that could not be
+     * stored fails the caller: the callback's exception is thrown, {@code thrown} suppressed in it.
+     */
+    private static void handOver(List<PanelReview> out, List<Future<PanelReview>> futures, List<AtomicBoolean> claimed,
+            int from, Consumer<List<PanelReview>> received, RuntimeException thrown) {
+        List<PanelReview> completed = new ArrayList<>(out);
+        for (int i = from; i < futures.size(); i++) {
+            answered(futures.get(i), claimed.get(i)).ifPresent(completed::add);
+        }
+        if (completed.isEmpty()) {
+            return;
+        }
+        try {
+            received.accept(List.copyOf(completed));
+        } catch (RuntimeException e) {
+            e.addSuppressed(thrown);
+            throw e;
+        }
     }
 
     /**

@@ -36,6 +36,8 @@ import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.batch.infrastructure.item.Chunk;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -371,15 +373,8 @@ class FlaggedItemTests {
         assertThat(placedInACleanRun(9).place()).isEqualTo(ShippingInvariant.Place.HELD);
     }
 
-    @Test
-    void aCleanCopysFailReceivedBeforeABudgetStopEndedItsPanelHoldsTheItem() throws Exception {
-        // given a sample whose every item passed its own review, and a panel whose reviewer C is refused
-        // by a reached budget while B fails every text it is asked about
-        sample(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
-        for (int i = 0; i < rows.size(); i++) {
-            loop.sampleOutcome(run.runPk(), ROUND, id(i), "NICE", null, 1, 0);
-            store.setState(run.runPk(), id(i), "NICE");
-        }
+    /** A panel whose reviewer C throws {@code thrown} while B fails every text it is asked about. */
+    private Panels stoppedBy(RuntimeException thrown) {
         ReviewerType failing = ScriptedReviewer.answering(r -> List.of(FLAG));
         ReviewerType refused = spec -> new dev.santabatch.review.Reviewer() {
             @Override
@@ -394,12 +389,60 @@ class FlaggedItemTests {
 
             @Override
             public dev.santabatch.review.ReviewOutcome review(ReviewRequest request) {
-                throw new BudgetExceededException(BudgetExceededException.Limit.MAX_CALLS, 10, 10, ROUND);
+                throw thrown;
             }
         };
-        Panels stopping = new Panels(job, Map.of("lexical", failing, "semantic", refused), RevisionCheck.NONE,
+        return new Panels(job, Map.of("lexical", failing, "semantic", refused), RevisionCheck.NONE,
                 IssueSimilarity.exactNormalised(), new ExactIssueClassifier(), p -> request -> new FixOutcome.CannotFix("none"),
                 ModelCalls.none());
+    }
+
+    static java.util.stream.Stream<RuntimeException> panelEnders() {
+        return java.util.stream.Stream.of(new BudgetExceededException(BudgetExceededException.Limit.MAX_CALLS, 10, 10, ROUND),
+                new dev.santabatch.llm.EndpointDownException("http://127.0.0.1:9/v1", "circuit breaker open"));
+    }
+
+    /**
+     * Runs {@code work} as a chunk does: in a transaction an exception rolls back (a reached budget is
+     * swallowed by the step's guard and commits; any other exception fails the step). Returns the exception.
+     */
+    private RuntimeException inAChunk(Runnable work) {
+        var tx = new org.springframework.transaction.support.TransactionTemplate(
+                new org.springframework.jdbc.datasource.DataSourceTransactionManager(store.jdbc().getDataSource()));
+        RuntimeException[] thrown = new RuntimeException[1];
+        tx.executeWithoutResult(status -> {
+            try {
+                work.run();
+            } catch (BudgetExceededException e) {
+                thrown[0] = e; // the guard filters the item, the chunk commits
+            } catch (RuntimeException e) {
+                thrown[0] = e;
+                status.setRollbackOnly();
+            }
+        });
+        return thrown[0];
+    }
+
+    private int index(String itemId) {
+        for (int i = 0; i < rows.size(); i++) {
+            if (id(i).equals(itemId)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(itemId);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("panelEnders")
+    void aCleanCopysFailReceivedBeforeAnotherReviewersExceptionEndedItsPanelHoldsTheItem(RuntimeException ender) {
+        // given a sample whose every item passed its own review, and a panel whose reviewer C throws
+        // while B fails every text it is asked about
+        sample(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        for (int i = 0; i < rows.size(); i++) {
+            loop.sampleOutcome(run.runPk(), ROUND, id(i), "NICE", null, 1, 0);
+            store.setState(run.runPk(), id(i), "NICE");
+        }
+        Panels stopping = stoppedBy(ender);
         CanaryStore canaries = new CanaryStore(store.jdbc());
         CanaryStep.Writer writer = new CanaryStep.Writer(canaries, store, loop, source, run.runPk());
         CanaryStep.Reader reader = new CanaryStep.Reader(store, loop, canaries, run, stopping, source, run.categoryIndex(), true);
@@ -412,19 +455,44 @@ class FlaggedItemTests {
         assertThat(clean).as("a clean copy among the round's canaries").isNotNull();
         CanaryStep.Task cleanCopy = clean;
 
-        // when its panel ends with C's refusal
+        // when its panel ends with C's exception, in the chunk's transaction
+        RuntimeException thrown;
         try {
-            assertThatThrownBy(() -> new CanaryStep.Processor(stopping, writer).process(cleanCopy))
-                    .isInstanceOf(BudgetExceededException.class);
+            thrown = inAChunk(() -> new CanaryStep.Processor(stopping, writer).process(cleanCopy));
         } finally {
             stopping.close();
         }
 
-        // then B's FAIL on the item's current text holds the item, as it would without the stop
+        // then B's FAIL on the item's current text holds the item, whether the chunk committed or not
+        assertThat(thrown).isSameAs(ender);
         String item = cleanCopy.canary().itemId();
         assertThat(store.item(run.runPk(), item).orElseThrow().state()).isEqualTo("ACTIVE");
         assertThat(loop.flagIssues(run.runPk(), item, 0)).containsExactly("B: " + FLAG);
-        assertThat(placedInACleanRun(rows.indexOf(rows.stream().filter(r -> r.get(0).equals(item)).findFirst().orElseThrow()))
-                .place()).isEqualTo(ShippingInvariant.Place.HELD);
+        assertThat(placedInACleanRun(index(item)).place()).isEqualTo(ShippingInvariant.Place.HELD);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("panelEnders")
+    void anUnsampledItemsFailReceivedInTheBatchFixScanBeforeAnotherReviewersExceptionHoldsIt(RuntimeException ender) {
+        // given an unsampled eligible item and the offline batch fix's scan with a panel whose C throws
+        Panels stopping = stoppedBy(ender);
+        BatchFixStep.RoundPatterns patterns = new BatchFixStep.RoundPatterns();
+        patterns.round = ROUND;
+        BatchFixStep.Processor processor = new BatchFixStep.Processor(stopping, patterns, source,
+                IssueSimilarity.exactNormalised(), store, loop, run.runPk());
+        Store.StoredItem item = store.item(run.runPk(), id(5)).orElseThrow();
+
+        // when the scan reviews it, in the chunk's transaction
+        RuntimeException thrown;
+        try {
+            thrown = inAChunk(() -> processor.process(new BatchFixStep.Task(item, ROUND)));
+        } finally {
+            stopping.close();
+        }
+
+        // then B's FAIL flags it on its current revision: held, never covered by a clean sample
+        assertThat(thrown).isSameAs(ender);
+        assertThat(loop.flagIssues(run.runPk(), id(5), 0)).containsExactly("B: " + FLAG);
+        assertThat(placedInACleanRun(5).place()).isEqualTo(ShippingInvariant.Place.HELD);
     }
 }

@@ -92,4 +92,75 @@ class PanelTests {
             assertThat(((ReviewOutcome.Reviewed) pr.outcome()).review().verdict()).isEqualTo(Verdict.FAIL);
         });
     }
+
+    /** Runs the first task it is given on a thread of its own and holds the others until released. */
+    static final class HoldingExecutor extends java.util.concurrent.AbstractExecutorService {
+        private final List<Runnable> held = new ArrayList<>();
+        private boolean first = true;
+
+        @Override
+        public synchronized void execute(Runnable task) {
+            if (first) {
+                first = false;
+                new Thread(task, "first").start();
+            } else {
+                held.add(task);
+            }
+        }
+
+        synchronized void release() {
+            held.forEach(Runnable::run);
+            held.clear();
+        }
+
+        @Override
+        public void shutdown() {}
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return false;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return false;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return true;
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aReviewerThatHadNotStartedWhenAnotherEndedThePanelIsNeverCalled() {
+        // given B refused at once while C has not started yet (held in the executor's queue)
+        HoldingExecutor holding = new HoldingExecutor();
+        java.util.concurrent.atomic.AtomicInteger calledC = new java.util.concurrent.atomic.AtomicInteger();
+        Reviewer b = reviewer("B", () -> {
+            throw new IllegalStateException("budget reached before B asked");
+        });
+        Reviewer c = reviewer("C", () -> {
+            calledC.incrementAndGet();
+            return ReviewFixtures.reviewed(ReviewFixtures.passAll(CRITERIA));
+        });
+        ReviewRequest request = new ReviewRequest("spec", "item-1", Map.of("stars", "5"), "Rated 5 stars.",
+                ReviewFixtures.criteria("accuracy", "compliance"));
+        List<List<PanelReview>> received = new ArrayList<>();
+
+        // when the panel ends (it does not wait for a reviewer that never started)
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                () -> assertThatThrownBy(() -> new Panel(holding, new ReviewValidator()).review(List.of(b, c), request,
+                        received::add)).hasMessageContaining("budget reached before B"));
+        holding.release();
+
+        // then C is never asked, even once its task runs, and nothing was handed over
+        assertThat(calledC).hasValue(0);
+        assertThat(received).isEmpty();
+    }
 }
