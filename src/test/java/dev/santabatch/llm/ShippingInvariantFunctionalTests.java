@@ -97,11 +97,20 @@ class ShippingInvariantFunctionalTests {
     @Test
     void anItemLeftUnreviewedInAnEarlierRoundOfACleanRunIsUnverifiedNotShipped() throws Exception {
         try (CatalogModelServer server = server()) {
-            // given reviewer B answers every review of one item it is asked about with garbage (its
-            // retries too): that item is left unreviewed in the round that drew it
+            // given reviewer B answers every review of one item without a planted defect (so that C
+            // passes it) with garbage, its retries too: that item is left unreviewed in the round that drew it
+            java.util.Set<String> defective = new java.util.HashSet<>();
+            server.defects().forEach(d -> defective.add(d.itemId()));
+            java.util.Set<String> cleanNames = new java.util.HashSet<>();
+            for (CSVRecord row : LlmJobs.records(catalog.csv())) {
+                if (!defective.contains(row.get("id"))) {
+                    cleanNames.add(row.get("name"));
+                }
+            }
             AtomicReference<Map<String, String>> victim = new AtomicReference<>();
             server.inject(c -> c.kind() == Kind.REVIEW && c.model().equals("model-b")
-                    && (c.source().equals(victim.get()) || victim.compareAndSet(null, c.source())),
+                    && (c.source().equals(victim.get())
+                            || cleanNames.contains(c.source().get("name")) && victim.compareAndSet(null, c.source())),
                     Integer.MAX_VALUE, new Fault.MalformedJson());
             Path job = job(server, "");
 
