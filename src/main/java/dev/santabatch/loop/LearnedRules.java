@@ -554,9 +554,14 @@ final class LearnedRules {
                     settings.santaCriteria());
             // a FAIL received before another reviewer's exception (a reached budget, an open breaker) ended
             // the panel decides the review as a FAIL would: stored with its hold, so a restart reads the
-            // same evidence; without a FAIL nothing is stored and a restart asks again
+            // same evidence; otherwise nothing is stored and a restart asks again
             List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request, received -> {
-                if (!FailOnCurrentText.issues(received).isEmpty()) {
+                // a fresh review's FAIL holds the item on any criterion; a review check of the rule's fix
+                // is decided only by a FAIL on the rule's criterion (the reviewer missing may be the one
+                // judging it)
+                if (kind == LearnedRuleStore.ReviewKind.FRESH ? !FailOnCurrentText.issues(received).isEmpty()
+                        : panels.gate().decide(settings.criterionIds(), received).criticalIssues().stream()
+                                .anyMatch(i -> criterion.equals(i.criterion()))) {
                     save(ruleId, round, kind, itemId, item.get(), criterion, received);
                 }
             });

@@ -145,8 +145,11 @@ public final class LoopSteps {
         }
         BatchFixStep.RoundPatterns patterns = new BatchFixStep.RoundPatterns();
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());
+        // with a model reviewer, one item a chunk: a scan's FAIL is written before the next item's panel
+        // can end with an exception that rolls its chunk back (an open breaker, a rejected key)
+        int chunk = run.job().anyModelReviewer() ? 1 : Math.max(1, run.job().run().concurrency() * 4);
         return new StepBuilder(BATCH_FIX, repo)
-                .<BatchFixStep.Task, BatchFixStep.Outcome>chunk(Math.max(1, run.job().run().concurrency() * 4))
+                .<BatchFixStep.Task, BatchFixStep.Outcome>chunk(chunk)
                 .transactionManager(tm)
                 .reader(new BatchFixStep.Reader(store, loop, run, panels, patterns, source, run.categoryIndex()))
                 .processor(budget.guard(new BatchFixStep.Processor(panels, patterns, source, similarity(), store, loop, run.runPk())))

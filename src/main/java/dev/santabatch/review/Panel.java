@@ -80,6 +80,11 @@ public final class Panel {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof Error err) {
+                for (int i = out.size() + 1; i < futures.size(); i++) {
+                    if (claimed.get(i).compareAndSet(false, true)) {
+                        futures.get(i).cancel(false); // never started: never called
+                    }
+                }
                 throw err;
             }
             RuntimeException thrown = cause instanceof RuntimeException re ? re
