@@ -234,6 +234,17 @@ final class BatchFixStep {
             }
         }
 
+        /**
+         * Holds the item on the FAILs among {@code reviews} in a transaction of its own, before an exception
+         * (another reviewer's, the fixer's) ends its processing: a FAIL received is never asked afresh.
+         */
+        private void holdApart(Task task, String content, List<PanelReview> reviews) {
+            FailOnCurrentText.apart(loop.jdbc(), () -> FailOnCurrentText.hold(store, loop, runPk, patterns.round,
+                    task.item().id(), content, FailOnCurrentText.issues(reviews),
+                    it -> it.content() != null ? it.content() : source.content(FieldsCodec.decode(it.fields())),
+                    "batch fix, scan"));
+        }
+
         private @Nullable Outcome processItem(Task task, List<PanelReview> made) {
             List<String> fields = FieldsCodec.decode(task.item().fields());
             String content = task.item().content() != null ? task.item().content() : source.content(fields);
@@ -242,10 +253,7 @@ final class BatchFixStep {
             ReviewRequest request = new ReviewRequest(settings.taskSpec(), task.item().id(), facts, content,
                     settings.santaCriteria());
             List<PanelReview> reviews = panels.panel().review(panels.newPanel(), request,
-                    received -> FailOnCurrentText.apart(loop.jdbc(), () -> FailOnCurrentText.hold(store, loop, runPk,
-                            patterns.round, task.item().id(), content, FailOnCurrentText.issues(received),
-                            it -> it.content() != null ? it.content() : source.content(FieldsCodec.decode(it.fields())),
-                            "batch fix, scan")));
+                    received -> holdApart(task, content, received));
             made.addAll(reviews);
             GateResult gate = panels.gate().decide(settings.criterionIds(), reviews);
             if (gate.verdict() != GateVerdict.NAUGHTY) {
@@ -283,8 +291,14 @@ final class BatchFixStep {
             for (LoopStore.PatternRow p : hits) {
                 examples.addAll(patterns.examples.getOrDefault(p.patternNo(), List.of()));
             }
-            FixOutcome fix = panels.fixer().fix(
-                    new FixRequest(content, facts, matched, settings.taskSpec(), task.item().id(), examples));
+            FixOutcome fix;
+            try {
+                fix = panels.fixer().fix(
+                        new FixRequest(content, facts, matched, settings.taskSpec(), task.item().id(), examples));
+            } catch (RuntimeException e) {
+                holdApart(task, content, reviews); // the panel's FAIL outlives the fixer's exception
+                throw e;
+            }
             if (fix instanceof FixOutcome.Fixed f && !f.truncated() && !f.text().isBlank() && !f.text().equals(content)) {
                 List<String> broken = panels.revisionCheck().violations(f.text(), facts);
                 if (broken.isEmpty()) {

@@ -495,4 +495,34 @@ class FlaggedItemTests {
         assertThat(loop.flagIssues(run.runPk(), id(5), 0)).containsExactly("B: " + FLAG);
         assertThat(placedInACleanRun(5).place()).isEqualTo(ShippingInvariant.Place.HELD);
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("panelEnders")
+    void aScanFailTheFixerCouldNotFixBeforeItsExceptionHoldsTheItem(RuntimeException ender) {
+        // given both reviewers failing an unsampled item on a systematic pattern's issue, and a fixer that throws
+        ReviewerType failing = ScriptedReviewer.answering(r -> List.of(FLAG));
+        Panels throwingFixer = new Panels(job, Map.of("lexical", failing, "semantic", failing), RevisionCheck.NONE,
+                IssueSimilarity.exactNormalised(), new ExactIssueClassifier(), p -> request -> {
+                    throw ender;
+                }, ModelCalls.none());
+        BatchFixStep.RoundPatterns patterns = new BatchFixStep.RoundPatterns();
+        patterns.round = ROUND;
+        patterns.systematic = List.of(OTHER);
+        BatchFixStep.Processor processor = new BatchFixStep.Processor(throwingFixer, patterns, source,
+                IssueSimilarity.exactNormalised(), store, loop, run.runPk());
+        Store.StoredItem item = store.item(run.runPk(), id(6)).orElseThrow();
+
+        // when the scan's fix of it throws, in the chunk's transaction
+        RuntimeException thrown;
+        try {
+            thrown = inAChunk(() -> processor.process(new BatchFixStep.Task(item, ROUND)));
+        } finally {
+            throwingFixer.close();
+        }
+
+        // then the panel's FAILs flag it on its current revision: held
+        assertThat(thrown).isSameAs(ender);
+        assertThat(loop.flagIssues(run.runPk(), id(6), 0)).isNotEmpty().allSatisfy(line -> assertThat(line).endsWith(FLAG));
+        assertThat(placedInACleanRun(6).place()).isEqualTo(ShippingInvariant.Place.HELD);
+    }
 }
