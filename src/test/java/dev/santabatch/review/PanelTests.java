@@ -44,22 +44,7 @@ class PanelTests {
     }
 
     private static Reviewer reviewer(String id, java.util.function.Supplier<ReviewOutcome> answer) {
-        return new Reviewer() {
-            @Override
-            public String id() {
-                return id;
-            }
-
-            @Override
-            public Set<String> criteria() {
-                return Set.copyOf(CRITERIA);
-            }
-
-            @Override
-            public ReviewOutcome review(ReviewRequest request) {
-                return answer.get();
-            }
-        };
+        return ReviewFixtures.answering(id, Set.copyOf(CRITERIA), answer);
     }
 
     /** A reviewer that answers FAIL after a while, so that the other's refusal comes first. */

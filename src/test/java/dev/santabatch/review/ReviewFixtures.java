@@ -65,6 +65,26 @@ final class ReviewFixtures {
     }
 
     /** A reviewer playing one scripted outcome per call; records what it was given. */
+    /** A reviewer judging {@code criteria} whose every review is what {@code answer} gives (or throws). */
+    static Reviewer answering(String id, Set<String> criteria, java.util.function.Supplier<ReviewOutcome> answer) {
+        return new Reviewer() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public Set<String> criteria() {
+                return Set.copyOf(criteria);
+            }
+
+            @Override
+            public ReviewOutcome review(ReviewRequest request) {
+                return answer.get();
+            }
+        };
+    }
+
     static final class ScriptedReviewer implements Reviewer {
         final String id;
         final Set<String> criteria;

@@ -356,27 +356,14 @@ class SantaProcessorTests {
     }
 
     private static Reviewer waitingReviewer(String id, CyclicBarrier barrier) {
-        return new Reviewer() {
-            @Override
-            public String id() {
-                return id;
+        return ReviewFixtures.answering(id, ALL, () -> {
+            try {
+                barrier.await(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("reviewers did not run in parallel", e);
             }
-
-            @Override
-            public Set<String> criteria() {
-                return ALL;
-            }
-
-            @Override
-            public ReviewOutcome review(ReviewRequest request) {
-                try {
-                    barrier.await(5, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    throw new AssertionError("reviewers did not run in parallel", e);
-                }
-                return pass();
-            }
-        };
+            return pass();
+        });
     }
 
     @Test
