@@ -1,9 +1,9 @@
 package dev.santabatch;
 
 import dev.santabatch.cli.Cli;
-import dev.santabatch.loop.EmbeddingPool;
-import dev.santabatch.store.Store;
-import dev.santabatch.store.StoreSchema;
+import dev.santabatch.review.offline.EmbeddingPool;
+import dev.santabatch.persistence.Store;
+import dev.santabatch.persistence.StoreSchema;
 import javax.sql.DataSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

@@ -1,6 +1,6 @@
 package dev.santabatch.canary;
 
-import dev.santabatch.job.CanaryKind;
+import dev.santabatch.config.CanaryKind;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,6 @@
 package dev.santabatch.canary;
 
-import dev.santabatch.job.CanaryKind;
+import dev.santabatch.config.CanaryKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

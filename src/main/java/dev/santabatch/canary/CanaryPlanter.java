@@ -1,7 +1,7 @@
 package dev.santabatch.canary;
 
-import dev.santabatch.job.CanaryKind;
-import dev.santabatch.rules.SentenceSplitter;
+import dev.santabatch.config.CanaryKind;
+import dev.santabatch.text.SentenceSplitter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.santabatch.canary;
 
-import dev.santabatch.job.CanaryKind;
-import dev.santabatch.store.FieldsCodec;
+import dev.santabatch.config.CanaryKind;
+import dev.santabatch.persistence.FieldsCodec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

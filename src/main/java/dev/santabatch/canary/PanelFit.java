@@ -1,6 +1,6 @@
 package dev.santabatch.canary;
 
-import dev.santabatch.job.FitSpec;
+import dev.santabatch.config.FitSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

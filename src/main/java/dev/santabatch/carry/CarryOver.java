@@ -1,9 +1,9 @@
 package dev.santabatch.carry;
 
-import dev.santabatch.job.CarryOverSpec;
+import dev.santabatch.config.CarryOverSpec;
 import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.rounds.ShippingInvariant;
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.Store;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

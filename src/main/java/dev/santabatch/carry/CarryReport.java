@@ -1,6 +1,6 @@
 package dev.santabatch.carry;
 
-import dev.santabatch.job.CarryOverSpec;
+import dev.santabatch.config.CarryOverSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

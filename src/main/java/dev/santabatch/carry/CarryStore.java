@@ -14,7 +14,7 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
- * Carry-over's reads and writes of the store: the columns {@code dev.santabatch.store.Store} adds to
+ * Carry-over's reads and writes of the store: the columns {@code dev.santabatch.persistence.Store} adds to
  * {@code sb_item}, {@code sb_run} and {@code sb_fingerprint}, and the counts of items judged afresh
  * by reason ({@code sb_carry_count}, added in the pre-pass chunk's transaction, so exact across
  * restarts). Portable between H2 and PostgreSQL.

@@ -126,7 +126,7 @@ public final class Cli {
                 case "history" -> historyCommand(rest, springProperties, out, err);
                 case "plan" -> planCommand(rest, springProperties, out, err);
                 case "audit" -> auditCommand(rest, springProperties, out, err);
-                case "generate" -> dev.santabatch.sampledata.SampleCatalogGenerator.run(rest.toArray(String[]::new));
+                case "generate" -> dev.santabatch.eval.SampleCatalogGenerator.run(rest.toArray(String[]::new));
                 default -> throw new UsageException("unknown command '" + command + "'");
             };
         } catch (UsageException e) {

@@ -1,8 +1,8 @@
 package dev.santabatch.execution;
 
-import dev.santabatch.job.JobDefinition;
-import dev.santabatch.job.ModelSpec;
-import dev.santabatch.job.ReviewerSpec;
+import dev.santabatch.config.JobDefinition;
+import dev.santabatch.config.ModelSpec;
+import dev.santabatch.config.ReviewerSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -63,12 +63,12 @@ public final class Fingerprints {
      * signal) and the panel: each reviewer's id, type, criteria and thresholds, and for a model
      * reviewer its model and the endpoint it is called at (resolved in {@code env}). Not the rules
      * (they run on every item, carried ones too), nor the fixer, limits or operational settings. The
-     * reviewer prompt templates are compared apart ({@link dev.santabatch.llm.PromptTemplates}).
+     * reviewer prompt templates are compared apart ({@link dev.santabatch.review.llm.PromptTemplates}).
      */
     public static String verification(JobDefinition job,
             java.util.function.Function<String, @org.jspecify.annotations.Nullable String> env) {
         StringBuilder text = new StringBuilder("task-spec\n").append(job.taskSpec()).append('\n');
-        for (dev.santabatch.job.Criterion c : job.santaCriteria()) {
+        for (dev.santabatch.config.Criterion c : job.santaCriteria()) {
             text.append("criterion ").append(c.id()).append('\u0000').append(c.name()).append('\u0000').append(c.pass())
                     .append('\u0000').append(c.failSignal()).append('\n');
         }
@@ -103,7 +103,7 @@ public final class Fingerprints {
             parts.add(v == null ? "" : v);
         });
         return HexFormat.of().formatHex(sha256().digest(
-                dev.santabatch.store.FieldsCodec.encode(parts).getBytes(StandardCharsets.UTF_8)));
+                dev.santabatch.persistence.FieldsCodec.encode(parts).getBytes(StandardCharsets.UTF_8)));
     }
 
     private static MessageDigest sha256() {

@@ -1,6 +1,6 @@
 package dev.santabatch.execution;
 
-import dev.santabatch.job.JobDefinition;
+import dev.santabatch.config.JobDefinition;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -11,7 +11,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * tasklet runs ends the step as STOPPED without running it, as {@link StopAwareInterruptionPolicy}
  * does for chunk steps at every chunk boundary. Every tasklet of the job is wrapped in it. A tasklet
  * that makes a long pass looks at {@link StopSignal} itself every page and throws
- * {@link dev.santabatch.offline.PreparationStoppedException} (sample's scans, classify's embedding and
+ * {@link dev.santabatch.execution.PreparationStoppedException} (sample's scans, classify's embedding and
  * clustering, the export's passes, its ground truth's included).
  */
 public final class StopAwareTasklet implements Tasklet {

@@ -1,8 +1,8 @@
 package dev.santabatch.patterns;
 
 import dev.santabatch.review.IssueSimilarity;
-import dev.santabatch.semantic.Embedder;
-import dev.santabatch.semantic.Vectors;
+import dev.santabatch.review.semantic.Embedder;
+import dev.santabatch.review.semantic.Vectors;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,8 +1,8 @@
 package dev.santabatch.patterns;
 
-import dev.santabatch.offline.PreparationStoppedException;
-import dev.santabatch.semantic.Embedder;
-import dev.santabatch.semantic.Vectors;
+import dev.santabatch.execution.PreparationStoppedException;
+import dev.santabatch.review.semantic.Embedder;
+import dev.santabatch.review.semantic.Vectors;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;

@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * @param covered of those, the items carried over as covered (the covered stratum's members), by category
  * @param lastLook the job's run whose draw of its covered stratum was the last look at it; {@code null}: none
  * @param coveredLooks k, the looks at the covered stratum this one would be ({@link
- *     dev.santabatch.loop.StratumStore#looks})
+ *     dev.santabatch.sampling.StratumStore#looks})
  * @param promptItems up to {@value #PROMPT_ITEMS} eligible items, drawn the same way by both counts
  */
 public record Census(long items, long rejects, List<String> lookedAt, Map<String, Long> carried,

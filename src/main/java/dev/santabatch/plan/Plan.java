@@ -1,13 +1,12 @@
 package dev.santabatch.plan;
 
-import dev.santabatch.job.Criterion;
-import dev.santabatch.job.JobDefinition;
-import dev.santabatch.job.ModelSpec;
-import dev.santabatch.job.ReviewerSpec;
-import dev.santabatch.llm.CallEstimates;
-import dev.santabatch.llm.MatchRequest;
-import dev.santabatch.loop.PatternNarrowing;
-import dev.santabatch.loop.StratumStore;
+import dev.santabatch.config.Criterion;
+import dev.santabatch.config.JobDefinition;
+import dev.santabatch.config.ModelSpec;
+import dev.santabatch.config.ReviewerSpec;
+import dev.santabatch.batchfix.MatchRequest;
+import dev.santabatch.batchfix.PatternNarrowing;
+import dev.santabatch.sampling.StratumStore;
 import dev.santabatch.review.FixRequest;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.sampling.SamplingSettings;

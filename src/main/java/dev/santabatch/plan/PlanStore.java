@@ -2,11 +2,11 @@ package dev.santabatch.plan;
 
 import dev.santabatch.carry.CarryOver;
 import dev.santabatch.carry.CarryStore;
-import dev.santabatch.job.JobDefinition;
-import dev.santabatch.loop.StratumStore;
+import dev.santabatch.config.JobDefinition;
+import dev.santabatch.sampling.StratumStore;
 import dev.santabatch.prepass.SourceFields;
-import dev.santabatch.store.FieldsCodec;
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.FieldsCodec;
+import dev.santabatch.persistence.Store;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +46,7 @@ public final class PlanStore {
      * no plan (started by an earlier version, or the estimate failed).
      */
     public @org.jspecify.annotations.Nullable Map<String, Object> report(long runPk,
-            dev.santabatch.llm.SpendSnapshot spent) {
+            dev.santabatch.model.SpendSnapshot spent) {
         String stored = load(runPk).orElse(null);
         if (stored == null) {
             return null;
@@ -56,13 +56,13 @@ public final class PlanStore {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("estimate", estimate);
         Map<String, Object> actual = new LinkedHashMap<>();
-        actual.put("round_1", spent(spent.rounds().getOrDefault(1, dev.santabatch.llm.Tally.EMPTY).total()));
+        actual.put("round_1", spent(spent.rounds().getOrDefault(1, dev.santabatch.model.Tally.EMPTY).total()));
         Map<String, Object> run = spent(spent.run().total());
         run.put("rounds", spent.rounds().size());
         actual.put("run", run);
         m.put("spent", actual);
         Object planned = estimate.get("round_1") instanceof Map<?, ?> r ? r.get("calls") : null;
-        long made = spent.rounds().getOrDefault(1, dev.santabatch.llm.Tally.EMPTY).total().calls();
+        long made = spent.rounds().getOrDefault(1, dev.santabatch.model.Tally.EMPTY).total().calls();
         m.put("round_1_calls_spent_per_estimated", planned instanceof Number n && n.longValue() > 0
                 ? made / n.doubleValue() : null);
         m.put("note", "estimated after the pre-pass, before round 1, with no model call (docs/plan.md); spent calls are"
@@ -70,7 +70,7 @@ public final class PlanStore {
         return m;
     }
 
-    private static Map<String, Object> spent(dev.santabatch.llm.CallCounts c) {
+    private static Map<String, Object> spent(dev.santabatch.model.CallCounts c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("calls", c.calls());
         m.put("tokens", c.tokens());

@@ -2,7 +2,7 @@ package dev.santabatch.plan;
 
 import dev.santabatch.execution.RunContext;
 import dev.santabatch.rounds.LoopStore;
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.Store;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.scope.context.ChunkContext;

@@ -1,6 +1,6 @@
 package dev.santabatch.prepass;
 
-import dev.santabatch.job.JobDefinition;
+import dev.santabatch.config.JobDefinition;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

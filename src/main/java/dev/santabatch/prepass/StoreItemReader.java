@@ -1,6 +1,6 @@
 package dev.santabatch.prepass;
 
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.Store;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.santabatch.review;
 
+import dev.santabatch.text.Words;
 import java.util.Arrays;
 import java.util.List;
 

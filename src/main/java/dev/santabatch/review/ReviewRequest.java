@@ -1,6 +1,6 @@
 package dev.santabatch.review;
 
-import dev.santabatch.job.Criterion;
+import dev.santabatch.config.Criterion;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.santabatch.review;
 
+import dev.santabatch.text.Words;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;

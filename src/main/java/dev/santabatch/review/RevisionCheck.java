@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Re-checks a revision with the deterministic rules (implemented over the rules engine, package
- * {@code dev.santabatch.rules}). A revision with any violation is a failed fix, never shipped.
+ * {@code dev.santabatch.prepass.rules}). A revision with any violation is a failed fix, never shipped.
  */
 @FunctionalInterface
 public interface RevisionCheck {

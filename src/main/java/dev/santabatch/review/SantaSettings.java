@@ -1,7 +1,7 @@
 package dev.santabatch.review;
 
-import dev.santabatch.job.Criterion;
-import dev.santabatch.job.JobDefinition;
+import dev.santabatch.config.Criterion;
+import dev.santabatch.config.JobDefinition;
 import java.util.List;
 import java.util.Objects;
 

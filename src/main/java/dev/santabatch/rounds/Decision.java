@@ -4,7 +4,7 @@ package dev.santabatch.rounds;
 public final class Decision {
     /**
      * Every sampled item was reviewed, and the failures (items not NICE on first review) number at
-     * most the acceptance number and form no systematic pattern ({@link dev.santabatch.loop.SampleAcceptance}).
+     * most the acceptance number and form no systematic pattern ({@link dev.santabatch.rounds.SampleAcceptance}).
      */
     public static final String CLEAN = "clean";
     /** Nothing left eligible: every item verified NICE or held. */
@@ -21,7 +21,7 @@ public final class Decision {
     public static final String CONTINUE_AFTER_MAX_ROUNDS_RAISED = "continue-after-max-rounds-raised";
     /**
      * Not clean, at once: every failure of the sample is of a pattern the batch fix cannot reach
-     * ({@link dev.santabatch.loop.UnreachablePatterns}); more rounds would only find them again.
+     * ({@link dev.santabatch.rounds.UnreachablePatterns}); more rounds would only find them again.
      */
     public static final String UNREACHABLE_PATTERN = "unreachable-pattern";
     /**
@@ -33,7 +33,7 @@ public final class Decision {
 
     /**
      * Not clean, at once, and for good: the panel does not fit the catalog (its canary sensitivity,
-     * false-flag rate or fail share is outside the job's limits, {@link dev.santabatch.loop.PanelFitCheck}). Raising
+     * false-flag rate or fail share is outside the job's limits, {@link dev.santabatch.canary.PanelFitCheck}). Raising
      * {@code santa.max-rounds} does not resume it: changing the panel is a rubric change, a new run.
      */
     public static final String PANEL_DOES_NOT_FIT = "panel-does-not-fit";

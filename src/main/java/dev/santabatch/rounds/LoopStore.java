@@ -1,5 +1,6 @@
 package dev.santabatch.rounds;
 
+import dev.santabatch.batchfix.LearnedRuleStore;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.santabatch.rounds;
 
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.Store;
 import java.util.Map;
 import java.util.Objects;
 

@@ -1,24 +1,26 @@
 package dev.santabatch.run;
 
+import dev.santabatch.batch.SantaJobConfiguration;
+import dev.santabatch.export.ExportTasklet;
 import dev.santabatch.SantaBatchApplication;
-import dev.santabatch.catalog.CatalogException;
-import dev.santabatch.catalog.CatalogReader;
+import dev.santabatch.ingest.CatalogException;
+import dev.santabatch.ingest.CatalogReader;
 import dev.santabatch.execution.Fingerprints;
 import dev.santabatch.execution.RunContext;
 import dev.santabatch.execution.StopSignal;
-import dev.santabatch.job.JobDefinition;
-import dev.santabatch.job.JobFileException;
-import dev.santabatch.job.JobFileLoader;
-import dev.santabatch.loop.Extensions;
-import dev.santabatch.loop.Panels;
-import dev.santabatch.loop.RunComponents;
-import dev.santabatch.report.AuditFile;
-import dev.santabatch.report.AuditFileException;
-import dev.santabatch.report.RunReport;
+import dev.santabatch.config.JobDefinition;
+import dev.santabatch.config.JobFileException;
+import dev.santabatch.config.JobFileLoader;
+import dev.santabatch.batch.Extensions;
+import dev.santabatch.review.step.Panels;
+import dev.santabatch.batch.RunComponents;
+import dev.santabatch.export.AuditFile;
+import dev.santabatch.export.AuditFileException;
+import dev.santabatch.export.RunReport;
 import dev.santabatch.rounds.Decision;
 import dev.santabatch.rounds.LoopStore;
-import dev.santabatch.store.FieldsCodec;
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.FieldsCodec;
+import dev.santabatch.persistence.Store;
 import io.micrometer.observation.ObservationRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -290,12 +292,12 @@ public final class Launcher {
             List<String> known = new ArrayList<>(ids);
             known.addAll(held);
             AuditFile.AuditResult result = AuditFile.read(filled, known);
-            if (!(RunReport.load(reportFile) instanceof dev.santabatch.report.Report report)) {
+            if (!(RunReport.load(reportFile) instanceof dev.santabatch.export.Report report)) {
                 err.println("santa-batch: " + reportFile + " is a failed run's report: it shipped nothing to audit");
                 return ExitCodes.USAGE;
             }
-            dev.santabatch.report.Report.Audit audit;
-            List<dev.santabatch.report.RunTrend.Point> earlier;
+            dev.santabatch.export.Report.Audit audit;
+            List<dev.santabatch.export.RunTrend.Point> earlier;
             String job = report.job();
             String runId = report.runId();
             try (ConfigurableApplicationContext base = baseContext(props)) {
@@ -311,19 +313,19 @@ public final class Launcher {
                 // from every stored verdict of the audit.csv's items (an earlier hand-back included),
                 // as the export computes it
                 audit = RunReport.storedAudit(store, row.runPk(), ids);
-                earlier = dev.santabatch.report.RunTrend.earlier(store, job, runId);
+                earlier = dev.santabatch.export.RunTrend.earlier(store, job, runId);
                 new dev.santabatch.history.RunSummaryStore(store.jdbc()).saveAudit(row.runPk(),
                         audit == null ? 0 : audit.audited(), audit == null ? null : audit.escapeRate());
             }
             if (audit == null) {
-                audit = new dev.santabatch.report.Report.Audit(0, 0, null, null, null,
+                audit = new dev.santabatch.export.Report.Audit(0, 0, null, null, null,
                         (long) new java.util.HashSet<>(ids).size());
             }
             // the escape rate and the seed target's escape-rate row, as the export writes them
             report = report.withAudit(audit, runDir);
             RunReport.write(reportFile, report);
-            dev.santabatch.report.HtmlReport.write(runDir.resolve("report.html"), report,
-                    dev.santabatch.report.RunTrend.withCurrent(earlier, report));
+            dev.santabatch.export.HtmlReport.write(runDir.resolve("report.html"), report,
+                    dev.santabatch.export.RunTrend.withCurrent(earlier, report));
             long audited = audit.audited();
             List<Double> ci = audit.interval95();
             out.printf("audit: %d audited, %d defective: escape rate %s%s%s; written to %s%n", audited, audit.defective(),
@@ -515,7 +517,7 @@ public final class Launcher {
             if (started.isEmpty()) {
                 // what carry-over compares, and the earlier runs it may carry from, fixed as the run starts
                 store.saveFingerprint(row.runPk(), catalogHash, rubricHash, Fingerprints.verification(job, extensions.env()),
-                        dev.santabatch.llm.PromptTemplates.digest(),
+                        dev.santabatch.review.llm.PromptTemplates.digest(),
                         new dev.santabatch.carry.CarryStore(store.jdbc()).exportedRuns(job.name(), row.runPk(),
                                 job.carryOver().window()));
             } else if (!started.get()[0].equals(catalogHash) || !started.get()[1].equals(rubricHash)) {
@@ -589,7 +591,7 @@ public final class Launcher {
             StopSignal.install();
             LastResort.install();
             try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk(),
-                    base.getBean(dev.santabatch.loop.EmbeddingPool.class));
+                    base.getBean(dev.santabatch.review.offline.EmbeddingPool.class));
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
                 child.setParent(base);
                 child.registerBean(RunContext.class, () -> context);
@@ -682,13 +684,13 @@ public final class Launcher {
         long executionId = execution == null ? -1 : execution.getId();
         String status = execution == null ? "FAILED" : execution.getStatus().name();
         String why = "an unexpected error ended the run";
-        dev.santabatch.report.FailedReport report;
+        dev.santabatch.export.FailedReport report;
         try {
-            report = dev.santabatch.report.FailedRunReport.build(store, new LoopStore(store.jdbc()), run.job().name(),
+            report = dev.santabatch.export.FailedRunReport.build(store, new LoopStore(store.jdbc()), run.job().name(),
                     run.runId(), run.runPk(), executionId, status, why, failures, restart);
         } catch (Throwable storeFailed) {
             // the store does not answer (the hypothesis for a run that ends with no trace): what needs no store
-            report = dev.santabatch.report.FailedRunReport.withoutStore(run.job().name(), run.runId(), executionId, status,
+            report = dev.santabatch.export.FailedRunReport.withoutStore(run.job().name(), run.runId(), executionId, status,
                     why, failures, restart, failureLine(storeFailed));
         }
         try {
@@ -712,17 +714,17 @@ public final class Launcher {
      * report (a reader sees either them or the failed report, never a mix), and a write that fails
      * leaves the earlier export as it was.
      */
-    static void writeFailedReport(Path outDir, dev.santabatch.report.FailedReport report, List<dev.santabatch.report.RunTrend.Point> earlier)
+    static void writeFailedReport(Path outDir, dev.santabatch.export.FailedReport report, List<dev.santabatch.export.RunTrend.Point> earlier)
             throws IOException {
         Path partial = OutputFolder.begin(outDir);
-        dev.santabatch.report.FailedRunReport.write(partial, report, earlier);
+        dev.santabatch.export.FailedRunReport.write(partial, report, earlier);
         OutputFolder.publish(partial, outDir);
     }
 
     /** The job's earlier runs for the page's trend; none when the store does not answer. */
-    static List<dev.santabatch.report.RunTrend.Point> earlierRuns(Store store, RunContext run) {
+    static List<dev.santabatch.export.RunTrend.Point> earlierRuns(Store store, RunContext run) {
         try {
-            return dev.santabatch.report.RunTrend.earlier(store, run.job().name(), run.runId());
+            return dev.santabatch.export.RunTrend.earlier(store, run.job().name(), run.runId());
         } catch (RuntimeException e) {
             return List.of();
         }
@@ -759,7 +761,7 @@ public final class Launcher {
         try {
             if (!metrics.recorded()) {
                 // what is known without a report: job, run and status
-                metrics.record(new dev.santabatch.report.FailedReport(exit == ExitCodes.OK ? "unknown" : RunReport.FAILED,
+                metrics.record(new dev.santabatch.export.FailedReport(exit == ExitCodes.OK ? "unknown" : RunReport.FAILED,
                         run.job().name(), run.runId(), null, List.of(), null, null, null, null, null, null), exit);
             }
             metrics.push(env, run.job().name(), err);
@@ -775,14 +777,14 @@ public final class Launcher {
         if (status != BatchStatus.STOPPED) {
             // the answers kept for a killed execution's resume have served: a failed execution's (say,
             // invalid answers past the failed-review threshold) must be asked afresh by the restart
-            new dev.santabatch.loop.SpendStore(store.jdbc()).forgetAnswers(run.runPk());
+            new dev.santabatch.model.SpendStore(store.jdbc()).forgetAnswers(run.runPk());
         }
         LoopStore loop = new LoopStore(store.jdbc());
         String decision = loop.lastRound(run.runPk()).map(LoopStore.Round::decision).orElse(null);
         boolean notClean = status == BatchStatus.STOPPED && !StopSignal.requested() && Decision.endsNotClean(decision);
         // a reached budget stops the job at a chunk boundary; what was done is exported here
         Optional<String> budgetStop = status == BatchStatus.STOPPED && !StopSignal.requested()
-                ? new dev.santabatch.loop.SpendStore(store.jdbc()).budgetStop(run.runPk()) : Optional.empty();
+                ? new dev.santabatch.model.SpendStore(store.jdbc()).budgetStop(run.runPk()) : Optional.empty();
         boolean budget = budgetStop.isPresent() && !notClean;
         boolean budgetExported = false;
         String exportFailure = null;
@@ -808,11 +810,11 @@ public final class Launcher {
         boolean exported = status == BatchStatus.COMPLETED || notClean || budgetExported;
         if (exported && Files.exists(reportFile)) {
             try {
-                dev.santabatch.report.Report report = (dev.santabatch.report.Report) RunReport.load(reportFile);
+                dev.santabatch.export.Report report = (dev.santabatch.export.Report) RunReport.load(reportFile);
                 for (String line : RunReport.summary(report)) {
                     out.println("  " + line);
                 }
-                dev.santabatch.report.SummaryEvent.log(log, report, exit);
+                dev.santabatch.export.SummaryEvent.log(log, report, exit);
                 metrics.record(report, exit);
             } catch (IOException | RuntimeException e) {
                 err.println("santa-batch: could not read " + reportFile + ": " + e.getMessage());
@@ -852,15 +854,15 @@ public final class Launcher {
             String restart = "santa-batch run " + run.job().file() + " --run-id " + run.runId()
                     + "   (or: santa-batch restart " + execution.getId() + ")";
             try {
-                dev.santabatch.report.FailedReport report = dev.santabatch.report.FailedRunReport.build(store, loop, run.job().name(),
+                dev.santabatch.export.FailedReport report = dev.santabatch.export.FailedRunReport.build(store, loop, run.job().name(),
                         run.runId(), run.runPk(), execution.getId(), status.name(),
                         status == BatchStatus.FAILED ? "a step failed"
                                 // a budget stop whose export failed: the budget stopped it, not a signal
                                 : budget ? "budget reached (" + budgetStop.get() + "); raise the budget to resume"
                                 : "stopped by a signal (SIGTERM or Ctrl-C)",
                         failures, restart);
-                dev.santabatch.report.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
-                dev.santabatch.report.SummaryEvent.log(log, report, exit);
+                dev.santabatch.export.FailedRunReport.summary(report).forEach(line -> out.println("  " + line));
+                dev.santabatch.export.SummaryEvent.log(log, report, exit);
                 metrics.record(report, exit);
                 writeFailedReport(run.outDir(), report, earlierRuns(store, run));
                 out.println("  report:   " + reportFile + " (and report.html)");

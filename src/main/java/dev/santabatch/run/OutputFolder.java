@@ -16,12 +16,12 @@ import java.util.stream.Stream;
  * two moves, it leaves the earlier folder under {@code .replaced}, which the next export (or a
  * failed run's report) first puts back.
  */
-final class OutputFolder {
+public final class OutputFolder {
 
     private OutputFolder() {}
 
     /** A fresh, empty folder to write an export of {@code target} into. */
-    static Path begin(Path target) throws IOException {
+    public static Path begin(Path target) throws IOException {
         recover(target);
         Path partial = sibling(target, ".partial");
         deleteTree(partial);
@@ -30,7 +30,7 @@ final class OutputFolder {
     }
 
     /** Puts {@code partial} in {@code target}'s place, replacing what was there. */
-    static void publish(Path partial, Path target) throws IOException {
+    public static void publish(Path partial, Path target) throws IOException {
         Path replaced = sibling(target, ".replaced");
         deleteTree(replaced);
         // the only window without the folder: nothing runs between these two renames (a directory

@@ -1,8 +1,8 @@
 package dev.santabatch.run;
 
-import dev.santabatch.llm.ErrorKind;
-import dev.santabatch.report.RunReport;
-import dev.santabatch.report.SummaryEvent;
+import dev.santabatch.model.ErrorKind;
+import dev.santabatch.export.RunReport;
+import dev.santabatch.export.SummaryEvent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -64,7 +64,7 @@ final class RunMetrics {
      * previous run's series; {@code santa_last_success_timestamp_seconds} only when the run ended
      * clean or fully reviewed, so that a failed run's push keeps the last success's.
      */
-    void record(dev.santabatch.report.ReportFile report, int exit) {
+    void record(dev.santabatch.export.ReportFile report, int exit) {
         if (recorded) {
             return;
         }

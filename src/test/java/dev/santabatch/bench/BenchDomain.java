@@ -1,9 +1,9 @@
 package dev.santabatch.bench;
 
-import dev.santabatch.sampledata.ListingCatalogGenerator;
-import dev.santabatch.sampledata.PlantedDefect;
-import dev.santabatch.sampledata.RecipeCatalogGenerator;
-import dev.santabatch.sampledata.SampleCatalogGenerator;
+import dev.santabatch.eval.ListingCatalogGenerator;
+import dev.santabatch.eval.PlantedDefect;
+import dev.santabatch.eval.RecipeCatalogGenerator;
+import dev.santabatch.eval.SampleCatalogGenerator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;

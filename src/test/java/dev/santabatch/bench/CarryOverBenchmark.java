@@ -1,6 +1,6 @@
 package dev.santabatch.bench;
 
-import dev.santabatch.sampledata.SampleCatalogGenerator;
+import dev.santabatch.eval.SampleCatalogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;

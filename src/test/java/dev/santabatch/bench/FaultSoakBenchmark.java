@@ -1,14 +1,14 @@
 package dev.santabatch.bench;
 
-import dev.santabatch.llm.CatalogModelServer;
-import dev.santabatch.llm.CatalogModelServer.Answer;
-import dev.santabatch.llm.CatalogModelServer.Call;
-import dev.santabatch.llm.CatalogModelServer.FaultRates;
-import dev.santabatch.llm.DefectText;
-import dev.santabatch.llm.RealisticJudges;
-import dev.santabatch.report.RunReport;
-import dev.santabatch.sampledata.PlantedDefect;
-import dev.santabatch.sampledata.SampleCatalogGenerator;
+import dev.santabatch.model.CatalogModelServer;
+import dev.santabatch.model.CatalogModelServer.Answer;
+import dev.santabatch.model.CatalogModelServer.Call;
+import dev.santabatch.model.CatalogModelServer.FaultRates;
+import dev.santabatch.model.DefectText;
+import dev.santabatch.model.RealisticJudges;
+import dev.santabatch.export.RunReport;
+import dev.santabatch.eval.PlantedDefect;
+import dev.santabatch.eval.SampleCatalogGenerator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

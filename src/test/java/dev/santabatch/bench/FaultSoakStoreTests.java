@@ -2,9 +2,9 @@ package dev.santabatch.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.rounds.LearnedRuleStore;
+import dev.santabatch.batchfix.LearnedRuleStore;
 import dev.santabatch.rounds.LoopStore;
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.Store;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,7 +30,7 @@ class FaultSoakStoreTests {
         try {
             JdbcTemplate jdbc = new JdbcTemplate(ds);
             Store store = new Store(ds);
-            dev.santabatch.store.StoreSchema.migrate(ds);
+            dev.santabatch.persistence.StoreSchema.migrate(ds);
             LoopStore loop = new LoopStore(jdbc);
             List<String> ids = List.of("reviewed", "flagged", "flaggedBefore", "ruleFixFailed", "ruleFixPassed", "clean");
             for (int i = 0; i < ids.size(); i++) {

@@ -1,9 +1,9 @@
 package dev.santabatch.bench;
 
 import dev.santabatch.cli.Cli;
-import dev.santabatch.llm.CatalogModelServer;
+import dev.santabatch.model.CatalogModelServer;
 import dev.santabatch.run.Launcher;
-import dev.santabatch.sampledata.SampleCatalogGenerator;
+import dev.santabatch.eval.SampleCatalogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

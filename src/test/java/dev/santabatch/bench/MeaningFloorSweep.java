@@ -1,9 +1,9 @@
 package dev.santabatch.bench;
 
-import dev.santabatch.sampledata.SampleCatalogGenerator;
-import dev.santabatch.semantic.Embedder;
-import dev.santabatch.semantic.SemanticIndex;
-import dev.santabatch.semantic.Vectors;
+import dev.santabatch.eval.SampleCatalogGenerator;
+import dev.santabatch.review.semantic.Embedder;
+import dev.santabatch.review.semantic.SemanticIndex;
+import dev.santabatch.review.semantic.Vectors;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;

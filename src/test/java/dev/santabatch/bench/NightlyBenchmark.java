@@ -2,12 +2,12 @@ package dev.santabatch.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.santabatch.bench.PatternCBenchmark.Run;
-import dev.santabatch.llm.CatalogModelServer;
-import dev.santabatch.llm.CatalogModelServer.Kind;
-import dev.santabatch.llm.RealisticJudges;
-import dev.santabatch.report.RunReport;
-import dev.santabatch.sampledata.ListingCatalogGenerator;
-import dev.santabatch.sampledata.PlantedDefect;
+import dev.santabatch.model.CatalogModelServer;
+import dev.santabatch.model.CatalogModelServer.Kind;
+import dev.santabatch.model.RealisticJudges;
+import dev.santabatch.export.RunReport;
+import dev.santabatch.eval.ListingCatalogGenerator;
+import dev.santabatch.eval.PlantedDefect;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

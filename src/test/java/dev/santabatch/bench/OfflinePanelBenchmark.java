@@ -1,9 +1,9 @@
 package dev.santabatch.bench;
 
 import dev.santabatch.cli.Cli;
-import dev.santabatch.llm.DefectText;
-import dev.santabatch.sampledata.ListingCatalogGenerator;
-import dev.santabatch.sampledata.SampleCatalogGenerator;
+import dev.santabatch.model.DefectText;
+import dev.santabatch.eval.ListingCatalogGenerator;
+import dev.santabatch.eval.SampleCatalogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -204,7 +204,7 @@ public final class OfflinePanelBenchmark {
         String status = "none";
         Path report = out.resolve("report.json");
         if (Files.exists(report)) {
-            Object s = dev.santabatch.report.RunReport.read(report).get("status");
+            Object s = dev.santabatch.export.RunReport.read(report).get("status");
             status = String.valueOf(s);
         }
         int clean = 0;

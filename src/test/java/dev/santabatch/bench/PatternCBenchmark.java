@@ -1,14 +1,14 @@
 package dev.santabatch.bench;
 
 import dev.santabatch.cli.Cli;
-import dev.santabatch.llm.CatalogModelServer;
-import dev.santabatch.llm.CatalogModelServer.Kind;
-import dev.santabatch.llm.DefectText;
-import dev.santabatch.llm.RealisticJudges;
-import dev.santabatch.report.RunReport;
+import dev.santabatch.model.CatalogModelServer;
+import dev.santabatch.model.CatalogModelServer.Kind;
+import dev.santabatch.model.DefectText;
+import dev.santabatch.model.RealisticJudges;
+import dev.santabatch.export.RunReport;
 import dev.santabatch.run.Launcher;
-import dev.santabatch.sampledata.PlantedDefect;
-import dev.santabatch.sampledata.SampleCatalogGenerator;
+import dev.santabatch.eval.PlantedDefect;
+import dev.santabatch.eval.SampleCatalogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

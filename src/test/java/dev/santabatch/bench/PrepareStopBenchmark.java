@@ -1,14 +1,14 @@
 package dev.santabatch.bench;
 
-import dev.santabatch.job.LexicalThresholds;
-import dev.santabatch.job.SemanticSettings;
-import dev.santabatch.lexical.LexicalIndex;
-import dev.santabatch.offline.MemorySnapshot;
-import dev.santabatch.offline.PreparationStoppedException;
-import dev.santabatch.offline.StoppingSnapshot;
-import dev.santabatch.sampledata.SampleCatalogGenerator;
-import dev.santabatch.semantic.Embedder;
-import dev.santabatch.semantic.SemanticIndex;
+import dev.santabatch.config.LexicalThresholds;
+import dev.santabatch.config.SemanticSettings;
+import dev.santabatch.review.lexical.LexicalIndex;
+import dev.santabatch.review.offline.MemorySnapshot;
+import dev.santabatch.execution.PreparationStoppedException;
+import dev.santabatch.review.offline.StoppingSnapshot;
+import dev.santabatch.eval.SampleCatalogGenerator;
+import dev.santabatch.review.semantic.Embedder;
+import dev.santabatch.review.semantic.SemanticIndex;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;

@@ -3,8 +3,8 @@ package dev.santabatch.canary;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.santabatch.job.CanaryKind;
-import dev.santabatch.job.FitSpec;
+import dev.santabatch.config.CanaryKind;
+import dev.santabatch.config.FitSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

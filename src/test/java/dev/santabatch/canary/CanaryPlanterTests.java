@@ -2,7 +2,7 @@ package dev.santabatch.canary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.job.CanaryKind;
+import dev.santabatch.config.CanaryKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

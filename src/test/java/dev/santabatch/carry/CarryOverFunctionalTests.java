@@ -3,10 +3,10 @@ package dev.santabatch.carry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.execution.StopSignal;
-import dev.santabatch.loop.Extensions;
-import dev.santabatch.loop.ReviewerType;
-import dev.santabatch.loop.ScriptedReviewer;
-import dev.santabatch.report.RunReport;
+import dev.santabatch.batch.Extensions;
+import dev.santabatch.review.step.ReviewerType;
+import dev.santabatch.review.step.ScriptedReviewer;
+import dev.santabatch.export.RunReport;
 import dev.santabatch.review.Check;
 import dev.santabatch.review.CheckResult;
 import dev.santabatch.review.FixOutcome;
@@ -17,7 +17,7 @@ import dev.santabatch.review.Verdict;
 import dev.santabatch.run.Launcher;
 import dev.santabatch.run.RunRequest;
 import dev.santabatch.run.TestJobsAccess;
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.Store;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.Reader;
@@ -384,7 +384,7 @@ class CarryOverFunctionalTests {
         long r2 = store.findRun(job, "r2").orElseThrow().runPk();
         List<String> ids = new ArrayList<>(states("r2").keySet());
         java.util.function.Supplier<Map<String, Long>> kinds = () -> {
-            CarryOver over = CarryOver.of(store, r2, dev.santabatch.job.CarryOverSpec.defaults());
+            CarryOver over = CarryOver.of(store, r2, dev.santabatch.config.CarryOverSpec.defaults());
             Map<String, Long> out = new HashMap<>();
             over.lookup(ids, new CarryStore(store.jdbc()).digests(r2, ids)).values().stream()
                     .filter(c -> c.carried() != null).forEach(c -> out.merge(c.carried().kind().key(), 1L, Long::sum));

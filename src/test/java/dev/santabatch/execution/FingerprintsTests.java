@@ -2,7 +2,7 @@ package dev.santabatch.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.job.JobFileLoader;
+import dev.santabatch.config.JobFileLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

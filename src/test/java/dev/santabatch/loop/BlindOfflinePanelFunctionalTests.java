@@ -3,8 +3,8 @@ package dev.santabatch.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.cli.Cli;
-import dev.santabatch.report.RunReport;
-import dev.santabatch.sampledata.SampleCatalogGenerator;
+import dev.santabatch.export.RunReport;
+import dev.santabatch.eval.SampleCatalogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -119,7 +119,7 @@ class CarryOverKillFunctionalTests {
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
                 System.getProperty("java.class.path"), "-Dsanta.test.review-delay-ms=" + reviewDelay,
                 "-Dsanta.debug.chunk-delay-ms=" + chunkDelay,
-                "dev.santabatch.loop.ScriptedMain", job.toString(), dir.resolve("out").toString(), runId,
+                "dev.santabatch.batch.ScriptedMain", job.toString(), dir.resolve("out").toString(), runId,
                 LoopKillFunctionalTests.url(dir));
         return new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();

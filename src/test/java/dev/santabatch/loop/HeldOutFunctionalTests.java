@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.santabatch.cli.Cli;
-import dev.santabatch.report.RunReport;
-import dev.santabatch.sampledata.SampleCatalogGenerator;
+import dev.santabatch.export.RunReport;
+import dev.santabatch.eval.SampleCatalogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -145,7 +145,7 @@ class HeldOutFunctionalTests {
             // still defective by the report's own test (shingle containment for planted passages), not
             // only when the passage survives verbatim: the bound check must not under-count
             if (REVIEWER_KINDS.contains(t.get("kind")) && eligible.contains(id) && shipped.containsKey(id)
-                    && dev.santabatch.report.GroundTruthEscapes.present(t, original.get(id), shipped.get(id))) {
+                    && dev.santabatch.eval.GroundTruthEscapes.present(t, original.get(id), shipped.get(id))) {
                 stillDefective.add(id);
             }
         }

@@ -1,5 +1,6 @@
 package dev.santabatch.loop;
 
+import dev.santabatch.batch.ScriptedLoopFunctionalTests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -101,7 +102,7 @@ class LoopKillFunctionalTests {
     static Process child(Path dir, Path job, String runId, long delay) throws Exception {
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
                 System.getProperty("java.class.path"), "-Dsanta.test.review-delay-ms=" + delay,
-                "dev.santabatch.loop.ScriptedMain", job.toString(), dir.resolve("out").toString(), runId, url(dir));
+                "dev.santabatch.batch.ScriptedMain", job.toString(), dir.resolve("out").toString(), runId, url(dir));
         return new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
     }

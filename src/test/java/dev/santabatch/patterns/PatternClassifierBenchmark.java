@@ -1,7 +1,7 @@
 package dev.santabatch.patterns;
 
 import dev.santabatch.patterns.PatternClassifier.Failure;
-import dev.santabatch.semantic.Vectors;
+import dev.santabatch.review.semantic.Vectors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

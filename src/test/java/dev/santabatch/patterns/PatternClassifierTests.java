@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.patterns.PatternClassifier.Failure;
 import dev.santabatch.patterns.PatternClassifier.Pattern;
-import dev.santabatch.semantic.Embedder;
+import dev.santabatch.review.semantic.Embedder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +18,7 @@ class PatternClassifierTests {
 
     static double loadThreshold() {
         try {
-            return dev.santabatch.job.JobFileLoader.load(java.nio.file.Path.of("jobs/product-descriptions.yml")).santa().patternSimilarity();
+            return dev.santabatch.config.JobFileLoader.load(java.nio.file.Path.of("jobs/product-descriptions.yml")).santa().patternSimilarity();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -178,7 +178,7 @@ class PatternClassifierTests {
         double[][] cos = new double[n][n];
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
-                cos[i][j] = dev.santabatch.semantic.Vectors.dot(sim.vector(fs.get(i).issue()), sim.vector(fs.get(j).issue()));
+                cos[i][j] = dev.santabatch.review.semantic.Vectors.dot(sim.vector(fs.get(i).issue()), sim.vector(fs.get(j).issue()));
             }
         }
         List<List<Integer>> plain = plainClusters(cos, threshold);

@@ -6,14 +6,13 @@ import static org.assertj.core.api.Assertions.within;
 import dev.santabatch.carry.CarryStore;
 import dev.santabatch.history.RunSummary;
 import dev.santabatch.history.RunSummaryStore;
-import dev.santabatch.job.JobDefinition;
-import dev.santabatch.job.JobFileLoader;
-import dev.santabatch.llm.CallEstimates;
-import dev.santabatch.loop.SpendStore;
+import dev.santabatch.config.JobDefinition;
+import dev.santabatch.config.JobFileLoader;
+import dev.santabatch.model.SpendStore;
 import dev.santabatch.review.ReviewRequest;
 import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.stats.AcceptanceNumber;
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.Store;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -147,7 +146,7 @@ class PlanTests {
         // 0.3 x 120 + 0.0396 x 72 failures in patterns of 2 (santa.systematic-min-items), each given
         // min(25 % of the 1,308 items left, ceil(the upper 95 % limit of 2 in 192 x 1,308 x 1.5)) candidates
         double patterns = (0.3 * 120 + AcceptanceNumber.PANEL_FALSE_FAILURE * 72) / 2;
-        int perPattern = Math.min(327, dev.santabatch.loop.PatternNarrowing.predicted(2, 192, 1308));
+        int perPattern = Math.min(327, dev.santabatch.batchfix.PatternNarrowing.predicted(2, 192, 1308));
         assertThat(calls.get("matcher")).isEqualTo(Math.round(patterns * perPattern));
         assertThat(((Map<?, ?>) plan.get("whole_run")).get("rounds")).isEqualTo(2);
     }
@@ -157,7 +156,7 @@ class PlanTests {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:plan-history-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         Store store = new Store(ds);
-        dev.santabatch.store.StoreSchema.migrate(ds);
+        dev.santabatch.persistence.StoreSchema.migrate(ds);
         RunSummaryStore summaries = new RunSummaryStore(store.jdbc());
         // r1 to r5 measured 0.1 to 0.5; r6 was not exported; r7 and r8, the newest, measured none
         for (int i = 1; i <= 8; i++) {

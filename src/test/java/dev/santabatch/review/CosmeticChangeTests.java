@@ -1,5 +1,6 @@
 package dev.santabatch.review;
 
+import dev.santabatch.text.Words;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.santabatch.review;
 
-import dev.santabatch.job.Criterion;
+import dev.santabatch.config.Criterion;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

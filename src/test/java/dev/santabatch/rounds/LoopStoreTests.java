@@ -20,7 +20,7 @@ class LoopStoreTests {
         DriverManagerDataSource ds = new DriverManagerDataSource(
                 "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "");
         loop = new LoopStore(new JdbcTemplate(ds));
-        dev.santabatch.store.StoreSchema.migrate(ds);
+        dev.santabatch.persistence.StoreSchema.migrate(ds);
     }
 
     static LoopStore.ReviewRow reviewed(String item, int rev, int iteration, String reviewer, String json) {

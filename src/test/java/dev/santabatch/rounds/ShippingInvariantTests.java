@@ -2,9 +2,9 @@ package dev.santabatch.rounds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.report.RunReport;
+import dev.santabatch.export.RunReport;
 import dev.santabatch.rounds.ShippingInvariant.Place;
-import dev.santabatch.store.Store;
+import dev.santabatch.persistence.Store;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;

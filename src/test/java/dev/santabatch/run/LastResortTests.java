@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.santabatch.execution.RunContext;
-import dev.santabatch.job.JobDefinition;
-import dev.santabatch.job.JobFileLoader;
-import dev.santabatch.report.RunReport;
-import dev.santabatch.store.Store;
+import dev.santabatch.config.JobDefinition;
+import dev.santabatch.config.JobFileLoader;
+import dev.santabatch.export.RunReport;
+import dev.santabatch.persistence.Store;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -63,8 +63,8 @@ class LastResortTests {
         java.nio.file.Files.writeString(out.resolve("report.json"), "{\"status\": \"not-clean\"}");
 
         // when a failed run's report cannot be written (a value that cannot be serialized: as a full disk would)
-        var unwritable = new dev.santabatch.report.FailedReport("failed", "job", "r1", null, List.of(), null, null, null,
-                null, new dev.santabatch.report.FailedReport.Run(Map.of("broken", new Object())), null);
+        var unwritable = new dev.santabatch.export.FailedReport("failed", "job", "r1", null, List.of(), null, null, null,
+                null, new dev.santabatch.export.FailedReport.Run(Map.of("broken", new Object())), null);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Launcher.writeFailedReport(out, unwritable, java.util.List.of()))
                 .isInstanceOf(java.io.IOException.class);
 
@@ -76,7 +76,7 @@ class LastResortTests {
         assertThat(java.nio.file.Files.readString(out.resolve("report.json"))).contains("not-clean");
 
         // and when it can be written, it replaces the whole folder: the report (json and html) alone, nothing left beside it
-        Launcher.writeFailedReport(out, new dev.santabatch.report.FailedReport("failed", "job", "r1", null, List.of(), null,
+        Launcher.writeFailedReport(out, new dev.santabatch.export.FailedReport("failed", "job", "r1", null, List.of(), null,
                 null, null, null, null, null), java.util.List.of());
         try (var files = java.nio.file.Files.list(out)) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("report.html", "report.json");

@@ -1,9 +1,9 @@
 package dev.santabatch.run;
 
 import dev.santabatch.cli.Cli;
-import dev.santabatch.loop.Extensions;
-import dev.santabatch.loop.ReviewerType;
-import dev.santabatch.loop.ScriptedReviewer;
+import dev.santabatch.batch.Extensions;
+import dev.santabatch.review.step.ReviewerType;
+import dev.santabatch.review.step.ScriptedReviewer;
 import dev.santabatch.review.Check;
 import dev.santabatch.review.CheckResult;
 import dev.santabatch.review.FixOutcome;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.santabatch.cli.Cli;
 import dev.santabatch.execution.StopSignal;
-import dev.santabatch.report.RunReport;
+import dev.santabatch.export.RunReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -39,7 +39,7 @@ class ProcessFunctionalTests {
         long stoppedAt = ChildRun.queryLong(dir, ITEMS);
         assertThat(stoppedAt).isGreaterThan(0).isLessThan(ROWS);
         // a stopped run is not publishable: report.json says failed (stopped), and there is no catalog
-        java.util.Map<String, Object> report = dev.santabatch.report.RunReport.read(dir.resolve("out/term/t1/report.json"));
+        java.util.Map<String, Object> report = dev.santabatch.export.RunReport.read(dir.resolve("out/term/t1/report.json"));
         assertThat(report.get("status")).isEqualTo("failed");
         assertThat(report.get("execution").toString()).contains("batch_status=STOPPED").contains("stopped by a signal");
         assertThat(dir.resolve("out/term/t1/catalog.csv")).doesNotExist();

@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The whole job in this JVM, through the command line, against an H2 file store in a temp folder. */
-class RunFunctionalTests {
+public class RunFunctionalTests {
 
     @TempDir
     Path dir;
 
-    record Result(int exit, String out, String err) {}
+    public record Result(int exit, String out, String err) {}
 
     @BeforeEach
     void resetStop() {
@@ -33,7 +33,7 @@ class RunFunctionalTests {
     }
 
     /** The command line, with reviewers that pass everything (what they say is not tested here). */
-    static Result cli(Map<String, Object> props, String... args) {
+    public static Result cli(Map<String, Object> props, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = PassAll.run(props, new PrintStream(out, true, StandardCharsets.UTF_8),

@@ -12,15 +12,15 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
 /** Small catalogs and job files for functional tests, written into a test's folder. */
-final class TestJobs {
+public final class TestJobs {
 
-    static final List<String> HEADER =
+    public static final List<String> HEADER =
             List.of("id", "name", "brand", "category", "price", "warranty_years", "battery_hours", "description");
 
     private TestJobs() {}
 
     /** A clean catalog of {@code rows} rows whose values exercise quoting (commas, quotes, newlines, non-ASCII). */
-    static List<List<String>> rows(int rows) {
+    public static List<List<String>> rows(int rows) {
         String[] categories = {"headphones", "laptops", "kitchen", "fitness", "outdoor"};
         List<List<String>> out = new ArrayList<>();
         for (int i = 1; i <= rows; i++) {
@@ -49,7 +49,7 @@ final class TestJobs {
         return row.stream().map(v -> v.replace("\n", " ")).toList();
     }
 
-    static Path writeCatalog(Path file, List<List<String>> rows) throws IOException {
+    public static Path writeCatalog(Path file, List<List<String>> rows) throws IOException {
         try (CSVPrinter p = new CSVPrinter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), CSVFormat.RFC4180)) {
             p.printRecord(HEADER);
             for (List<String> r : rows) {
@@ -60,7 +60,7 @@ final class TestJobs {
     }
 
     /** A job file over {@code catalog} with the given chunk size and no rules. */
-    static Path writeJob(Path dir, String name, Path catalog, int chunkSize) throws IOException {
+    public static Path writeJob(Path dir, String name, Path catalog, int chunkSize) throws IOException {
         String yaml = """
                 name: %s
                 input:
@@ -92,7 +92,7 @@ final class TestJobs {
      * "remarkable" for "miracle" (the pre-pass revises the item), rule {@code banned} finds "scam"
      * and cannot fix it (the item is held).
      */
-    static Path withClaimRules(Path job) throws IOException {
+    public static Path withClaimRules(Path job) throws IOException {
         String rules = """
                   - id: compliance
                     pass: No claims.
@@ -115,7 +115,7 @@ final class TestJobs {
     }
 
     /** Spring properties pointing the store at an H2 file database in {@code dir}. */
-    static Map<String, Object> h2(Path dir) {
+    public static Map<String, Object> h2(Path dir) {
         Map<String, Object> p = new HashMap<>();
         p.put("spring.datasource.url", h2Url(dir));
         // the scripted panels see only their scripted markers, which no canary carries: a canary
@@ -124,7 +124,7 @@ final class TestJobs {
         return p;
     }
 
-    static String h2Url(Path dir) {
+    public static String h2Url(Path dir) {
         return "jdbc:h2:file:" + dir.toAbsolutePath().resolve("db/santa") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
     }
 
