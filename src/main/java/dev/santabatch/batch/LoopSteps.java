@@ -19,12 +19,12 @@ import dev.santabatch.review.step.ReviewStep;
 import dev.santabatch.sampling.SampleTasklet;
 import dev.santabatch.execution.RunContext;
 import dev.santabatch.execution.StopAwareTasklet;
-import dev.santabatch.batchfix.LearnedRuleStore;
+import dev.santabatch.rounds.LearnedRuleStore;
 import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.review.semantic.Embedder;
 import dev.santabatch.review.semantic.SentenceVectors;
 
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.review.IssueSimilarity;
 import dev.santabatch.persistence.Store;
 import org.springframework.batch.core.job.flow.JobExecutionDecider;
@@ -45,7 +45,7 @@ public final class LoopSteps {
     public static final String SAMPLE = "sample";
     public static final String REVIEW = "review";
     public static final String CLASSIFY = "classify";
-    public static final String BATCH_FIX = "batch-fix";
+    public static final String BATCH_FIX = BatchFixStep.NAME;
     public static final String DECIDE = "decide";
     public static final String CANARIES = "canaries";
     public static final String CONTINUE = LoopDecider.CONTINUE;
@@ -158,7 +158,7 @@ public final class LoopSteps {
 
     public Step batchFixStep() {
         if (panels.modelCalls().matcher().isPresent()) {
-            return modelBatchFixStep(panels.modelCalls().matcher().get());
+            return modelBatchFixStep(new dev.santabatch.batchfix.LlmMatcher(panels.modelCalls().matcher().get()));
         }
         BatchFixStep.RoundPatterns patterns = new BatchFixStep.RoundPatterns();
         BudgetGuard budget = new BudgetGuard(panels.modelCalls(), loop, run.runPk());

@@ -16,7 +16,6 @@ import dev.santabatch.model.CallGovernor;
 import dev.santabatch.model.GovernorSettings;
 import dev.santabatch.model.LlmClient;
 import dev.santabatch.review.llm.LlmFixer;
-import dev.santabatch.batchfix.LlmMatcher;
 import dev.santabatch.model.LlmRoles;
 import dev.santabatch.model.SpendSnapshot;
 import dev.santabatch.review.Fixer;
@@ -78,8 +77,8 @@ public final class RunComponents {
         }
         types.putAll(extensions.reviewerTypes());
         Function<Panels, Fixer> fixer = extensions.fixer() != null ? extensions.fixer() : p -> defaultFixer(job, governor, p, extensions);
-        LlmMatcher matcher = job.batchFixByModelMatcher()
-                ? new LlmMatcher(LlmClient.create(job.matcher().model(), LlmRoles.MATCHER, governor, extensions.env()))
+        LlmClient matcher = job.batchFixByModelMatcher()
+                ? LlmClient.create(job.matcher().model(), LlmRoles.MATCHER, governor, extensions.env())
                 : null;
         ModelCalls modelCalls = new ModelCalls(governor, spend, runPk, matcher);
         double similarity = job.santa().patternSimilarity();

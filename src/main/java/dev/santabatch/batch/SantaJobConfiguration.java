@@ -95,7 +95,7 @@ public class SantaJobConfiguration {
                 .transactionManager(tm)
                 .reader(reader)
                 .writer(new IngestWriter(store, run.runPk(), run.categoryIndex(),
-                        new dev.santabatch.prepass.SourceFields(run.job(), run.header())))
+                        new dev.santabatch.config.SourceFields(run.job(), run.header())))
                 .interruptionPolicy(new StopAwareInterruptionPolicy())
                 .listener(new ProgressListener(INGEST, store, run.runPk()))
                 .build();

@@ -4,7 +4,7 @@ import dev.santabatch.review.offline.StoreSnapshot;
 import dev.santabatch.review.step.Panels;
 import dev.santabatch.rounds.FailOnCurrentText;
 import dev.santabatch.execution.RunContext;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.review.FixOutcome;
 import dev.santabatch.review.FixRequest;
 import dev.santabatch.review.GateResult;
@@ -44,6 +44,9 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  * escalated with the pattern.
  */
 public final class BatchFixStep {
+
+    /** The step's name in the job (the export reads its read count). */
+    public static final String NAME = "batch-fix";
 
     static final String CAUSE = "batch-fix";
 

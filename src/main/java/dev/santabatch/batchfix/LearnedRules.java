@@ -1,5 +1,6 @@
 package dev.santabatch.batchfix;
 
+import dev.santabatch.rounds.LearnedRuleStore;
 import dev.santabatch.review.step.Panels;
 import dev.santabatch.rounds.FailOnCurrentText;
 import dev.santabatch.sampling.Eligible;
@@ -11,7 +12,7 @@ import dev.santabatch.batchfix.induction.PatternEvidence;
 import dev.santabatch.batchfix.induction.RuleFragment;
 import dev.santabatch.batchfix.induction.RuleInducer;
 import dev.santabatch.batchfix.induction.RuleValidator;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.review.GateResult;
 import dev.santabatch.review.GateVerdict;
 import dev.santabatch.review.PanelReview;

@@ -5,7 +5,7 @@ import dev.santabatch.review.offline.StoreSnapshot;
 import dev.santabatch.review.step.Panels;
 import dev.santabatch.rounds.UnreachablePatterns;
 import dev.santabatch.execution.RunContext;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.review.FixExample;
 import dev.santabatch.review.SantaSettings;
 import dev.santabatch.rounds.LoopStore;

@@ -1,5 +1,6 @@
 package dev.santabatch.batchfix;
 
+import dev.santabatch.rounds.LearnedRuleStore;
 import dev.santabatch.batchfix.induction.RuleFragment;
 import dev.santabatch.batchfix.induction.RuleValidator;
 import dev.santabatch.config.RuleSpec;

@@ -6,7 +6,7 @@ import dev.santabatch.rounds.FailOnCurrentText;
 import dev.santabatch.execution.RunContext;
 import dev.santabatch.config.CanaryKind;
 import dev.santabatch.config.RuleSpec;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.review.CheckResult;
 import dev.santabatch.review.PanelReview;
 import dev.santabatch.review.ReviewOutcome;

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 public record SamplingSpec(double rate, boolean allowRateOutsideRange, int minSize, int fullReviewBelow, @Nullable Long seed) {
 
     /** The sampler's settings for these values. */
-    public dev.santabatch.sampling.SamplingSettings settings() {
-        return new dev.santabatch.sampling.SamplingSettings(rate, allowRateOutsideRange, minSize, fullReviewBelow);
+    public dev.santabatch.config.SamplingSettings settings() {
+        return new dev.santabatch.config.SamplingSettings(rate, allowRateOutsideRange, minSize, fullReviewBelow);
     }
 }

@@ -1,11 +1,9 @@
 package dev.santabatch.export;
 
-import dev.santabatch.run.OutputFolder;
 import dev.santabatch.ingest.CatalogCsvWriter;
 import dev.santabatch.execution.RunContext;
 import dev.santabatch.execution.StopSignal;
 import dev.santabatch.model.SpendStore;
-import dev.santabatch.eval.GroundTruthEscapes;
 import dev.santabatch.rounds.Decision;
 import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.rounds.ShippingInvariant;
@@ -139,7 +137,7 @@ public final class ExportTasklet implements Tasklet {
             // a carried item has no rules revision of its own (its text came from the earlier run):
             // what the rules make of its input is what the pre-pass would have left of it
             dev.santabatch.prepass.rules.RuleEngine rules = dev.santabatch.prepass.rules.RuleEngine.forJob(run.job());
-            dev.santabatch.prepass.SourceFields source = new dev.santabatch.prepass.SourceFields(run.job(), header);
+            dev.santabatch.config.SourceFields source = new dev.santabatch.config.SourceFields(run.job(), header);
             new dev.santabatch.carry.CarryStore(store.jdbc()).forEachCarried(run.runPk(), (id, fields) -> {
                 row("ground truth", "read", read);
                 if (!truth.planted(id)) {
@@ -305,7 +303,7 @@ public final class ExportTasklet implements Tasklet {
     private long batchFixChecks(JobInstance instance) {
         return jobs.getJobExecutions(instance).stream()
                 .flatMap(e -> e.getStepExecutions().stream())
-                .filter(s -> s.getStepName().equals(dev.santabatch.batch.LoopSteps.BATCH_FIX))
+                .filter(s -> s.getStepName().equals(dev.santabatch.batchfix.BatchFixStep.NAME))
                 .mapToLong(StepExecution::getReadCount)
                 .sum();
     }

@@ -687,10 +687,10 @@ public final class RunReport {
      */
     static List<Map<String, Object>> learnedRules(Store store, long runPk) {
         List<Map<String, Object>> out = new ArrayList<>();
-        dev.santabatch.batchfix.LearnedRuleStore learned = new dev.santabatch.batchfix.LearnedRuleStore(store.jdbc());
-        Map<String, dev.santabatch.batchfix.LearnedRuleStore.Remembered> remembered = new LinkedHashMap<>();
+        dev.santabatch.rounds.LearnedRuleStore learned = new dev.santabatch.rounds.LearnedRuleStore(store.jdbc());
+        Map<String, dev.santabatch.rounds.LearnedRuleStore.Remembered> remembered = new LinkedHashMap<>();
         learned.remembered(runPk).forEach(r -> remembered.put(r.ruleId(), r));
-        for (dev.santabatch.batchfix.LearnedRuleStore.Row l : learned.rules(runPk)) {
+        for (dev.santabatch.rounds.LearnedRuleStore.Row l : learned.rules(runPk)) {
             Map<String, Object> m = ordered("rule", l.ruleId(),
                     "pattern", l.patternNo() == 0 ? null : dev.santabatch.rounds.LoopStore.PatternRow.id(l.round(), l.patternNo()),
                     "criterion", l.criterion(), "shape", l.shape().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
@@ -707,7 +707,7 @@ public final class RunReport {
             m.put("later_samples", ordered("flagged", l.laterFlagged(), "confirmed", l.laterConfirmed(),
                     "precision", l.laterPrecision()));
             m.put("fragment", l.fragment());
-            dev.santabatch.batchfix.LearnedRuleStore.Remembered r = remembered.get(l.ruleId());
+            dev.santabatch.rounds.LearnedRuleStore.Remembered r = remembered.get(l.ruleId());
             if (r != null) {
                 m.put("remembered", ordered("learned_in_run", r.learnedRunId(), "learned_as", r.learnedRuleId(),
                         "carried_from_run", r.fromRunId(), "round_1_sample", ordered("flagged", r.flagged(),
@@ -737,7 +737,7 @@ public final class RunReport {
                         + ", carried from run '" + m.get("carried_from_run") + "'; round 1's sample flags "
                         + sample.get("flagged") + ", confirmed " + sample.get("confirmed") + ": " + m.get("verdict"));
             }
-            if (dev.santabatch.batchfix.LearnedRuleStore.CANDIDATE.equals(l.get("status"))) {
+            if (dev.santabatch.rounds.LearnedRuleStore.CANDIDATE.equals(l.get("status"))) {
                 lines.add("          to keep it, paste under the criterion's rules (checked-by: both):");
                 String.valueOf(l.get("fragment")).lines().forEach(f -> lines.add("            " + f));
             }

@@ -27,7 +27,7 @@ public final class IngestWriter implements ItemWriter<CatalogRecord> {
      * (not application.properties nor the environment); unset, it is 0.
      */
     private final long chunkDelayMillis;
-    private final dev.santabatch.prepass.@Nullable SourceFields source;
+    private final dev.santabatch.config.@Nullable SourceFields source;
 
     public IngestWriter(Store store, long runPk, int categoryIndex) {
         this(store, runPk, categoryIndex, null);
@@ -37,7 +37,7 @@ public final class IngestWriter implements ItemWriter<CatalogRecord> {
      * @param source the job's content and source columns: each item is stored with the digest of
      *     their values (what carry-over compares); {@code null}: no digest
      */
-    public IngestWriter(Store store, long runPk, int categoryIndex, dev.santabatch.prepass.@Nullable SourceFields source) {
+    public IngestWriter(Store store, long runPk, int categoryIndex, dev.santabatch.config.@Nullable SourceFields source) {
         this.store = store;
         this.runPk = runPk;
         this.categoryIndex = categoryIndex;

@@ -2,7 +2,6 @@ package dev.santabatch.model;
 
 import dev.langchain4j.model.output.TokenUsage;
 import dev.santabatch.config.BudgetSpec;
-import dev.santabatch.model.http.Failures;
 import dev.santabatch.review.ConfigurationException;
 import java.time.Duration;
 import java.util.HashMap;

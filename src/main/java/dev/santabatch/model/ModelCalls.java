@@ -1,6 +1,5 @@
 package dev.santabatch.model;
 
-import dev.santabatch.batchfix.LlmMatcher;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -9,7 +8,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The run's model calls: the one {@link CallGovernor} (restored from the spend stored with the run),
- * the batch fix's model matcher if there is one, and the budget stop. Spend is written to the
+ * the model of the batch fix's matcher if there is one, and the budget stop. Spend is written to the
  * {@link SpendStore} at every chunk commit and step end of the review and batch-fix steps.
  */
 public final class ModelCalls {
@@ -19,13 +18,13 @@ public final class ModelCalls {
     private final CallGovernor governor;
     private final @Nullable SpendStore store;
     private final long runPk;
-    private final @Nullable LlmMatcher matcher;
+    private final @Nullable LlmClient matcher;
     private final AtomicReference<BudgetExceededException> budgetStop = new AtomicReference<>();
 
     /**
      * @param store where spend is kept; {@code null} keeps nothing (a panel outside a run)
      */
-    public ModelCalls(CallGovernor governor, @Nullable SpendStore store, long runPk, @Nullable LlmMatcher matcher) {
+    public ModelCalls(CallGovernor governor, @Nullable SpendStore store, long runPk, @Nullable LlmClient matcher) {
         this.governor = governor;
         this.store = store;
         this.runPk = runPk;
@@ -41,8 +40,8 @@ public final class ModelCalls {
         return governor;
     }
 
-    /** The batch fix's model matcher; empty when the matcher is not a model. */
-    public Optional<LlmMatcher> matcher() {
+    /** The model of the batch fix's matcher; empty when the matcher is not a model. */
+    public Optional<LlmClient> matcher() {
         return Optional.ofNullable(matcher);
     }
 

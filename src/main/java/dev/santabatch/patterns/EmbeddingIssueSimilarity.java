@@ -1,5 +1,6 @@
 package dev.santabatch.patterns;
 
+import dev.santabatch.text.IssueText;
 import dev.santabatch.review.IssueSimilarity;
 import dev.santabatch.review.semantic.Embedder;
 import dev.santabatch.review.semantic.Vectors;

@@ -12,7 +12,7 @@ import dev.santabatch.config.JobDefinition;
 import dev.santabatch.review.llm.PromptTemplates;
 import dev.santabatch.sampling.StratumStore;
 import dev.santabatch.prepass.PrePass;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.persistence.FieldsCodec;
 import dev.santabatch.persistence.Store;
 import java.io.IOException;

@@ -9,7 +9,7 @@ import dev.santabatch.batchfix.PatternNarrowing;
 import dev.santabatch.sampling.StratumStore;
 import dev.santabatch.review.FixRequest;
 import dev.santabatch.review.ReviewRequest;
-import dev.santabatch.sampling.SamplingSettings;
+import dev.santabatch.config.SamplingSettings;
 import dev.santabatch.sampling.StratifiedSampler;
 import dev.santabatch.sampling.StratumKey;
 import dev.santabatch.stats.AcceptanceNumber;

@@ -4,7 +4,7 @@ import dev.santabatch.carry.CarryOver;
 import dev.santabatch.carry.CarryStore;
 import dev.santabatch.config.JobDefinition;
 import dev.santabatch.sampling.StratumStore;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.persistence.FieldsCodec;
 import dev.santabatch.persistence.Store;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package dev.santabatch.prepass;
 
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.carry.Carried;
 import dev.santabatch.carry.CarryKind;
 import dev.santabatch.carry.CarryMiss;

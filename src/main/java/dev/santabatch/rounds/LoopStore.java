@@ -1,6 +1,5 @@
 package dev.santabatch.rounds;
 
-import dev.santabatch.batchfix.LearnedRuleStore;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -641,8 +640,8 @@ public final class LoopStore {
          * pattern ids mean nothing to a model.
          */
         public String issue() {
-            return criterion + ": " + (dev.santabatch.patterns.IssueText.criterion(label).filter(criterion::equals).isPresent()
-                    ? dev.santabatch.patterns.IssueText.body(label)
+            return criterion + ": " + (dev.santabatch.text.IssueText.criterion(label).filter(criterion::equals).isPresent()
+                    ? dev.santabatch.text.IssueText.body(label)
                     : label);
         }
     }

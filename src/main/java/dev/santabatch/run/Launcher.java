@@ -1,5 +1,6 @@
 package dev.santabatch.run;
 
+import dev.santabatch.export.OutputFolder;
 import dev.santabatch.batch.SantaJobConfiguration;
 import dev.santabatch.export.ExportTasklet;
 import dev.santabatch.SantaBatchApplication;

@@ -1,5 +1,6 @@
 package dev.santabatch.sampling;
 
+import dev.santabatch.config.SamplingSettings;
 import dev.santabatch.execution.RunContext;
 import dev.santabatch.rounds.Decision;
 import dev.santabatch.rounds.LoopStore;

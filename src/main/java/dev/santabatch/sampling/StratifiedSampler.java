@@ -1,5 +1,6 @@
 package dev.santabatch.sampling;
 
+import dev.santabatch.config.SamplingSettings;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;

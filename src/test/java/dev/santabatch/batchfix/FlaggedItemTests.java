@@ -1,5 +1,6 @@
 package dev.santabatch.batchfix;
 
+import dev.santabatch.rounds.LearnedRuleStore;
 import dev.santabatch.canary.CanaryStep;
 import dev.santabatch.model.ModelCalls;
 import dev.santabatch.model.SpendStore;
@@ -19,7 +20,7 @@ import dev.santabatch.batchfix.induction.PassedItem;
 import dev.santabatch.config.JobDefinition;
 import dev.santabatch.config.JobFileLoader;
 import dev.santabatch.model.BudgetExceededException;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.review.FixOutcome;
 import dev.santabatch.review.FixRequest;
 import dev.santabatch.review.IssueSimilarity;

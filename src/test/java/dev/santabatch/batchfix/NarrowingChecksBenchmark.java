@@ -5,7 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.santabatch.config.JobDefinition;
 import dev.santabatch.config.JobFileLoader;
 import dev.santabatch.review.offline.SnapshotItem;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.persistence.Store;
 import java.nio.file.Files;

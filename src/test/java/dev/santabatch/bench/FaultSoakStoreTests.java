@@ -2,7 +2,7 @@ package dev.santabatch.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.batchfix.LearnedRuleStore;
+import dev.santabatch.rounds.LearnedRuleStore;
 import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.persistence.Store;
 import java.nio.file.Files;

@@ -145,7 +145,7 @@ class HeldOutFunctionalTests {
             // still defective by the report's own test (shingle containment for planted passages), not
             // only when the passage survives verbatim: the bound check must not under-count
             if (REVIEWER_KINDS.contains(t.get("kind")) && eligible.contains(id) && shipped.containsKey(id)
-                    && dev.santabatch.eval.GroundTruthEscapes.present(t, original.get(id), shipped.get(id))) {
+                    && dev.santabatch.export.GroundTruthEscapes.present(t, original.get(id), shipped.get(id))) {
                 stillDefective.add(id);
             }
         }

@@ -14,7 +14,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.santabatch.config.BudgetSpec;
 import dev.santabatch.config.ModelSpec;
 import dev.santabatch.model.ScriptedServer.Reply;
-import dev.santabatch.model.http.Failures;
 import dev.santabatch.review.ConfigurationException;
 import dev.santabatch.review.ReviewOutcome;
 import java.net.ServerSocket;

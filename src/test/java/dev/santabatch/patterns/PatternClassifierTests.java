@@ -1,5 +1,6 @@
 package dev.santabatch.patterns;
 
+import dev.santabatch.text.IssueText;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.patterns.PatternClassifier.Failure;

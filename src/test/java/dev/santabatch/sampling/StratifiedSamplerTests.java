@@ -1,5 +1,6 @@
 package dev.santabatch.sampling;
 
+import dev.santabatch.config.SamplingSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

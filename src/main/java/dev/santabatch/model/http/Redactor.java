@@ -13,7 +13,7 @@ import java.util.Map;
  * {@code sk-proj-ab...wxyz}), and anything shaped like an OpenAI-style key
  * ({@code sk-[A-Za-z0-9_-]{8,}}, whoever's it is) are masked as {@value #MASK}.
  */
-final class Redactor {
+public final class Redactor {
 
     static final String MASK = "***";
 
@@ -75,7 +75,7 @@ final class Redactor {
     }
 
     /** Masks anything shaped like an OpenAI-style key ({@code sk-} and at least 8 more key characters). */
-    static String redactKeyShapes(String text) {
+    public static String redactKeyShapes(String text) {
         if (text == null) {
             return "";
         }

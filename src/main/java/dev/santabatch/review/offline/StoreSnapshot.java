@@ -1,6 +1,6 @@
 package dev.santabatch.review.offline;
 
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.persistence.FieldsCodec;
 import dev.santabatch.persistence.Store;
 import java.util.List;

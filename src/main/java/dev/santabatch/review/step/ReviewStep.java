@@ -3,7 +3,7 @@ package dev.santabatch.review.step;
 import dev.santabatch.execution.ItemPipeline;
 import dev.santabatch.review.offline.StoreSnapshot;
 import dev.santabatch.execution.RunContext;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.review.FailedReviewThreshold;
 import dev.santabatch.review.FixRevision;
 import dev.santabatch.review.MergedIssue;

@@ -173,7 +173,7 @@ class EvidenceIssueSimilarityTests {
         dev.santabatch.config.JobDefinition job = dev.santabatch.config.JobFileLoader.load(java.nio.file.Path.of("jobs/product-descriptions.yml"));
         org.h2.jdbcx.JdbcDataSource ds = new org.h2.jdbcx.JdbcDataSource();
         ds.setURL("jdbc:h2:mem:pattern-similarity-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        IssueSimilarity wording = (x, y) -> dev.santabatch.patterns.IssueText.stripped(x).equals(dev.santabatch.patterns.IssueText.stripped(y));
+        IssueSimilarity wording = (x, y) -> dev.santabatch.text.IssueText.stripped(x).equals(dev.santabatch.text.IssueText.stripped(y));
         try (Panels panels = new Panels(job,
                 java.util.Map.of("lexical", new OfflineReviewerTypes.Lexical(job, ds), "semantic", new OfflineReviewerTypes.Semantic(job, ds, Runnable::run)),
                 dev.santabatch.review.RevisionCheck.NONE, new EvidenceIssueSimilarity(wording), new ExactIssueClassifier(),

@@ -10,7 +10,7 @@ import dev.santabatch.config.JobDefinition;
 import dev.santabatch.config.JobFileLoader;
 import dev.santabatch.review.offline.MemorySnapshot;
 import dev.santabatch.review.offline.SnapshotItem;
-import dev.santabatch.prepass.SourceFields;
+import dev.santabatch.config.SourceFields;
 import dev.santabatch.review.Check;
 import dev.santabatch.review.IssueSimilarity;
 import dev.santabatch.review.PanelReview;

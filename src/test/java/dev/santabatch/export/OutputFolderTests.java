@@ -1,5 +1,6 @@
-package dev.santabatch.run;
+package dev.santabatch.export;
 
+import dev.santabatch.run.Launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

@@ -1,7 +1,5 @@
-package dev.santabatch.eval;
+package dev.santabatch.export;
 
-import dev.santabatch.export.Report;
-import dev.santabatch.export.RunReport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.santabatch.patterns;
+package dev.santabatch.text;
 
 import java.util.Locale;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.santabatch.sampling;
+package dev.santabatch.config;
 
 /**
  * Pattern C sampling settings.

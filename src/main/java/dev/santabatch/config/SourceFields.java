@@ -1,6 +1,5 @@
-package dev.santabatch.prepass;
+package dev.santabatch.config;
 
-import dev.santabatch.config.JobDefinition;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

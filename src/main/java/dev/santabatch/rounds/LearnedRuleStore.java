@@ -1,6 +1,5 @@
-package dev.santabatch.batchfix;
+package dev.santabatch.rounds;
 
-import dev.santabatch.rounds.LoopStore;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

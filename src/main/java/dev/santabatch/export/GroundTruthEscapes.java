@@ -1,6 +1,6 @@
-package dev.santabatch.eval;
+package dev.santabatch.export;
 
-import dev.santabatch.export.RunReport;
+import dev.santabatch.eval.Shingles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

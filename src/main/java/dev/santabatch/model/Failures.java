@@ -1,6 +1,8 @@
-package dev.santabatch.model.http;
+package dev.santabatch.model;
 
-import dev.santabatch.model.ErrorKind;
+import dev.santabatch.model.http.HttpStatusException;
+import dev.santabatch.model.http.HttpTransportException;
+import dev.santabatch.model.http.Redactor;
 import java.io.IOException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;

@@ -1,4 +1,4 @@
-package dev.santabatch.run;
+package dev.santabatch.export;
 
 import java.io.IOException;
 import java.nio.file.Files;
