@@ -1,6 +1,5 @@
-package dev.santabatch.loop;
+package dev.santabatch.batch;
 
-import dev.santabatch.batch.ScriptedLoopFunctionalTests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

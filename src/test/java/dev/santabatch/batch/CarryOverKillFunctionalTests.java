@@ -1,4 +1,4 @@
-package dev.santabatch.loop;
+package dev.santabatch.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
