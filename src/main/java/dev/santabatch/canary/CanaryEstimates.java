@@ -1,7 +1,6 @@
 package dev.santabatch.canary;
 
 import dev.santabatch.config.CanaryKind;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,10 +106,5 @@ public record CanaryEstimates(Map<String, Figures> reviewers, Figures panel, Map
         m.put("sensitivity", f.sensitivity().render("caught"));
         m.put("false_flag_rate", f.falseFlag().render("failed"));
         return m;
-    }
-
-    /** Reviewer ids in panel order. */
-    public List<String> reviewerIds() {
-        return new ArrayList<>(reviewers.keySet());
     }
 }

@@ -78,10 +78,6 @@ public record GovernorSettings(
         return new GovernorSettings(perEndpoint, perModel, requestsPerMinutePerModel, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests, circuitBreakerFailures);
     }
 
-    public GovernorSettings withRequestsPerMinute(int rpm) {
-        return new GovernorSettings(maxInFlightPerEndpoint, maxInFlightPerModel, rpm, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests, circuitBreakerFailures);
-    }
-
     public GovernorSettings withRetries(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
         return new GovernorSettings(maxInFlightPerEndpoint, maxInFlightPerModel, requestsPerMinutePerModel, maxAttempts, initialBackoff, maxBackoff, jitter, maxRetryAfter, logRequests, circuitBreakerFailures);
     }

@@ -49,11 +49,6 @@ public final class Tokens {
         return w.chars().anyMatch(Character::isLetter);
     }
 
-    /** Sorted distinct 64-bit hashes of the text's word 3-shingles (a text of under 3 words: its words joined). */
-    static long[] shingleHashes(String text) {
-        return shingleHashes(words(text));
-    }
-
     /** Number words that state a quantity ("groups of ten", "two and a half hours"): masked like digits. */
     static final Set<String> NUMBER_WORDS = Set.of("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
             "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
@@ -123,23 +118,6 @@ public final class Tokens {
             out[n++] = fnv(a + ' ' + b + ' ' + c);
         }
         return Arrays.stream(out, 0, n).sorted().distinct().toArray();
-    }
-
-    /** Sorted distinct 64-bit hashes of the words' 3-shingles (under 3 words: the words joined). */
-    static long[] shingleHashes(List<String> w) {
-        if (w.isEmpty()) {
-            return new long[0];
-        }
-        long[] out;
-        if (w.size() < 3) {
-            out = new long[] {fnv(String.join(" ", w))};
-        } else {
-            out = new long[w.size() - 2];
-            for (int i = 0; i + 2 < w.size(); i++) {
-                out[i] = fnv(w.get(i) + ' ' + w.get(i + 1) + ' ' + w.get(i + 2));
-            }
-        }
-        return Arrays.stream(out).sorted().distinct().toArray();
     }
 
     static long fnv(String s) {

@@ -150,11 +150,6 @@ final class CountForms {
         return attributes.stream().anyMatch(a -> a.unit() == Unit.COUNT) ? new CountForms(attributes) : null;
     }
 
-    /** The common count nouns (singular), for the reference and the tests. */
-    static List<String> commonNouns() {
-        return CLASSES.stream().flatMap(c -> c.nouns().stream()).map(UnitWord::singular).distinct().toList();
-    }
-
     /** The counts stated in one sentence, each with the attributes it may belong to. */
     List<Candidate> find(String text, SentenceSplitter.Span sentence, List<Keyword> keywords) {
         List<Candidate> out = new ArrayList<>();

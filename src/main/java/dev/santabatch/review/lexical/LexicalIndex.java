@@ -112,11 +112,6 @@ public final class LexicalIndex implements OfflineMethod {
         this(dataSource, thresholds, DEFAULT_PHRASE_FIELDS);
     }
 
-    /** The index for a job file's lexical reviewer entry, with that entry's thresholds. */
-    public static LexicalIndex forSpec(DataSource dataSource, dev.santabatch.config.ReviewerSpec spec) {
-        return new LexicalIndex(dataSource, LexicalThresholds.of(spec.thresholds()));
-    }
-
     public LexicalThresholds thresholds() {
         return thresholds;
     }
