@@ -29,6 +29,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ListableBeanFactory;
 import dev.santabatch.patterns.EmbeddingIssueSimilarity;
 import dev.santabatch.patterns.PatternClassifier;
 
@@ -44,9 +45,16 @@ public final class RunComponents {
      * its call ledger (a resumed run counts cumulatively, against the job file's current budget,
      * every call a killed execution reserved included), reserves every attempt in the ledger before
      * sending it, and its spend is stored as it accrues. A budget stop of the last execution is cleared: this one starts afresh.
+     *
+     * <p>The reviewer types are the built-in ones, each replaced by a {@link ReviewerType} bean of
+     * {@code beans} named as the type; the fixer is the job file's, unless {@code beans} hold a
+     * {@link Fixer} (docs/architecture.md).
+     *
+     * @param env the environment the model clients read their API keys and {@code OPENAI_BASE_URL} from
      */
-    public static Panels panels(JobDefinition job, Store store, Extensions extensions, long runPk,
-            EmbeddingPool embeddingPool) {
+    public static Panels panels(JobDefinition job, ListableBeanFactory beans, Function<String, @Nullable String> env,
+            long runPk) {
+        Store store = beans.getBean(Store.class);
         SpendStore spend = new SpendStore(store.jdbc());
         SpendSnapshot prior = spend.load(runPk);
         spend.clearBudgetStop(runPk);
@@ -60,25 +68,23 @@ public final class RunComponents {
                     unsaved > 0 ? " (" + unsaved + " reserved by an execution that ended before saving them)" : "",
                     resumed.run().total().tokens(), String.format(java.util.Locale.ROOT, "%.4f", resumed.run().total().cost()));
         }
-        return panels(job, store, extensions, governor, spend, runPk, embeddingPool);
-    }
-
-    private static Panels panels(JobDefinition job, Store store, Extensions extensions, CallGovernor governor,
-            @org.jspecify.annotations.Nullable SpendStore spend, long runPk, EmbeddingPool embeddingPool) {
         DataSource dataSource = Objects.requireNonNull(store.jdbc().getDataSource(), "dataSource");
-        Map<String, ReviewerType> types = new HashMap<>(ReviewerTypes.builtIns(job, governor, extensions.env()));
+        Map<String, ReviewerType> supplied = beans.getBeansOfType(ReviewerType.class);
+        Map<String, ReviewerType> types = new HashMap<>(ReviewerTypes.builtIns(job, governor, env));
         boolean usesLexical = job.reviewers().stream().anyMatch(r -> r.type().equals("lexical"));
         boolean usesSemantic = job.reviewers().stream().anyMatch(r -> r.type().equals("semantic"));
-        if (usesLexical && !extensions.reviewerTypes().containsKey("lexical")) {
+        if (usesLexical && !supplied.containsKey("lexical")) {
             types.put("lexical", new OfflineReviewerTypes.Lexical(job, dataSource));
         }
-        if (usesSemantic && !extensions.reviewerTypes().containsKey("semantic")) {
-            types.put("semantic", new OfflineReviewerTypes.Semantic(job, dataSource, embeddingPool.executor()));
+        if (usesSemantic && !supplied.containsKey("semantic")) {
+            types.put("semantic", new OfflineReviewerTypes.Semantic(job, dataSource,
+                    beans.getBean(EmbeddingPool.class).executor()));
         }
-        types.putAll(extensions.reviewerTypes());
-        Function<Panels, Fixer> fixer = extensions.fixer() != null ? extensions.fixer() : p -> defaultFixer(job, governor, p, extensions);
+        types.putAll(supplied);
+        Fixer suppliedFixer = beans.getBeanProvider(Fixer.class).getIfAvailable();
+        Function<Panels, Fixer> fixer = suppliedFixer != null ? p -> suppliedFixer : p -> defaultFixer(job, governor, p, env);
         LlmClient matcher = job.batchFixByModelMatcher()
-                ? LlmClient.create(job.matcher().model(), LlmRoles.MATCHER, governor, extensions.env())
+                ? LlmClient.create(job.matcher().model(), LlmRoles.MATCHER, governor, env)
                 : null;
         ModelCalls modelCalls = new ModelCalls(governor, spend, runPk, matcher);
         double similarity = job.santa().patternSimilarity();
@@ -90,43 +96,42 @@ public final class RunComponents {
     /**
      * The API-key environment variables the run's model roles need that are not set, each with the
      * roles that name it ({@code reviewer:B}, {@code fixer}, {@code matcher}), in job-file order; empty
-     * when every one is set. Roles replaced by {@code extensions} need none. Checked before a run is
-     * created, so that every missing variable is named at once; values are never returned.
+     * when every one is set in {@code env}. Checked before a run is created, so that every missing
+     * variable is named at once; values are never returned.
      */
-    public static Map<String, List<String>> missingApiKeys(JobDefinition job, Extensions extensions) {
+    public static Map<String, List<String>> missingApiKeys(JobDefinition job, Function<String, @Nullable String> env) {
         Map<String, List<String>> roles = new java.util.LinkedHashMap<>();
         java.util.function.BiConsumer<String, dev.santabatch.config.ModelSpec> need = (role, model) -> {
             String var = model.apiKeyEnv() == null || model.apiKeyEnv().isBlank()
                     ? LlmClient.DEFAULT_API_KEY_ENV : model.apiKeyEnv().strip();
             roles.computeIfAbsent(var, k -> new ArrayList<>()).add(role);
         };
-        if (!extensions.reviewerTypes().containsKey("llm")) {
-            for (dev.santabatch.config.ReviewerSpec r : job.reviewers()) {
-                if ("llm".equals(r.type()) && r.model() != null) {
-                    need.accept(LlmRoles.reviewer(r.id()), r.model());
-                }
+        for (dev.santabatch.config.ReviewerSpec r : job.reviewers()) {
+            if ("llm".equals(r.type()) && r.model() != null) {
+                need.accept(LlmRoles.reviewer(r.id()), r.model());
             }
         }
-        if (extensions.fixer() == null && "llm".equals(job.fixer().type()) && job.fixer().model() != null) {
+        if ("llm".equals(job.fixer().type()) && job.fixer().model() != null) {
             need.accept(LlmRoles.FIXER, job.fixer().model());
         }
         if (job.batchFixByModelMatcher()) {
             need.accept(LlmRoles.MATCHER, Objects.requireNonNull(job.matcher().model(), "matcher.model"));
         }
         roles.keySet().removeIf(var -> {
-            String value = extensions.env().apply(var);
+            String value = env.apply(var);
             return value != null && !value.isBlank();
         });
         return roles;
     }
 
-    private static Fixer defaultFixer(JobDefinition job, CallGovernor governor, Panels panels, Extensions extensions) {
+    private static Fixer defaultFixer(JobDefinition job, CallGovernor governor, Panels panels,
+            Function<String, @Nullable String> env) {
         if ("offline".equals(job.fixer().type())) {
             return new OfflineFixer(job, panels);
         }
         if ("llm".equals(job.fixer().type())) {
             return new LlmFixer(LlmClient.create(Objects.requireNonNull(job.fixer().model(), "fixer.model"),
-                    LlmRoles.FIXER, governor, extensions.env()));
+                    LlmRoles.FIXER, governor, env));
         }
         throw new IllegalArgumentException("fixer type '" + job.fixer().type() + "' is not available in this build");
     }

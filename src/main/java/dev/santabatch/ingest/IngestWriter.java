@@ -21,12 +21,6 @@ public final class IngestWriter implements ItemWriter<CatalogRecord> {
     private final Store store;
     private final long runPk;
     private final int categoryIndex;
-    /**
-     * A test hook: each chunk's write is slowed by this much, so that the kill tests' child JVMs
-     * (test mains on the test classpath) are killed mid-step. Only the JVM system property sets it
-     * (not application.properties nor the environment); unset, it is 0.
-     */
-    private final long chunkDelayMillis;
     private final dev.santabatch.config.@Nullable SourceFields source;
 
     public IngestWriter(Store store, long runPk, int categoryIndex) {
@@ -42,7 +36,6 @@ public final class IngestWriter implements ItemWriter<CatalogRecord> {
         this.runPk = runPk;
         this.categoryIndex = categoryIndex;
         this.source = source;
-        this.chunkDelayMillis = Long.getLong("santa.debug.chunk-delay-ms", 0L);
     }
 
     @Override
@@ -75,9 +68,6 @@ public final class IngestWriter implements ItemWriter<CatalogRecord> {
         }
         store.insertItems(runPk, items);
         store.insertRejects(runPk, rejects);
-        if (chunkDelayMillis > 0) {
-            Thread.sleep(chunkDelayMillis);
-        }
     }
 
     private @Nullable String category(List<String> values) {

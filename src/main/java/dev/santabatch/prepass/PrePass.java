@@ -46,8 +46,6 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
     private final long runPk;
     private final @Nullable CarryOver carryOver;
     private final CarryStore carryStore;
-    /** A test hook, as the ingest's: each chunk's write is slowed by this much, so a kill lands mid-step. */
-    private final long chunkDelayMillis = Long.getLong("santa.debug.chunk-delay-ms", 0L);
 
     public PrePass(JobDefinition job, List<String> header, Store store, long runPk) {
         this(job, header, store, runPk, null);
@@ -113,7 +111,7 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
     }
 
     @Override
-    public void write(Chunk<? extends Checked> chunk) throws InterruptedException {
+    public void write(Chunk<? extends Checked> chunk) {
         Map<String, long[]> counts = new LinkedHashMap<>();
         Map<String, String> criterionOf = new LinkedHashMap<>();
         List<CarryStore.Mark> marks = new ArrayList<>();
@@ -161,9 +159,6 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
         carryStore.mark(runPk, marks);
         carryStore.addMisses(runPk, misses);
         carryStore.addDecided(runPk, approved, coveredDefective);
-        if (chunkDelayMillis > 0) {
-            Thread.sleep(chunkDelayMillis);
-        }
     }
 
     private String content(Store.StoredItem item) {

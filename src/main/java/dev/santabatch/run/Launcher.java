@@ -12,7 +12,6 @@ import dev.santabatch.execution.StopSignal;
 import dev.santabatch.config.JobDefinition;
 import dev.santabatch.config.JobFileException;
 import dev.santabatch.config.JobFileLoader;
-import dev.santabatch.batch.Extensions;
 import dev.santabatch.review.step.Panels;
 import dev.santabatch.batch.RunComponents;
 import dev.santabatch.export.AuditFile;
@@ -45,6 +44,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,18 +79,16 @@ public final class Launcher {
 
     private Launcher() {}
 
+    /**
+     * Runs (or resumes) a job. Reviewer types and the fixer may be supplied as beans of the
+     * application context (docs/architecture.md); by default they are the job file's.
+     */
     public static int run(RunRequest request, Map<String, Object> props, PrintStream out, PrintStream err) {
-        return run(request, props, out, err, Extensions.none());
-    }
-
-    /** As {@link #run(RunRequest, Map, PrintStream, PrintStream)}, with reviewer types or a fixer replaced. */
-    public static int run(RunRequest request, Map<String, Object> props, PrintStream out, PrintStream err,
-            Extensions extensions) {
         JobDefinition job;
         List<String> warnings;
-        Extensions withEnv = withStandIns(extensions, props);
+        Function<String, @Nullable String> env = environment(props);
         try {
-            JobFileLoader.Result loaded = JobFileLoader.loadWithWarnings(request.jobFile(), withEnv.env());
+            JobFileLoader.Result loaded = JobFileLoader.loadWithWarnings(request.jobFile(), env);
             job = loaded.definition();
             warnings = loaded.warnings();
             warnings.forEach(w -> err.println("santa-batch: warning: " + w));
@@ -98,7 +96,6 @@ public final class Launcher {
             err.println("santa-batch: invalid job file: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        Extensions env = withEnv;
         Map<String, List<String>> missing = RunComponents.missingApiKeys(job, env);
         if (!missing.isEmpty()) {
             // every missing variable at once, before a run is created; names only, never values
@@ -219,7 +216,7 @@ public final class Launcher {
     /** The job file for a command that only reads; {@code null} after its error was printed (exit 2). */
     private static @Nullable JobDefinition readOnlyJob(Path jobFile, Map<String, Object> props, PrintStream err) {
         try {
-            return JobFileLoader.loadWithWarnings(jobFile, withStandIns(Extensions.none(), props).env()).definition();
+            return JobFileLoader.loadWithWarnings(jobFile, environment(props)).definition();
         } catch (JobFileException e) {
             err.println("santa-batch: invalid job file: " + e.getMessage());
             return null;
@@ -247,7 +244,7 @@ public final class Launcher {
         try (ConfigurableApplicationContext base = baseContext(props)) {
             Store store = base.getBean(Store.class);
             dev.santabatch.plan.Census census = dev.santabatch.plan.CatalogCensus.count(job, catalog, store,
-                    withStandIns(Extensions.none(), props).env());
+                    environment(props));
             dev.santabatch.plan.Plan plan = dev.santabatch.plan.Plan.of(job, catalog.toString(), census,
                     dev.santabatch.plan.PlanHistory.read(store.jdbc(), job.name(), Long.MAX_VALUE),
                     new dev.santabatch.plan.Plan.Options(
@@ -466,7 +463,7 @@ public final class Launcher {
     }
 
     private static int launch(ConfigurableApplicationContext base, JobDefinition job, List<String> warnings,
-            RunRequest request, PrintStream out, PrintStream err, Extensions extensions) {
+            RunRequest request, PrintStream out, PrintStream err, Function<String, @Nullable String> env) {
         Store store = base.getBean(Store.class);
         JobRepository repo = base.getBean(JobRepository.class);
         JobOperator operator = base.getBean(JobOperator.class);
@@ -513,11 +510,11 @@ public final class Launcher {
         }
         try {
             String catalogHash = Fingerprints.file(input);
-            String rubricHash = Fingerprints.rubric(job, extensions.env());
+            String rubricHash = Fingerprints.rubric(job, env);
             Optional<String[]> started = store.fingerprint(row.runPk());
             if (started.isEmpty()) {
                 // what carry-over compares, and the earlier runs it may carry from, fixed as the run starts
-                store.saveFingerprint(row.runPk(), catalogHash, rubricHash, Fingerprints.verification(job, extensions.env()),
+                store.saveFingerprint(row.runPk(), catalogHash, rubricHash, Fingerprints.verification(job, env),
                         dev.santabatch.review.llm.PromptTemplates.digest(),
                         new dev.santabatch.carry.CarryStore(store.jdbc()).exportedRuns(job.name(), row.runPk(),
                                 job.carryOver().window()));
@@ -588,11 +585,10 @@ public final class Launcher {
                 runWarnings.add(w);
             }
             RunContext context = new RunContext(job, runId, row.runPk(), input, outDir, seed, header, List.copyOf(runWarnings),
-                    job.sameModelReviewers(extensions.env()));
+                    job.sameModelReviewers(env));
             StopSignal.install();
             LastResort.install();
-            try (Panels panels = RunComponents.panels(job, store, extensions, row.runPk(),
-                    base.getBean(dev.santabatch.review.offline.EmbeddingPool.class));
+            try (Panels panels = RunComponents.panels(job, base, env, row.runPk());
                     AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
                 child.setParent(base);
                 child.registerBean(RunContext.class, () -> context);
@@ -1022,13 +1018,12 @@ public final class Launcher {
      */
     public static final String ENV_PROPERTY_PREFIX = "santa-batch.env.";
 
-    /** The environment as the models see it: the caller's stand-ins first, then the extensions' environment. */
-    static Extensions withStandIns(Extensions extensions, Map<String, Object> props) {
-        java.util.function.Function<String, @Nullable String> env = extensions.env();
-        return new Extensions(extensions.reviewerTypes(), extensions.fixer(), name -> {
+    /** The environment as the models see it: the caller's stand-ins first, then the process's environment. */
+    static Function<String, @Nullable String> environment(Map<String, Object> props) {
+        return name -> {
             Object v = props.get(ENV_PROPERTY_PREFIX + name);
-            return v != null ? v.toString() : env.apply(name);
-        });
+            return v != null ? v.toString() : System.getenv(name);
+        };
     }
 
     private static String newRunId() {

@@ -77,7 +77,7 @@ public class BatchFixRerunFunctionalTests {
         };
         ReviewerType c = spec -> new ScriptedLoopFunctionalTests.MarkerReviewer(spec, wording);
         // one marker per fix: an item carrying it twice still fails review after one fix
-        return new Extensions(Map.of("lexical", b, "semantic", c), panels -> request -> {
+        return new Extensions(Map.of("lexical", b, "semantic", c), request -> {
             String text = request.content();
             int at = text.indexOf(MARKER);
             return new FixOutcome.Fixed(at < 0 ? text : text.substring(0, at) + text.substring(at + MARKER.length()));
@@ -102,7 +102,7 @@ public class BatchFixRerunFunctionalTests {
     }
 
     int run(Path where, Path job, String runId, Extensions ext, ByteArrayOutputStream out) {
-        return Launcher.run(new RunRequest(job, null, where.resolve("out"), runId, null), TestJobsAccess.h2(where),
+        return Extensions.run(new RunRequest(job, null, where.resolve("out"), runId, null), TestJobsAccess.h2(where),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
     }
 

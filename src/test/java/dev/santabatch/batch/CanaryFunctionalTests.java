@@ -98,7 +98,7 @@ class CanaryFunctionalTests {
     }
 
     private int run(Path job, Extensions ext, ByteArrayOutputStream out) {
-        return Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), props(),
+        return Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), props(),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
     }
 
@@ -136,7 +136,7 @@ class CanaryFunctionalTests {
         // given a panel that passes every text
         Path job = job(3);
         Extensions blind = new Extensions(Map.of("lexical", failing(r -> false), "semantic", failing(r -> false)),
-                panels -> request -> new FixOutcome.CannotFix("scripted"));
+                request -> new FixOutcome.CannotFix("scripted"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when the job runs
@@ -192,7 +192,7 @@ class CanaryFunctionalTests {
         }
         Predicate<ReviewRequest> altered = r -> !r.content().equals(texts.get(r.itemId()));
         Extensions ext = new Extensions(Map.of("lexical", failing(altered), "semantic", failing(r -> false)),
-                panels -> request -> new FixOutcome.CannotFix("scripted"));
+                request -> new FixOutcome.CannotFix("scripted"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when the job runs
@@ -244,7 +244,7 @@ class CanaryFunctionalTests {
         Map<String, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
         Predicate<ReviewRequest> secondLook = r -> seen.merge(r.itemId() + "\n" + r.content(), 1, Integer::sum) > 1;
         Extensions ext = new Extensions(Map.of("lexical", failing(secondLook), "semantic", failing(r -> false)),
-                panels -> request -> new FixOutcome.CannotFix("scripted"));
+                request -> new FixOutcome.CannotFix("scripted"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when the job runs
@@ -297,7 +297,7 @@ class CanaryFunctionalTests {
             return false;
         };
         Extensions ext = new Extensions(Map.of("lexical", failing(bad), "semantic", failing(r -> false)),
-                panels -> request -> new FixOutcome.CannotFix("scripted"));
+                request -> new FixOutcome.CannotFix("scripted"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         int exit = run(job, ext, out);
@@ -331,7 +331,7 @@ class CanaryFunctionalTests {
         Map<String, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
         Predicate<ReviewRequest> bad = r -> r.content().equals(texts.get(r.itemId())) && seen.merge(r.itemId(), 1, Integer::sum) == 2;
         Extensions ext = new Extensions(Map.of("lexical", failing(bad), "semantic", failing(r -> false)),
-                panels -> request -> new FixOutcome.CannotFix("scripted"));
+                request -> new FixOutcome.CannotFix("scripted"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         run(job, ext, out);
         Path run = dir.resolve("out/loop/r1");

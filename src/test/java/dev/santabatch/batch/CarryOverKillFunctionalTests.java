@@ -118,7 +118,7 @@ class CarryOverKillFunctionalTests {
     static Process child(Path dir, Path job, String runId, long reviewDelay, long chunkDelay) throws Exception {
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
                 System.getProperty("java.class.path"), "-Dsanta.test.review-delay-ms=" + reviewDelay,
-                "-Dsanta.debug.chunk-delay-ms=" + chunkDelay,
+                "-Dsanta.test.chunk-delay-ms=" + chunkDelay,
                 "dev.santabatch.batch.ScriptedMain", job.toString(), dir.resolve("out").toString(), runId,
                 LoopKillFunctionalTests.url(dir));
         return new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)

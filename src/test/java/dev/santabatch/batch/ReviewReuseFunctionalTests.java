@@ -101,7 +101,7 @@ public class ReviewReuseFunctionalTests {
 
     public static Extensions extensions(ReviewerType b, ReviewerType c) {
         return new Extensions(Map.of("lexical", b, "semantic", c),
-                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+                request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
     }
 
     @Test
@@ -121,7 +121,7 @@ public class ReviewReuseFunctionalTests {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when the job runs
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions(b, c));
 
         // then round 1 leaves the two items unreviewed, round 2 reviews them, and nothing is paid twice
@@ -189,7 +189,7 @@ public class ReviewReuseFunctionalTests {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when the job runs: round 2 resamples T0005, reuses both first reviews and makes the fix again
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions(b, c));
 
         // then the remade fix's reviews replace the unkept fix's: no item has two stored reviews by
@@ -221,7 +221,7 @@ public class ReviewReuseFunctionalTests {
         String wording = "carries the shop-now boilerplate sentence";
         ReviewerType b = counting(wording, r -> false);
         ReviewerType c = counting(wording, r -> down.get() && Integer.parseInt(r.itemId().substring(1)) % 3 == 0);
-        int failed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        int failed = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err, extensions(b, c));
         assertThat(failed).isEqualTo(1);
         List<String> retried = strings("SELECT item_id FROM sb_sample WHERE round_no = 1 AND outcome = 'UNREVIEWED'");
@@ -230,7 +230,7 @@ public class ReviewReuseFunctionalTests {
         // when it is restarted with C back
         down.set(false);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int resumed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        int resumed = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions(b, c));
 
         // then the retried items' B reviews were reused: B reviewed each round-1 item's text once
@@ -283,7 +283,7 @@ public class ReviewReuseFunctionalTests {
                 }
             };
         };
-        Extensions ext = new Extensions(Map.of("lexical", b, "semantic", c), panels -> request -> {
+        Extensions ext = new Extensions(Map.of("lexical", b, "semantic", c), request -> {
             if (execution.get() == 2 && request.itemId().equals(x)) {
                 throw new dev.santabatch.review.ConfigurationException("authentication failed for the fixer's model (scripted)");
             }
@@ -316,7 +316,7 @@ public class ReviewReuseFunctionalTests {
 
     int runOnce(Path job, Extensions ext) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
         printed = out.toString(StandardCharsets.UTF_8);
         return exit;
@@ -362,7 +362,7 @@ public class ReviewReuseFunctionalTests {
             return false;
         });
         java.util.concurrent.ExecutorService runner = java.util.concurrent.Executors.newSingleThreadExecutor();
-        java.util.concurrent.Future<Integer> first = runner.submit(() -> Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        java.util.concurrent.Future<Integer> first = runner.submit(() -> Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err, extensions(b, c)));
         try {
             // when B's answer for X has arrived (kept in the store while X is still in flight) and a stop is requested
@@ -398,7 +398,7 @@ public class ReviewReuseFunctionalTests {
         StopSignal.reset();
         healthy.set(true);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int resumed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        int resumed = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions(b, c));
 
         // then B's answer received before the stop is reused, not paid again; C is called again for X

@@ -90,7 +90,7 @@ public class ScriptedLoopFunctionalTests {
     static Extensions scripted(AtomicInteger fixes) {
         ReviewerType b = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
         ReviewerType c = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
-        return new Extensions(Map.of("lexical", b, "semantic", c), panels -> request -> {
+        return new Extensions(Map.of("lexical", b, "semantic", c), request -> {
             fixes.incrementAndGet();
             FIX_REQUESTS.add(request);
             return new FixOutcome.Fixed(request.content().replace(MARKER, ""));
@@ -101,7 +101,7 @@ public class ScriptedLoopFunctionalTests {
     static Extensions cannotFix() {
         ReviewerType marker = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
         return new Extensions(Map.of("lexical", marker, "semantic", marker),
-                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+                request -> new FixOutcome.CannotFix("no offline fix: scripted"));
     }
 
     @Test
@@ -113,7 +113,7 @@ public class ScriptedLoopFunctionalTests {
         FIX_REQUESTS.clear();
 
         // when the job runs
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err,
                 scripted(fixes));
 
@@ -188,11 +188,11 @@ public class ScriptedLoopFunctionalTests {
         };
         ReviewerType c = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
         Extensions ext = new Extensions(Map.of("lexical", b, "semantic", c),
-                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+                request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         // then the run is clean, and no item B failed ships: the unsampled ones are held FAIL_UNRESOLVED
@@ -247,11 +247,11 @@ public class ScriptedLoopFunctionalTests {
         };
         ReviewerType c = spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence");
         Extensions ext = new Extensions(Map.of("lexical", b, "semantic", c),
-                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+                request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         // then no item B failed ships: the unsampled ones are batch-fixed for the marker and held
@@ -302,11 +302,11 @@ public class ScriptedLoopFunctionalTests {
             }
         };
         Extensions ext = new Extensions(Map.of("lexical", free, "semantic", free),
-                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+                request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         // then every one is counted, the scan's too (most of them: it reviews every eligible item)
@@ -324,7 +324,7 @@ public class ScriptedLoopFunctionalTests {
         AtomicInteger fixes = new AtomicInteger();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        int first = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int first = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err,
                 scripted(fixes));
 
@@ -338,7 +338,7 @@ public class ScriptedLoopFunctionalTests {
 
         Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 4"));
         ByteArrayOutputStream again = new ByteArrayOutputStream();
-        int second = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int second = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(again, true, StandardCharsets.UTF_8), System.err,
                 scripted(fixes));
 
@@ -380,10 +380,10 @@ public class ScriptedLoopFunctionalTests {
             };
         };
         Extensions ext = new Extensions(Map.of("lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
-                "semantic", flaky), panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+                "semantic", flaky), request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        int failed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int failed = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         assertThat(failed).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(1);
@@ -411,7 +411,7 @@ public class ScriptedLoopFunctionalTests {
 
         down.set(false);
         ByteArrayOutputStream again = new ByteArrayOutputStream();
-        int resumed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int resumed = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(again, true, StandardCharsets.UTF_8), System.err, ext);
 
         String output = again.toString(StandardCharsets.UTF_8);
@@ -426,7 +426,7 @@ public class ScriptedLoopFunctionalTests {
     @Test
     void aRestartIsRefusedWhenTheCatalogOrTheRubricChanged() throws Exception {
         Path job = markedCatalog(1);
-        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        assertThat(Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                         dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
                         scripted(new AtomicInteger())))
                 .isEqualTo(3);
@@ -434,7 +434,7 @@ public class ScriptedLoopFunctionalTests {
         Files.writeString(job, yaml.replace("max-rounds: 1", "max-rounds: 3").replace("pass: Not boilerplate.", "pass: Original."));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-        int rubricChanged = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int rubricChanged = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), System.out, new PrintStream(err, true, StandardCharsets.UTF_8),
                 scripted(new AtomicInteger()));
 
@@ -445,7 +445,7 @@ public class ScriptedLoopFunctionalTests {
         Path catalog = dir.resolve("in.csv");
         Files.writeString(catalog, Files.readString(catalog).replace("Item 7,", "Item Seven,"));
         ByteArrayOutputStream err2 = new ByteArrayOutputStream();
-        int catalogChanged = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int catalogChanged = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), System.out, new PrintStream(err2, true, StandardCharsets.UTF_8),
                 scripted(new AtomicInteger()));
         assertThat(catalogChanged).isEqualTo(2);
@@ -455,7 +455,7 @@ public class ScriptedLoopFunctionalTests {
     @Test
     void theAuditRoundTripPutsTheEscapeRateAndItsIntervalInTheReport() throws Exception {
         Path job = markedCatalog(5);
-        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        assertThat(Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                         dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
                         scripted(new AtomicInteger())))
                 .isZero();
@@ -512,7 +512,7 @@ public class ScriptedLoopFunctionalTests {
             throws Exception {
         // given a not-clean run (max rounds 1) and its audit.csv handed back in full: one defective
         Path job = markedCatalog(1);
-        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        assertThat(Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                         dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
                         scripted(new AtomicInteger())))
                 .isEqualTo(3);
@@ -552,7 +552,7 @@ public class ScriptedLoopFunctionalTests {
         // and when the run is resumed (max rounds raised) and exported again, the report counts the
         // stored verdicts of the new audit.csv's items, as the audit command does
         Files.writeString(job, Files.readString(job).replace("max-rounds: 1", "max-rounds: 4"));
-        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        assertThat(Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                         dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
                         scripted(new AtomicInteger())))
                 .isZero();
@@ -608,7 +608,7 @@ public class ScriptedLoopFunctionalTests {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         // then every marked item is held with reason NO_FIX, with no attempted fix, none shipped
@@ -643,7 +643,7 @@ public class ScriptedLoopFunctionalTests {
     void aResumedRunThatFailsOnA401LeavesAFailedReportAndNoShippableCatalog() throws Exception {
         // given a not-clean run: exported, verified.csv written, exit 3
         Path job = markedCatalog(1);
-        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        assertThat(Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                         dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err,
                         scripted(new AtomicInteger())))
                 .isEqualTo(3);
@@ -670,9 +670,9 @@ public class ScriptedLoopFunctionalTests {
             }
         };
         Extensions ext = new Extensions(Map.of("lexical", spec -> new MarkerReviewer(spec, "x"), "semantic", unauthorized),
-                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+                request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         // then it fails (exit 1), report.json says failed with the 401, and the earlier export's
@@ -704,11 +704,11 @@ public class ScriptedLoopFunctionalTests {
         Extensions ext = new Extensions(Map.of(
                         "lexical", failing(r -> Integer.parseInt(r.itemId().substring(1)) % 5 == 0, "shop-now boilerplate"),
                         "semantic", failing(r -> Integer.parseInt(r.itemId().substring(1)) % 7 == 0, "about another product")),
-                panels -> request -> new FixOutcome.CannotFix("scripted"));
+                request -> new FixOutcome.CannotFix("scripted"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         // then kappa is below the default 0.4, and the report and the summary say the rubric needs tightening
@@ -729,7 +729,7 @@ public class ScriptedLoopFunctionalTests {
         // the threshold judges nothing, so r2 would otherwise carry r1's outcomes over unreviewed)
         Files.writeString(job, Files.readString(job) + "  low-agreement-kappa: -1\ncarry-over:\n  enabled: false\n");
         ByteArrayOutputStream out2 = new ByteArrayOutputStream();
-        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r2", null),
+        assertThat(Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r2", null),
                         dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out2, true, StandardCharsets.UTF_8),
                         System.err, ext))
                 .isEqualTo(3);
@@ -756,12 +756,12 @@ public class ScriptedLoopFunctionalTests {
         Extensions ext = new Extensions(Map.of(
                         "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
                         "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
-                panels -> request -> Integer.parseInt(request.itemId().substring(1)) % 7 == 0
+                request -> Integer.parseInt(request.itemId().substring(1)) % 7 == 0
                         ? new FixOutcome.CannotFix("scripted")
                         : new FixOutcome.Fixed(request.content().replace(MARKER, "")));
 
         // when
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(new ByteArrayOutputStream()), System.err, ext);
 
         // then
@@ -786,11 +786,11 @@ public class ScriptedLoopFunctionalTests {
         Extensions ext = new Extensions(Map.of(
                         "lexical", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence"),
                         "semantic", spec -> new MarkerReviewer(spec, "carries the shop-now boilerplate sentence")),
-                panels -> request -> new FixOutcome.Fixed(request.content() + " Revised for clarity today."));
+                request -> new FixOutcome.Fixed(request.content() + " Revised for clarity today."));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         // then each is held STILL_NAUGHTY, its last attempt the third fix (also its last passing revision)
@@ -849,7 +849,7 @@ public class ScriptedLoopFunctionalTests {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when it runs
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null),
                 dev.santabatch.run.TestJobsAccess.h2(dir), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
 
         // then the five marked items whose only planted defect the pre-pass fixed are held: counted
@@ -884,7 +884,7 @@ public class ScriptedLoopFunctionalTests {
         Path job = markedLoopJob(400);
         ByteArrayOutputStream first = new ByteArrayOutputStream();
         // a first run creates the store's tables
-        assertThat(Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r0", null), dev.santabatch.run.TestJobsAccess.h2(dir),
+        assertThat(Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r0", null), dev.santabatch.run.TestJobsAccess.h2(dir),
                 new PrintStream(first, true, StandardCharsets.UTF_8), System.err, scripted(new AtomicInteger()))).isZero();
         String url = (String) dev.santabatch.run.TestJobsAccess.h2(dir).get("spring.datasource.url");
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "sa", "")) {
@@ -892,7 +892,7 @@ public class ScriptedLoopFunctionalTests {
         }
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int failed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), dev.santabatch.run.TestJobsAccess.h2(dir),
+        int failed = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), dev.santabatch.run.TestJobsAccess.h2(dir),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, scripted(new AtomicInteger()));
 
         assertThat(failed).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(1);
@@ -905,7 +905,7 @@ public class ScriptedLoopFunctionalTests {
         }
 
         ByteArrayOutputStream again = new ByteArrayOutputStream();
-        int resumed = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), dev.santabatch.run.TestJobsAccess.h2(dir),
+        int resumed = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), dev.santabatch.run.TestJobsAccess.h2(dir),
                 new PrintStream(again, true, StandardCharsets.UTF_8), System.err, scripted(new AtomicInteger()));
         assertThat(resumed).as(again.toString(StandardCharsets.UTF_8)).isZero();
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "sa", "")) {

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * A child-process entry point for kill tests: runs a job with the scripted marker reviewers and
- * fixer, each review slowed by {@code -Dsanta.test.review-delay-ms} so a kill lands mid-step.
+ * fixer, each review slowed by {@code -Dsanta.test.review-delay-ms} and each ingest and pre-pass chunk by
+ * {@code -Dsanta.test.chunk-delay-ms} ({@link SlowChunks}), so a kill lands mid-step.
  * Arguments: job file, out dir, run id, H2 URL.
  */
 public final class ScriptedMain {
@@ -39,11 +40,11 @@ public final class ScriptedMain {
                 }
             };
         };
-        Extensions ext = new Extensions(Map.of("lexical", slow, "semantic", slow), p -> request ->
+        Extensions ext = new Extensions(Map.of("lexical", slow, "semantic", slow), request ->
                 new dev.santabatch.review.FixOutcome.Fixed(request.content().replace(ScriptedLoopFunctionalTests.MARKER, "")));
-        int exit = Launcher.run(new RunRequest(Path.of(args[0]), null, Path.of(args[1]), args[2], null),
+        int exit = Extensions.run(new RunRequest(Path.of(args[0]), null, Path.of(args[1]), args[2], null),
                 Map.of("spring.datasource.url", args[3], dev.santabatch.run.Launcher.CANARIES_PROPERTY, "false"),
-                System.out, System.err, ext);
+                System.out, System.err, ext, new SlowChunks(Long.getLong("santa.test.chunk-delay-ms", 0L)));
         System.exit(exit);
     }
 

@@ -178,13 +178,13 @@ class CarryOverFunctionalTests {
         // given a run of one round that ends not clean, its models called at OPENAI_BASE_URL (no base-url configured)
         Path jobFile = writeJob(catalog(List.of()), "santa:\n  max-rounds: 1\n");
         Files.writeString(jobFile, Files.readString(jobFile).replace("base-url: http://127.0.0.1:9/v1, ", ""));
-        java.util.function.Function<String, String> a = name -> "OPENAI_BASE_URL".equals(name) ? "http://127.0.0.1:9/a" : null;
+        Map<String, String> a = Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/a");
         Run first = run(jobFile, "r1", scripted(), a);
         assertThat(first.exit()).as(first.out()).isEqualTo(3);
         Files.writeString(jobFile, Files.readString(jobFile).replace("max-rounds: 1", "max-rounds: 3"));
 
         // when it is restarted with more rounds and OPENAI_BASE_URL naming another endpoint
-        Run moved = run(jobFile, "r1", scripted(), name -> "OPENAI_BASE_URL".equals(name) ? "http://127.0.0.1:9/b" : null);
+        Run moved = run(jobFile, "r1", scripted(), Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/b"));
 
         // then the restart is refused, as for a changed base-url; at the same endpoint it resumes
         assertThat(moved.exit()).as(moved.out()).isEqualTo(2);
@@ -589,7 +589,7 @@ class CarryOverFunctionalTests {
     /** The marker fails, as judged by every reviewer (a model one, or an offline one standing in); the fixer removes it. */
     private static Panel scripted() {
         return reviewed -> new Extensions(Map.of("llm", marker(reviewed), "lexical", marker(reviewed)),
-                panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
+                request -> new FixOutcome.Fixed(request.content().replace(MARKER, "")));
     }
 
     /** The marker, and "superb" too, fail; the fixer removes both. */
@@ -604,12 +604,12 @@ class CarryOverFunctionalTests {
                 issues.add("original: calls itself superb as other items do");
             }
             return issues;
-        })), panels -> request -> new FixOutcome.Fixed(request.content().replace(MARKER, "").replace(" Superb value.", "")));
+        })), request -> new FixOutcome.Fixed(request.content().replace(MARKER, "").replace(" Superb value.", "")));
     }
 
     private static Panel cannotFix() {
         return reviewed -> new Extensions(Map.of("llm", marker(reviewed)),
-                panels -> request -> new FixOutcome.CannotFix("no offline fix: scripted"));
+                request -> new FixOutcome.CannotFix("no offline fix: scripted"));
     }
 
     // ---------------------------------------------------------------- fixtures
@@ -660,16 +660,16 @@ class CarryOverFunctionalTests {
     }
 
     private Run run(Path jobFile, String runId, Panel panel) throws Exception {
-        return run(jobFile, runId, panel, System::getenv);
+        return run(jobFile, runId, panel, Map.of());
     }
 
     /** As {@link #run(Path, String, Panel)}, the model clients reading {@code env}. */
-    private Run run(Path jobFile, String runId, Panel panel, java.util.function.Function<String, String> env) throws Exception {
+    private Run run(Path jobFile, String runId, Panel panel, Map<String, String> env) throws Exception {
         Set<String> reviewed = ConcurrentHashMap.newKeySet();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         StopSignal.reset();
-        int exit = Launcher.run(new RunRequest(jobFile, null, dir.resolve("out"), runId, null), props(),
+        int exit = Extensions.run(new RunRequest(jobFile, null, dir.resolve("out"), runId, null), props(),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 withEnv(panel.extensions(reviewed), env));
         Path runDir = dir.resolve("out").resolve(job).resolve(runId);
@@ -679,7 +679,7 @@ class CarryOverFunctionalTests {
         return new Run(exit, printed, report, runDir, Set.copyOf(reviewed));
     }
 
-    private static Extensions withEnv(Extensions e, java.util.function.Function<String, String> env) {
+    private static Extensions withEnv(Extensions e, Map<String, String> env) {
         return new Extensions(e.reviewerTypes(), e.fixer(), env);
     }
 

@@ -69,9 +69,9 @@ final class HostileRun {
         Files.writeString(job, Files.readString(job) + "sampling:\n  seed: 7\n");
         ReviewerType reviewer = spec -> new QuotingReviewer(spec, bad);
         Extensions ext = new Extensions(Map.of("lexical", reviewer, "semantic", reviewer),
-                panels -> request -> new FixOutcome.CannotFix("no fix for " + bad));
+                request -> new FixOutcome.CannotFix("no fix for " + bad));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), runId, null), TestJobsAccess.h2(dir),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), runId, null), TestJobsAccess.h2(dir),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
         return new Result(exit, dir.resolve("out").resolve(JOB).resolve(runId), out.toString(StandardCharsets.UTF_8));
     }

@@ -18,6 +18,9 @@ public final class LlmFixtures {
     public static final String SECRET = "sk-test-SECRET123";
     public static final Function<String, String> ENV = name -> KEY_ENV.equals(name) ? SECRET : null;
 
+    /** {@link #ENV} as the variables a run is given. */
+    public static final Map<String, String> KEYS = Map.of(KEY_ENV, SECRET);
+
     public static final List<Criterion> RUBRIC = List.of(
             new Criterion("accuracy", "Factual accuracy", "All claims match the source facts",
                     "Invented numbers, wrong warranty", Criterion.CheckedBy.SANTA, List.of()),

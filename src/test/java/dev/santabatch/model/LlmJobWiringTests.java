@@ -91,9 +91,9 @@ class LlmJobWiringTests {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         java.util.Map<String, Object> props = new java.util.HashMap<>(TestJobsAccess.h2(dir));
         props.put(Launcher.LEARNED_RULES_PROPERTY, "false");
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), props,
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), props,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                Extensions.withEnv(LlmFixtures.ENV));
+                Extensions.withEnv(LlmFixtures.KEYS));
         System.err.print(err.toString(StandardCharsets.UTF_8));
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

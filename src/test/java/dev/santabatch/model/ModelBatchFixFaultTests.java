@@ -78,7 +78,7 @@ class ModelBatchFixFaultTests {
         StopSignal.reset();
         try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
             Path job = job(shared, server, TWO_MODELS, "");
-            Run run = run(shared, job, "cal", Extensions.withEnv(LlmFixtures.ENV));
+            Run run = run(shared, job, "cal", Extensions.withEnv(LlmFixtures.KEYS));
             assertThat(run.exit()).as(run.out()).isZero();
             Map<String, Object> calls = modelCalls(shared, "cal");
             Map<String, Object> round1 = rounds(calls).stream().filter(r -> ((Number) r.get("round")).intValue() == 1)
@@ -140,13 +140,13 @@ class ModelBatchFixFaultTests {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         java.util.Map<String, Object> props = new java.util.HashMap<>(TestJobsAccess.h2(dir));
         props.put(Launcher.LEARNED_RULES_PROPERTY, "false");
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), runId, null), props,
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), runId, null), props,
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions);
         return new Run(exit, out.toString(StandardCharsets.UTF_8));
     }
 
     private Run run(Path job) {
-        return run(dir, job, "r1", Extensions.withEnv(LlmFixtures.ENV));
+        return run(dir, job, "r1", Extensions.withEnv(LlmFixtures.KEYS));
     }
 
     static Path out(Path dir, String runId) {
@@ -611,7 +611,7 @@ class ModelBatchFixFaultTests {
         try (ScriptedServer server = ScriptedServer.answering(MODEL::answer)) {
             Path job = job(dir, server, mixed, "");
 
-            Run run = run(dir, job, "r1", new Extensions(Map.of("lexical", offline), null, LlmFixtures.ENV));
+            Run run = run(dir, job, "r1", new Extensions(Map.of("lexical", offline), null, LlmFixtures.KEYS));
 
             // then the pattern is batch-fixed through the model matcher on narrowed candidates
             assertThat(run.exit()).as(run.out()).isZero();

@@ -20,8 +20,8 @@ public final class ModelJobMain {
         if (args.length > 3 && args[3].equals("--no-learned-rules")) {
             props.put(Launcher.LEARNED_RULES_PROPERTY, "false");
         }
-        int exit = Launcher.run(new RunRequest(Path.of(args[0]), null, dir.resolve("out"), args[2], null),
-                props, System.out, System.err, Extensions.withEnv(LlmFixtures.ENV));
+        int exit = Extensions.run(new RunRequest(Path.of(args[0]), null, dir.resolve("out"), args[2], null),
+                props, System.out, System.err, Extensions.withEnv(LlmFixtures.KEYS));
         System.exit(exit);
     }
 

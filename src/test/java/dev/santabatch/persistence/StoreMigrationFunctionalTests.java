@@ -165,7 +165,7 @@ class StoreMigrationFunctionalTests {
     }
 
     private int run(Map<String, Object> props, Path job, Extensions ext, ByteArrayOutputStream out) {
-        return Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), props,
+        return Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), props,
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ext);
     }
 

@@ -35,7 +35,7 @@ final class ChildRun {
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("-Dspring.datasource.url=" + TestJobs.h2Url(dir));
-        cmd.add("-Dsanta.debug.chunk-delay-ms=" + chunkDelayMillis);
+        cmd.add("-Dsanta.test.chunk-delay-ms=" + chunkDelayMillis);
         cmd.add("-Dsanta.test.hold-file=" + holdFile(dir)); // PassAll's reviewers wait while it exists
         cmd.add("dev.santabatch.run.PassAll"); // the real main, with passing reviewers: signals and locks are tested here
         cmd.addAll(List.of(args));

@@ -298,7 +298,7 @@ class HistoryFunctionalTests {
             return issues;
         });
         return new Extensions(Map.of("lexical", marker, "semantic", marker),
-                panels -> request -> new FixOutcome.Fixed(request.content().replace(SHOP, "").replace(SHIPPING, "")));
+                request -> new FixOutcome.Fixed(request.content().replace(SHOP, "").replace(SHIPPING, "")));
     }
 
     // ---------------------------------------------------------------- fixtures
@@ -322,7 +322,7 @@ class HistoryFunctionalTests {
 
     private int run(Path job, String runId, Extensions panel) {
         StopSignal.reset();
-        return Launcher.run(new RunRequest(job, null, dir.resolve("out"), runId, null), TestJobs.h2(dir), quiet(), System.err,
+        return Extensions.run(new RunRequest(job, null, dir.resolve("out"), runId, null), TestJobs.h2(dir), quiet(), System.err,
                 panel);
     }
 

@@ -1,5 +1,6 @@
 package dev.santabatch.run;
 
+import dev.santabatch.batch.Extensions;
 import dev.santabatch.batch.ReviewReuseFunctionalTests;
 import dev.santabatch.batch.ScriptedLoopFunctionalTests;
 import dev.santabatch.review.step.ReviewerType;
@@ -120,7 +121,7 @@ class LastResortFunctionalTests {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         // when it runs
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, ReviewReuseFunctionalTests.extensions(b, c));
 
         // then it fails, restartable, with the cause in the log and in report.json
@@ -151,7 +152,7 @@ class LastResortFunctionalTests {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
         // when it runs
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 ReviewReuseFunctionalTests.extensions(b, c));
 
@@ -185,7 +186,7 @@ class LastResortFunctionalTests {
         };
 
         // when it runs
-        int exit = Launcher.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
+        int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), TestJobsAccess.h2(dir),
                 new PrintStream(failingOnce, true, StandardCharsets.UTF_8), System.err,
                 ReviewReuseFunctionalTests.extensions(b, c));
 

@@ -2,6 +2,7 @@ package dev.santabatch.run;
 
 import dev.santabatch.cli.Cli;
 import dev.santabatch.batch.Extensions;
+import dev.santabatch.batch.SlowChunks;
 import dev.santabatch.review.step.ReviewerType;
 import dev.santabatch.review.step.ScriptedReviewer;
 import dev.santabatch.review.Check;
@@ -22,7 +23,8 @@ import java.util.Set;
 /**
  * Reviewers that pass every item, for tests of the run's infrastructure (ingest, export, locks,
  * signals, restarts) where what the reviewers say is not the point. Also a child-process entry
- * point: {@code run <job> [--out d] [--run-id id]} runs with them; other commands go to the CLI.
+ * point: {@code run <job> [--out d] [--run-id id]} runs with them, each ingest and pre-pass chunk
+ * slowed by {@code -Dsanta.test.chunk-delay-ms} ({@link SlowChunks}); other commands go to the CLI.
  */
 public final class PassAll {
 
@@ -33,7 +35,7 @@ public final class PassAll {
             awaitRelease();
             return List.of();
         });
-        return new Extensions(Map.of("lexical", pass, "semantic", pass), p -> r -> new FixOutcome.Fixed(r.content()));
+        return new Extensions(Map.of("lexical", pass, "semantic", pass), r -> new FixOutcome.Fixed(r.content()));
     }
 
     /**
@@ -73,8 +75,8 @@ public final class PassAll {
         // a panel that passes everything catches no canary: canaries off (docs/canaries.md)
         Map<String, Object> withoutCanaries = new java.util.HashMap<>(props);
         withoutCanaries.putIfAbsent(Launcher.CANARIES_PROPERTY, "false");
-        return Launcher.run(new RunRequest(Path.of(args[1]), input, out2, runId, seed), withoutCanaries, out, err,
-                extensions());
+        return Extensions.run(new RunRequest(Path.of(args[1]), input, out2, runId, seed), withoutCanaries, out, err,
+                extensions(), new SlowChunks(Long.getLong("santa.test.chunk-delay-ms", 0L)));
     }
 
     /** Child-process entry point; the store URL comes from {@code -Dspring.datasource.url}. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.santabatch.batch.Extensions;
 import dev.santabatch.cli.Cli;
 import dev.santabatch.execution.StopSignal;
 import dev.santabatch.export.RunReport;
@@ -235,7 +236,7 @@ class PlanFunctionalTests {
 
     private int run(Path job, String runId) {
         StopSignal.reset();
-        return Launcher.run(new RunRequest(job, null, dir.resolve("out"), runId, null), TestJobs.h2(dir), quiet(),
+        return Extensions.run(new RunRequest(job, null, dir.resolve("out"), runId, null), TestJobs.h2(dir), quiet(),
                 System.err, HistoryFunctionalTests.panel("carries the shop-now boilerplate sentence", null));
     }
 
