@@ -326,11 +326,11 @@ public final class RunReport {
      * them has a verdict. The export and the {@code audit} command both use it, so they agree.
      */
     public static Report.@Nullable Audit storedAudit(Store store, long runPk, List<String> auditIds) {
-        long[] c = store.auditCounts(runPk, auditIds);
-        if (c[0] == 0) {
+        Store.AuditCounts c = store.auditCounts(runPk, auditIds);
+        if (c.audited() == 0) {
             return null;
         }
-        return audit(c[0], c[1], new HashSet<>(auditIds).size() - c[0]);
+        return audit(c.audited(), c.defective(), new HashSet<>(auditIds).size() - c.audited());
     }
 
     /** The human spot-check's escape rate: defective among audited, exact 95 % interval. */

@@ -327,10 +327,7 @@ public class Store {
                 });
         List<StoredItem> out = new ArrayList<>(page.size());
         for (StoredItem it : page) {
-            out.add(it.currentRev() > 0
-                    ? new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), it.currentRev(),
-                            content.get(it.id()))
-                    : it);
+            out.add(it.currentRev() > 0 ? it.at(new Revision(it.currentRev(), content.get(it.id()))) : it);
         }
         return out;
     }
@@ -339,12 +336,12 @@ public class Store {
     public record EligibleItem(StoredItem item, @Nullable String category, boolean changedLastRound) {}
 
     public List<EligibleItem> eligibleAfter(long runPk, long afterIndex, int batchFixRound, int limit) {
-        List<Object[]> meta = new ArrayList<>();
+        List<String> categories = new ArrayList<>();
         List<StoredItem> page = jdbc.query(
                 "SELECT item_id, record_index, line, fields, state, current_rev, category FROM sb_item"
                         + " WHERE run_pk = ? AND record_index > ? AND state = 'ACTIVE' ORDER BY run_pk, record_index LIMIT ?",
                 (rs, n) -> {
-                    meta.add(new Object[] {rs.getString(7)});
+                    categories.add(rs.getString(7));
                     return new StoredItem(
                             rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
                             null);
@@ -367,7 +364,7 @@ public class Store {
         for (int i = 0; i < full.size(); i++) {
             StoredItem it = full.get(i);
             boolean changed = ("batch-fix#" + batchFixRound).equals(causes.get(it.id() + "#" + it.currentRev()));
-            out.add(new EligibleItem(it, (String) meta.get(i)[0], changed));
+            out.add(new EligibleItem(it, categories.get(i), changed));
         }
         return out;
     }
@@ -381,12 +378,15 @@ public class Store {
     }
 
     /** The catalog's and the rubric's fingerprints as the run started, or empty for a new run. */
-    public Optional<String[]> fingerprint(long runPk) {
+    public Optional<Fingerprint> fingerprint(long runPk) {
         return jdbc.query("SELECT catalog_sha256, rubric_sha256 FROM sb_fingerprint WHERE run_pk = ?",
-                        (rs, n) -> new String[] {rs.getString(1), rs.getString(2)}, runPk)
+                        (rs, n) -> new Fingerprint(rs.getString(1), rs.getString(2)), runPk)
                 .stream()
                 .findFirst();
     }
+
+    /** The digests of the catalog file and of the rubric as a run started. */
+    public record Fingerprint(String catalog, String rubric) {}
 
     public void saveFingerprint(long runPk, String catalog, String rubric) {
         jdbc.update("INSERT INTO sb_fingerprint (run_pk, catalog_sha256, rubric_sha256) VALUES (?, ?, ?)", runPk, catalog, rubric);
@@ -441,25 +441,25 @@ public class Store {
         return out;
     }
 
-    /** Audited and defective counts of the run's stored human audit. */
+    /** Audited items and the defective among them. */
+    public record AuditCounts(long audited, long defective) {}
+
     /**
-     * Stored audit verdicts of the given items (the rows of the run's current {@code audit.csv}):
-     * {audited, defective}. Verdicts of items no longer in the audit sample are not counted.
+     * Stored audit verdicts of the given items (the rows of the run's current {@code audit.csv}).
+     * Verdicts of items no longer in the audit sample are not counted.
      */
-    public long[] auditCounts(long runPk, java.util.Collection<String> itemIds) {
-        long[] c = new long[2];
+    public AuditCounts auditCounts(long runPk, java.util.Collection<String> itemIds) {
         if (itemIds.isEmpty()) {
-            return c;
+            return new AuditCounts(0, 0);
         }
+        Map<String, Long> byVerdict = new HashMap<>();
         named.query("SELECT verdict, COUNT(*) FROM sb_audit WHERE run_pk = :run AND item_id IN (:ids) GROUP BY verdict",
                 new MapSqlParameterSource().addValue("run", runPk).addValue("ids", new ArrayList<>(new java.util.LinkedHashSet<>(itemIds))),
                 rs -> {
-                    c[0] += rs.getLong(2);
-                    if ("defective".equals(rs.getString(1))) {
-                        c[1] += rs.getLong(2);
-                    }
+                    byVerdict.merge(String.valueOf(rs.getString(1)), rs.getLong(2), Long::sum);
                 });
-        return c;
+        return new AuditCounts(byVerdict.values().stream().mapToLong(Long::longValue).sum(),
+                byVerdict.getOrDefault("defective", 0L));
     }
 
     public long countRevisions(long runPk, String cause) {
@@ -494,25 +494,21 @@ public class Store {
                 return;
             }
             List<String> revised = page.stream().filter(i -> i.currentRev() > 0).map(StoredItem::id).toList();
-            Map<String, Object[]> latest = new HashMap<>();
+            Map<String, Revision> latest = new HashMap<>();
             if (!revised.isEmpty()) {
                 named.query(
                         "SELECT item_id, rev, content FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run"
                                 + " AND round_no < :round",
                         new MapSqlParameterSource().addValue("ids", revised).addValue("run", runPk).addValue("round", round),
                         rs -> {
-                            Object[] cur = latest.get(rs.getString(1));
-                            if (cur == null || (Integer) cur[0] < rs.getInt(2)) {
-                                latest.put(rs.getString(1), new Object[] {rs.getInt(2), rs.getString(3)});
+                            Revision cur = latest.get(rs.getString(1));
+                            if (cur == null || cur.rev() < rs.getInt(2)) {
+                                latest.put(rs.getString(1), new Revision(rs.getInt(2), rs.getString(3)));
                             }
                         });
             }
             for (StoredItem it : page) {
-                Object[] l = latest.get(it.id());
-                action.accept(l == null
-                        ? new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), 0, null)
-                        : new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), (Integer) l[0],
-                                (String) l[1]));
+                action.accept(it.at(latest.getOrDefault(it.id(), Revision.ORIGINAL)));
             }
             after = page.get(page.size() - 1).recordIndex();
         }
@@ -531,13 +527,10 @@ public class Store {
             return row;
         }
         StoredItem it = row.get();
-        List<Object[]> rev = jdbc.query(
+        List<Revision> rev = jdbc.query(
                 "SELECT rev, content FROM sb_revision WHERE item_id = ? AND run_pk = ? AND round_no < ? ORDER BY rev DESC LIMIT 1",
-                (rs, n) -> new Object[] {rs.getInt(1), rs.getString(2)}, itemId, runPk, round);
-        return Optional.of(rev.isEmpty()
-                ? new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), 0, null)
-                : new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), (Integer) rev.get(0)[0],
-                        (String) rev.get(0)[1]));
+                (rs, n) -> new Revision(rs.getInt(1), rs.getString(2)), itemId, runPk, round);
+        return Optional.of(it.at(rev.isEmpty() ? Revision.ORIGINAL : rev.get(0)));
     }
 
     /** One item with its current content. */
@@ -729,5 +722,15 @@ public class Store {
      * @param content the current revision's content, {@code null} when the item is unchanged
      */
     public record StoredItem(
-            String id, long recordIndex, long line, String fields, String state, int currentRev, @Nullable String content) {}
+            String id, long recordIndex, long line, String fields, String state, int currentRev, @Nullable String content) {
+
+        StoredItem at(Revision r) {
+            return new StoredItem(id, recordIndex, line, fields, state, r.rev(), r.content());
+        }
+    }
+
+    /** A revision number and its content; revision 0 with no content is the original. */
+    private record Revision(int rev, @Nullable String content) {
+        static final Revision ORIGINAL = new Revision(0, null);
+    }
 }
