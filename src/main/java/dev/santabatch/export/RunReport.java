@@ -1,5 +1,6 @@
 package dev.santabatch.export;
 
+import dev.santabatch.persistence.Cause;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -294,7 +295,7 @@ public final class RunReport {
                 : loop.countReviews(ctx.runPk(), ctx.offlineReviewers());
         long batchChecks = ctx.batchFixChecks() * offlineReviewers;
         long fixes = ctx.offlineFixer()
-                ? store.countRevisions(ctx.runPk(), "santa-fix") + store.countRevisions(ctx.runPk(), "batch-fix")
+                ? store.countRevisions(ctx.runPk(), Cause.SANTA_FIX) + store.countRevisions(ctx.runPk(), Cause.BATCH_FIX)
                 : 0;
         double meanReviews = metrics.meanReviewsPerItem().orElse(1.0);
         double meanFixes = metrics.meanFixesPerItem().orElse(0.0);

@@ -1,5 +1,8 @@
 package dev.santabatch.persistence;
 
+import static dev.santabatch.persistence.ItemState.ACTIVE;
+import static dev.santabatch.persistence.ItemState.ESCALATED;
+
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -208,7 +211,7 @@ public class Store {
         }
         jdbc.batchUpdate(
                 "INSERT INTO sb_item (run_pk, item_id, record_index, line, category, fields, state, current_rev, input_sha256)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', 0, ?)",
+                        + " VALUES (?, ?, ?, ?, ?, ?, '" + ACTIVE + "', 0, ?)",
                 items,
                 items.size(),
                 (ps, it) -> {
@@ -339,7 +342,7 @@ public class Store {
         List<String> categories = new ArrayList<>();
         List<StoredItem> page = jdbc.query(
                 "SELECT item_id, record_index, line, fields, state, current_rev, category FROM sb_item"
-                        + " WHERE run_pk = ? AND record_index > ? AND state = 'ACTIVE' ORDER BY run_pk, record_index LIMIT ?",
+                        + " WHERE run_pk = ? AND record_index > ? AND state = '" + ACTIVE + "' ORDER BY run_pk, record_index LIMIT ?",
                 (rs, n) -> {
                     categories.add(rs.getString(7));
                     return new StoredItem(
@@ -363,7 +366,7 @@ public class Store {
         List<EligibleItem> out = new ArrayList<>(full.size());
         for (int i = 0; i < full.size(); i++) {
             StoredItem it = full.get(i);
-            boolean changed = ("batch-fix#" + batchFixRound).equals(causes.get(it.id() + "#" + it.currentRev()));
+            boolean changed = (Cause.BATCH_FIX.value() + "#" + batchFixRound).equals(causes.get(it.id() + "#" + it.currentRev()));
             out.add(new EligibleItem(it, categories.get(i), changed));
         }
         return out;
@@ -428,7 +431,8 @@ public class Store {
                 "SELECT r.item_id, r.rev, r.content, i.fields,"
                         + " (SELECT p.content FROM sb_revision p WHERE p.item_id = r.item_id AND p.run_pk = r.run_pk AND p.rev = r.rev - 1)"
                         + " FROM sb_revision r JOIN sb_item i ON i.item_id = r.item_id AND i.run_pk = r.run_pk"
-                        + " WHERE r.item_id IN (:ids) AND r.run_pk = :run AND r.round_no = :round AND r.cause = 'santa-fix'"
+                        + " WHERE r.item_id IN (:ids) AND r.run_pk = :run AND r.round_no = :round"
+                        + " AND r.cause = '" + Cause.SANTA_FIX.value() + "'"
                         + " ORDER BY r.item_id, r.rev",
                 new MapSqlParameterSource().addValue("ids", itemIds).addValue("run", runPk).addValue("round", round),
                 rs -> {
@@ -462,13 +466,13 @@ public class Store {
                 byVerdict.getOrDefault("defective", 0L));
     }
 
-    public long countRevisions(long runPk, String cause) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_revision WHERE run_pk = ? AND cause = ?", Long.class, runPk, cause);
+    public long countRevisions(long runPk, Cause cause) {
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_revision WHERE run_pk = ? AND cause = ?", Long.class, runPk, cause.value());
         return n == null ? 0 : n;
     }
 
     public long countEligible(long runPk) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item WHERE run_pk = ? AND state = 'ACTIVE'", Long.class, runPk);
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item WHERE run_pk = ? AND state = '" + ACTIVE + "'", Long.class, runPk);
         return n == null ? 0 : n;
     }
 
@@ -546,11 +550,11 @@ public class Store {
     }
 
     /** Stores a new revision of an item and makes it current. */
-    public void addRevision(long runPk, String itemId, int rev, int round, String cause, @Nullable String pattern, String content) {
+    public void addRevision(long runPk, String itemId, int rev, int round, Cause cause, @Nullable String pattern, String content) {
         jdbc.update(
                 "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, rev, round, cause, pattern, content, Timestamp.from(Instant.now()));
+                runPk, itemId, rev, round, cause.value(), pattern, content, Timestamp.from(Instant.now()));
         jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ?", rev, runPk, itemId);
     }
 
@@ -559,35 +563,35 @@ public class Store {
      * step that re-runs over items it already changed (a batch-fix re-run after it completed) then
      * writes nothing for them. Returns whether the revision was stored.
      */
-    public boolean addRevisionIfAt(long runPk, String itemId, int baseRev, int round, String cause, @Nullable String pattern,
+    public boolean addRevisionIfAt(long runPk, String itemId, int baseRev, int round, Cause cause, @Nullable String pattern,
             String content) {
         int n = jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
-                + " AND state = 'ACTIVE'", baseRev + 1, runPk, itemId, baseRev);
+                + " AND state = '" + ACTIVE + "'", baseRev + 1, runPk, itemId, baseRev);
         if (n == 0) {
             return false;
         }
         jdbc.update(
                 "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, baseRev + 1, round, cause, pattern, content, Timestamp.from(Instant.now()));
+                runPk, itemId, baseRev + 1, round, cause.value(), pattern, content, Timestamp.from(Instant.now()));
         return true;
     }
 
     /**
-     * As {@link #escalate(long, String, int, String, String, String, String, List)}, only while the
+     * As {@link #escalate(long, String, int, Cause, String, String, String, List)}, only while the
      * item is still ACTIVE at revision {@code baseRev}. Returns whether the item was escalated.
      */
-    public boolean escalateIfAt(long runPk, String itemId, int baseRev, int round, String cause, @Nullable String reason,
+    public boolean escalateIfAt(long runPk, String itemId, int baseRev, int round, Cause cause, @Nullable String reason,
             @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
-        int n = jdbc.update("UPDATE sb_item SET state = 'ESCALATED' WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
-                + " AND state = 'ACTIVE'", runPk, itemId, baseRev);
+        int n = jdbc.update("UPDATE sb_item SET state = '" + ESCALATED + "' WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
+                + " AND state = '" + ACTIVE + "'", runPk, itemId, baseRev);
         if (n == 0) {
             return false;
         }
         jdbc.update(
                 "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, reason, pattern, last_attempt, issues)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, round, cause, reason, pattern, lastAttempt, String.join("\n", issues));
+                runPk, itemId, round, cause.value(), reason, pattern, lastAttempt, String.join("\n", issues));
         return true;
     }
 
@@ -595,13 +599,13 @@ public class Store {
      * Holds an item for a person: it leaves the sampling population and the shipped catalog, with
      * the reason it is held (for {@code escalations.csv} and the report).
      */
-    public void escalate(long runPk, String itemId, int round, String cause, @Nullable String reason,
+    public void escalate(long runPk, String itemId, int round, Cause cause, @Nullable String reason,
             @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
-        jdbc.update("UPDATE sb_item SET state = 'ESCALATED' WHERE run_pk = ? AND item_id = ?", runPk, itemId);
+        jdbc.update("UPDATE sb_item SET state = '" + ESCALATED + "' WHERE run_pk = ? AND item_id = ?", runPk, itemId);
         jdbc.update(
                 "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, reason, pattern, last_attempt, issues)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, round, cause, reason, pattern, lastAttempt, String.join("\n", issues));
+                runPk, itemId, round, cause.value(), reason, pattern, lastAttempt, String.join("\n", issues));
     }
 
     /** Held items per reason (items escalated without a recorded reason under "(none)"). */
@@ -648,12 +652,12 @@ public class Store {
     }
 
     /** The content of every revision made by {@code cause}, by item id, in revision order. */
-    public void forEachRevision(long runPk, String cause, java.util.function.BiConsumer<String, String> action) {
+    public void forEachRevision(long runPk, Cause cause, java.util.function.BiConsumer<String, String> action) {
         jdbc.query("SELECT item_id, content FROM sb_revision WHERE run_pk = ? AND cause = ? ORDER BY item_id, rev",
                 rs -> {
                     action.accept(rs.getString(1), rs.getString(2));
                 },
-                runPk, cause);
+                runPk, cause.value());
     }
 
     public void forEachEscalation(long runPk, Consumer<Escalation> action) {
