@@ -3,17 +3,23 @@ package dev.santabatch.persistence;
 import static dev.santabatch.persistence.ItemState.ACTIVE;
 import static dev.santabatch.persistence.ItemState.ESCALATED;
 
+import dev.santabatch.review.FixExample;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
@@ -42,16 +48,8 @@ public class Store {
     private static final String RUN_COLUMNS = "SELECT run_pk, job_name, run_id, job_file, input_path, out_dir, seed,"
             + " created_at, lock_owner, heartbeat_at FROM sb_run";
 
-    private static final org.springframework.jdbc.core.RowMapper<RunRow> RUN = (rs, i) -> new RunRow(
-            rs.getLong(1),
-            rs.getString(2),
-            rs.getString(3),
-            rs.getString(4),
-            rs.getString(5),
-            rs.getString(6),
-            rs.getLong(7),
-            rs.getTimestamp(8).toInstant(),
-            rs.getString(9),
+    private static final RowMapper<RunRow> RUN = (rs, i) -> new RunRow(rs.getLong(1), rs.getString(2), rs.getString(3),
+            rs.getString(4), rs.getString(5), rs.getString(6), rs.getLong(7), rs.getTimestamp(8).toInstant(), rs.getString(9),
             Optional.ofNullable(rs.getTimestamp(10)).map(Timestamp::toInstant).orElse(null));
 
     public Optional<RunRow> findRun(String jobName, String runId) {
@@ -121,16 +119,9 @@ public class Store {
             return existing.get();
         }
         try {
-            jdbc.update(
-                    "INSERT INTO sb_run (job_name, run_id, job_file, input_path, out_dir, seed, created_at)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    wanted.jobName(),
-                    wanted.runId(),
-                    wanted.jobFile(),
-                    wanted.inputPath(),
-                    wanted.outDir(),
-                    wanted.seed(),
-                    Timestamp.from(wanted.createdAt()));
+            jdbc.update("INSERT INTO sb_run (job_name, run_id, job_file, input_path, out_dir, seed, created_at)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?)", wanted.jobName(), wanted.runId(), wanted.jobFile(),
+                    wanted.inputPath(), wanted.outDir(), wanted.seed(), Timestamp.from(wanted.createdAt()));
         } catch (org.springframework.dao.DuplicateKeyException raced) {
             // another process created it first: use theirs
         }
@@ -145,35 +136,21 @@ public class Store {
     public boolean takeLock(long runPk, @Nullable String expectedOwner, String newOwner) {
         Timestamp now = Timestamp.from(Instant.now());
         int n = expectedOwner == null
-                ? jdbc.update(
-                        "UPDATE sb_run SET lock_owner = ?, heartbeat_at = ? WHERE run_pk = ? AND lock_owner IS NULL",
-                        newOwner,
-                        now,
-                        runPk)
-                : jdbc.update(
-                        "UPDATE sb_run SET lock_owner = ?, heartbeat_at = ? WHERE run_pk = ? AND lock_owner = ?",
-                        newOwner,
-                        now,
-                        runPk,
-                        expectedOwner);
+                ? jdbc.update("UPDATE sb_run SET lock_owner = ?, heartbeat_at = ? WHERE run_pk = ? AND lock_owner IS NULL",
+                        newOwner, now, runPk)
+                : jdbc.update("UPDATE sb_run SET lock_owner = ?, heartbeat_at = ? WHERE run_pk = ? AND lock_owner = ?",
+                        newOwner, now, runPk, expectedOwner);
         return n == 1;
     }
 
     public boolean heartbeat(long runPk, String owner) {
-        return jdbc.update(
-                        "UPDATE sb_run SET heartbeat_at = ? WHERE run_pk = ? AND lock_owner = ?",
-                        Timestamp.from(Instant.now()),
-                        runPk,
-                        owner)
-                == 1;
+        return jdbc.update("UPDATE sb_run SET heartbeat_at = ? WHERE run_pk = ? AND lock_owner = ?",
+                Timestamp.from(Instant.now()), runPk, owner) == 1;
     }
 
     /** Releases the run's lock; its last heartbeat is kept (what {@code status} shows for a run that died after it). */
     public void releaseLock(long runPk, String owner) {
-        jdbc.update(
-                "UPDATE sb_run SET lock_owner = NULL WHERE run_pk = ? AND lock_owner = ?",
-                runPk,
-                owner);
+        jdbc.update("UPDATE sb_run SET lock_owner = NULL WHERE run_pk = ? AND lock_owner = ?", runPk, owner);
     }
 
     // ---------------------------------------------------------------- header
@@ -212,9 +189,7 @@ public class Store {
         jdbc.batchUpdate(
                 "INSERT INTO sb_item (run_pk, item_id, record_index, line, category, fields, state, current_rev, input_sha256)"
                         + " VALUES (?, ?, ?, ?, ?, ?, '" + ACTIVE + "', 0, ?)",
-                items,
-                items.size(),
-                (ps, it) -> {
+                items, items.size(), (ps, it) -> {
                     ps.setLong(1, runPk);
                     ps.setString(2, it.id());
                     ps.setLong(3, it.recordIndex());
@@ -231,9 +206,7 @@ public class Store {
         }
         jdbc.batchUpdate(
                 "INSERT INTO sb_reject (run_pk, line, end_line, reason, raw) VALUES (?, ?, ?, ?, ?)",
-                rejects,
-                rejects.size(),
-                (ps, r) -> {
+                rejects, rejects.size(), (ps, r) -> {
                     ps.setLong(1, runPk);
                     ps.setLong(2, r.line());
                     ps.setLong(3, r.endLine());
@@ -243,13 +216,11 @@ public class Store {
     }
 
     public long countItems(long runPk) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item WHERE run_pk = ?", Long.class, runPk);
-        return n == null ? 0 : n;
+        return count("SELECT COUNT(*) FROM sb_item WHERE run_pk = ?", runPk);
     }
 
     public long countRejects(long runPk) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_reject WHERE run_pk = ?", Long.class, runPk);
-        return n == null ? 0 : n;
+        return count("SELECT COUNT(*) FROM sb_reject WHERE run_pk = ?", runPk);
     }
 
     /**
@@ -268,23 +239,35 @@ public class Store {
         }
     }
 
+    private static final String REJECTS = "SELECT line, end_line, reason, raw FROM sb_reject WHERE run_pk = ? ORDER BY line";
+
+    private static final RowMapper<RejectRow> REJECT =
+            (rs, i) -> new RejectRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4));
+
     public List<RejectRow> rejects(long runPk) {
-        return new ArrayList<>(jdbc.query(
-                "SELECT line, end_line, reason, raw FROM sb_reject WHERE run_pk = ? ORDER BY line",
-                (rs, i) -> new RejectRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)),
-                runPk));
+        return new ArrayList<>(jdbc.query(REJECTS, REJECT, runPk));
     }
 
     public void forEachReject(long runPk, Consumer<RejectRow> action) {
-        jdbc.query(
-                "SELECT line, end_line, reason, raw FROM sb_reject WHERE run_pk = ? ORDER BY line",
-                rs -> {
-                    action.accept(new RejectRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
-                },
-                runPk);
+        jdbc.query(REJECTS, rs -> {
+            action.accept(REJECT.mapRow(rs, 0));
+        }, runPk);
     }
 
     // ---------------------------------------------------------------- revisions, escalations, rule counts
+
+    private static final String ITEM_COLUMNS = "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item";
+
+    // ORDER BY names run_pk too, so that H2 reads the (run_pk, record_index) index in order
+    // instead of sorting every later row for each page
+    private static final String ITEM_PAGE = ITEM_COLUMNS
+            + " WHERE run_pk = ? AND record_index > ? ORDER BY run_pk, record_index LIMIT ?";
+
+    private static final String ITEM_BY_ID = ITEM_COLUMNS + " WHERE item_id = ? AND run_pk = ?";
+
+    /** An item without its content (read from its current revision where it has one). */
+    private static final RowMapper<StoredItem> ITEM = (rs, n) -> new StoredItem(
+            rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6), null);
 
     /**
      * A page of items in input order after {@code afterIndex}, with their current content. Two
@@ -292,18 +275,7 @@ public class Store {
      * item_id) rather than a join, which H2 plans badly over a derived table.
      */
     public List<StoredItem> itemsAfter(long runPk, long afterIndex, int limit) {
-        // ORDER BY names run_pk too, so that H2 reads the (run_pk, record_index) index in order
-        // instead of sorting every later row for each page
-        List<StoredItem> page = jdbc.query(
-                "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item"
-                        + " WHERE run_pk = ? AND record_index > ? ORDER BY run_pk, record_index LIMIT ?",
-                (rs, n) -> new StoredItem(
-                        rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-                        null),
-                runPk,
-                afterIndex,
-                limit);
-        return withContent(runPk, page);
+        return withContent(runPk, jdbc.query(ITEM_PAGE, ITEM, runPk, afterIndex, limit));
     }
 
     private List<StoredItem> withContent(long runPk, List<StoredItem> page) {
@@ -317,13 +289,8 @@ public class Store {
             return page;
         }
         Map<String, String> content = new HashMap<>();
-        MapSqlParameterSource p = new MapSqlParameterSource()
-                .addValue("run", runPk)
-                .addValue("ids", new ArrayList<>(revised.keySet()));
-        named.query(
-                "SELECT item_id, rev, content FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run",
-                p,
-                rs -> {
+        named.query("SELECT item_id, rev, content FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run",
+                new MapSqlParameterSource().addValue("run", runPk).addValue("ids", new ArrayList<>(revised.keySet())), rs -> {
                     if (revised.get(rs.getString(1)) == rs.getInt(2)) {
                         content.put(rs.getString(1), rs.getString(3));
                     }
@@ -345,9 +312,7 @@ public class Store {
                         + " WHERE run_pk = ? AND record_index > ? AND state = '" + ACTIVE + "' ORDER BY run_pk, record_index LIMIT ?",
                 (rs, n) -> {
                     categories.add(rs.getString(7));
-                    return new StoredItem(
-                            rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-                            null);
+                    return ITEM.mapRow(rs, n);
                 },
                 runPk,
                 afterIndex,
@@ -373,7 +338,7 @@ public class Store {
     }
 
     public Map<String, Long> escalationsByCause(long runPk) {
-        Map<String, Long> m = new java.util.TreeMap<>();
+        Map<String, Long> m = new TreeMap<>();
         jdbc.query("SELECT cause, COUNT(*) FROM sb_escalation WHERE run_pk = ? GROUP BY cause", rs -> {
             m.put(rs.getString(1), rs.getLong(2));
         }, runPk);
@@ -421,9 +386,9 @@ public class Store {
      * Accepted Santa fixes of a round for the given items, in item order: each revision's text and
      * the text it replaced (the input for a first revision). At most {@code limit}.
      */
-    public List<dev.santabatch.review.FixExample> santaFixExamples(long runPk, int round, List<String> itemIds, int contentIndex,
+    public List<FixExample> santaFixExamples(long runPk, int round, List<String> itemIds, int contentIndex,
             int limit) {
-        List<dev.santabatch.review.FixExample> out = new ArrayList<>();
+        List<FixExample> out = new ArrayList<>();
         if (itemIds.isEmpty()) {
             return out;
         }
@@ -439,7 +404,7 @@ public class Store {
                     if (out.size() < limit) {
                         String before = rs.getString(5) != null ? rs.getString(5)
                                 : FieldsCodec.decode(rs.getString(4)).get(contentIndex);
-                        out.add(new dev.santabatch.review.FixExample(before, rs.getString(3)));
+                        out.add(new FixExample(before, rs.getString(3)));
                     }
                 });
         return out;
@@ -452,13 +417,13 @@ public class Store {
      * Stored audit verdicts of the given items (the rows of the run's current {@code audit.csv}).
      * Verdicts of items no longer in the audit sample are not counted.
      */
-    public AuditCounts auditCounts(long runPk, java.util.Collection<String> itemIds) {
+    public AuditCounts auditCounts(long runPk, Collection<String> itemIds) {
         if (itemIds.isEmpty()) {
             return new AuditCounts(0, 0);
         }
         Map<String, Long> byVerdict = new HashMap<>();
         named.query("SELECT verdict, COUNT(*) FROM sb_audit WHERE run_pk = :run AND item_id IN (:ids) GROUP BY verdict",
-                new MapSqlParameterSource().addValue("run", runPk).addValue("ids", new ArrayList<>(new java.util.LinkedHashSet<>(itemIds))),
+                new MapSqlParameterSource().addValue("run", runPk).addValue("ids", new ArrayList<>(new LinkedHashSet<>(itemIds))),
                 rs -> {
                     byVerdict.merge(String.valueOf(rs.getString(1)), rs.getLong(2), Long::sum);
                 });
@@ -467,12 +432,15 @@ public class Store {
     }
 
     public long countRevisions(long runPk, Cause cause) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_revision WHERE run_pk = ? AND cause = ?", Long.class, runPk, cause.value());
-        return n == null ? 0 : n;
+        return count("SELECT COUNT(*) FROM sb_revision WHERE run_pk = ? AND cause = ?", runPk, cause.value());
     }
 
     public long countEligible(long runPk) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item WHERE run_pk = ? AND state = '" + ACTIVE + "'", Long.class, runPk);
+        return count("SELECT COUNT(*) FROM sb_item WHERE run_pk = ? AND state = '" + ACTIVE + "'", runPk);
+    }
+
+    private long count(String sql, Object... args) {
+        Long n = jdbc.queryForObject(sql, Long.class, args);
         return n == null ? 0 : n;
     }
 
@@ -488,12 +456,7 @@ public class Store {
     public void forEachItemAsOfRound(long runPk, int round, Consumer<StoredItem> action) {
         long after = -1;
         while (true) {
-            List<StoredItem> page = jdbc.query(
-                    "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item"
-                            + " WHERE run_pk = ? AND record_index > ? ORDER BY run_pk, record_index LIMIT ?",
-                    (rs, n) -> new StoredItem(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
-                            rs.getString(5), rs.getInt(6), null),
-                    runPk, after, 2000);
+            List<StoredItem> page = jdbc.query(ITEM_PAGE, ITEM, runPk, after, 2000);
             if (page.isEmpty()) {
                 return;
             }
@@ -520,13 +483,7 @@ public class Store {
 
     /** One item as it stood at the start of a round (see {@link #forEachItemAsOfRound}). */
     public Optional<StoredItem> itemAsOfRound(long runPk, String itemId, int round) {
-        Optional<StoredItem> row = jdbc.query(
-                        "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item WHERE item_id = ? AND run_pk = ?",
-                        (rs, n) -> new StoredItem(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
-                                rs.getString(5), rs.getInt(6), null),
-                        itemId, runPk)
-                .stream()
-                .findFirst();
+        Optional<StoredItem> row = jdbc.query(ITEM_BY_ID, ITEM, itemId, runPk).stream().findFirst();
         if (row.isEmpty() || row.get().currentRev() == 0) {
             return row;
         }
@@ -539,22 +496,12 @@ public class Store {
 
     /** One item with its current content. */
     public Optional<StoredItem> item(long runPk, String itemId) {
-        List<StoredItem> one = jdbc.query(
-                "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item WHERE item_id = ? AND run_pk = ?",
-                (rs, n) -> new StoredItem(
-                        rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-                        null),
-                itemId,
-                runPk);
-        return withContent(runPk, one).stream().findFirst();
+        return withContent(runPk, jdbc.query(ITEM_BY_ID, ITEM, itemId, runPk)).stream().findFirst();
     }
 
     /** Stores a new revision of an item and makes it current. */
     public void addRevision(long runPk, String itemId, int rev, int round, Cause cause, @Nullable String pattern, String content) {
-        jdbc.update(
-                "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, rev, round, cause.value(), pattern, content, Timestamp.from(Instant.now()));
+        insertRevision(runPk, itemId, rev, round, cause, pattern, content);
         jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ?", rev, runPk, itemId);
     }
 
@@ -570,10 +517,7 @@ public class Store {
         if (n == 0) {
             return false;
         }
-        jdbc.update(
-                "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, baseRev + 1, round, cause.value(), pattern, content, Timestamp.from(Instant.now()));
+        insertRevision(runPk, itemId, baseRev + 1, round, cause, pattern, content);
         return true;
     }
 
@@ -588,10 +532,7 @@ public class Store {
         if (n == 0) {
             return false;
         }
-        jdbc.update(
-                "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, reason, pattern, last_attempt, issues)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, round, cause.value(), reason, pattern, lastAttempt, String.join("\n", issues));
+        insertEscalation(runPk, itemId, round, cause, reason, pattern, lastAttempt, issues);
         return true;
     }
 
@@ -602,6 +543,19 @@ public class Store {
     public void escalate(long runPk, String itemId, int round, Cause cause, @Nullable String reason,
             @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
         jdbc.update("UPDATE sb_item SET state = '" + ESCALATED + "' WHERE run_pk = ? AND item_id = ?", runPk, itemId);
+        insertEscalation(runPk, itemId, round, cause, reason, pattern, lastAttempt, issues);
+    }
+
+    private void insertRevision(long runPk, String itemId, int rev, int round, Cause cause, @Nullable String pattern,
+            String content) {
+        jdbc.update(
+                "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, itemId, rev, round, cause.value(), pattern, content, Timestamp.from(Instant.now()));
+    }
+
+    private void insertEscalation(long runPk, String itemId, int round, Cause cause, @Nullable String reason,
+            @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
         jdbc.update(
                 "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, reason, pattern, last_attempt, issues)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -610,7 +564,7 @@ public class Store {
 
     /** Held items per reason (items escalated without a recorded reason under "(none)"). */
     public Map<String, Long> escalationsByReason(long runPk) {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         jdbc.query("SELECT reason, COUNT(*) FROM sb_escalation WHERE run_pk = ? GROUP BY reason", rs -> {
             out.put(rs.getString(1) == null ? "(none)" : rs.getString(1), rs.getLong(2));
         }, runPk);
@@ -652,7 +606,7 @@ public class Store {
     }
 
     /** The content of every revision made by {@code cause}, by item id, in revision order. */
-    public void forEachRevision(long runPk, Cause cause, java.util.function.BiConsumer<String, String> action) {
+    public void forEachRevision(long runPk, Cause cause, BiConsumer<String, String> action) {
         jdbc.query("SELECT item_id, content FROM sb_revision WHERE run_pk = ? AND cause = ? ORDER BY item_id, rev",
                 rs -> {
                     action.accept(rs.getString(1), rs.getString(2));
@@ -686,25 +640,14 @@ public class Store {
 
     /**
      * @param current the last revision that passed the rules ({@code null}: the original)
-     */
-    /**
      * @param reason why the item is held; {@code null} for items escalated before reasons were stored
      */
     public record Escalation(String itemId, int round, String cause, @Nullable String pattern,
             @Nullable String lastAttempt, String issues, String fields, @Nullable String current,
             @Nullable String reason) {}
 
-    public record RunRow(
-            long runPk,
-            String jobName,
-            String runId,
-            String jobFile,
-            String inputPath,
-            String outDir,
-            long seed,
-            Instant createdAt,
-            @Nullable String lockOwner,
-            @Nullable Instant heartbeatAt) {}
+    public record RunRow(long runPk, String jobName, String runId, String jobFile, String inputPath, String outDir, long seed,
+            Instant createdAt, @Nullable String lockOwner, @Nullable Instant heartbeatAt) {}
 
     /**
      * An item as ingested: the whole input row as one CSV record, for exact export.
