@@ -1,5 +1,6 @@
 package dev.santabatch.batchfix;
 
+import dev.santabatch.persistence.Cause;
 import dev.santabatch.review.offline.StoreSnapshot;
 import dev.santabatch.review.step.Panels;
 import dev.santabatch.rounds.FailOnCurrentText;
@@ -47,8 +48,6 @@ public final class BatchFixStep {
 
     /** The step's name in the job (the export reads its read count). */
     public static final String NAME = "batch-fix";
-
-    static final String CAUSE = "batch-fix";
 
     public record Task(Store.StoredItem item, int round) {}
 
@@ -358,8 +357,8 @@ public final class BatchFixStep {
                 // written only while the item is still as it was read: an outcome for an item
                 // changed or held since (by an earlier execution of the step) is dropped, counts too
                 boolean written = o.fixed() != null
-                        ? store.addRevisionIfAt(run.runPk(), id, baseRev, round, CAUSE, o.label(), o.fixed())
-                        : store.escalateIfAt(run.runPk(), id, baseRev, round, CAUSE, o.reason(), o.label(), o.attempt(),
+                        ? store.addRevisionIfAt(run.runPk(), id, baseRev, round, Cause.BATCH_FIX, o.label(), o.fixed())
+                        : store.escalateIfAt(run.runPk(), id, baseRev, round, Cause.BATCH_FIX, o.reason(), o.label(), o.attempt(),
                                 o.issues());
                 if (!written) {
                     continue;
@@ -374,7 +373,7 @@ public final class BatchFixStep {
                 }
             }
             // in the chunk's transaction: a restart rescans only items whose chunk was not written
-            attributed.forEach((round, a) -> loop.addIssueAttribution(run.runPk(), round, CAUSE, a));
+            attributed.forEach((round, a) -> loop.addIssueAttribution(run.runPk(), round, Cause.BATCH_FIX.value(), a));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.santabatch.batchfix;
 
+import dev.santabatch.persistence.Cause;
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.rounds.LearnedRuleStore;
 import dev.santabatch.review.step.Panels;
 import dev.santabatch.rounds.FailOnCurrentText;
@@ -396,20 +398,20 @@ public final class LearnedRules {
             String itemId = f.getKey();
             // NICE as sampled; ACTIVE when a killed execution had moved it and not yet stored its fix
             Optional<Store.StoredItem> item = store.item(run.runPk(), itemId)
-                    .filter(it -> "NICE".equals(it.state()) || "ACTIVE".equals(it.state()));
+                    .filter(it -> ItemState.NICE.equals(it.state()) || ItemState.ACTIVE.equals(it.state()));
             if (item.isPresent()) {
                 PassedItem current = asOf(item.get());
                 RuleOutcome o = fixed(engine, current);
-                store.setState(run.runPk(), itemId, "ACTIVE");
+                store.setState(run.runPk(), itemId, ItemState.ACTIVE);
                 if (o == null) {
                     // a FAIL on its current revision that the rule cannot fix within the rules: held
-                    if (store.escalateIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,
+                    if (store.escalateIfAt(run.runPk(), itemId, item.get().currentRev(), round, Cause.BATCH_FIX,
                             BatchFixReason.LEARNED_RULE_CANNOT_FIX.name(), label, null,
                             List.of(p.criterion() + ": the fresh review failed it"))) {
                         loop.addPatternCounts(run.runPk(), round, p.patternNo(), 1, 0, 1);
                     }
                 } else if (Boolean.TRUE.equals(tx.execute(status -> {
-                    if (!store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round, BatchFixStep.CAUSE,
+                    if (!store.addRevisionIfAt(run.runPk(), itemId, item.get().currentRev(), round, Cause.BATCH_FIX,
                             label, o.text())) {
                         return false;
                     }
@@ -462,7 +464,7 @@ public final class LearnedRules {
     boolean writeFix(String ruleId, LoopStore.PatternRow pattern, int round, String itemId, int baseRev, String label,
             String text, List<String> checkFails) {
         return Boolean.TRUE.equals(tx.execute(status -> {
-            if (!store.addRevisionIfAt(run.runPk(), itemId, baseRev, round, BatchFixStep.CAUSE, label, text)) {
+            if (!store.addRevisionIfAt(run.runPk(), itemId, baseRev, round, Cause.BATCH_FIX, label, text)) {
                 return false;
             }
             loop.flagRevised(run.runPk(), itemId, baseRev, round, line -> ModelBatchFix.resolves(pattern, line), List.of());
@@ -725,7 +727,7 @@ public final class LearnedRules {
     /** The text the round's Santa loop accepted for an item: its last {@code santa-fix} revision of the round. */
     private Optional<String> acceptedText(String itemId, int round) {
         return store.jdbc().query("SELECT content FROM sb_revision WHERE run_pk = ? AND item_id = ? AND round_no = ?"
-                        + " AND cause = 'santa-fix' ORDER BY rev DESC LIMIT 1",
+                        + " AND cause = '" + Cause.SANTA_FIX.value() + "' ORDER BY rev DESC LIMIT 1",
                 (rs, n) -> rs.getString(1), run.runPk(), itemId, round).stream().findFirst();
     }
 

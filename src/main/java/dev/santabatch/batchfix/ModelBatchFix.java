@@ -1,5 +1,7 @@
 package dev.santabatch.batchfix;
 
+import dev.santabatch.persistence.Cause;
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.model.SpendStore;
 import dev.santabatch.review.offline.StoreSnapshot;
 import dev.santabatch.review.step.Panels;
@@ -281,7 +283,7 @@ public final class ModelBatchFix {
                     fetched = next.get(next.size() - 1).recordIndex();
                     for (SpendStore.Candidate c : next) {
                         store.item(run.runPk(), c.itemId())
-                                .filter(it -> !"ESCALATED".equals(it.state()) && !"NICE".equals(it.state()))
+                                .filter(it -> !ItemState.ESCALATED.equals(it.state()) && !ItemState.NICE.equals(it.state()))
                                 .ifPresent(it -> page.add(new Task(c, it, state.round)));
                     }
                 }
@@ -420,7 +422,7 @@ public final class ModelBatchFix {
                     state = "unlike-sample";
                 } else if (o.fixed() != null) {
                     // as in BatchFixStep: written only while the item is still as it was read
-                    if (store.addRevisionIfAt(runPk, id, o.task().item().currentRev(), round, BatchFixStep.CAUSE,
+                    if (store.addRevisionIfAt(runPk, id, o.task().item().currentRev(), round, Cause.BATCH_FIX,
                             o.label(o.matched()), o.fixed())) {
                         o.matched().forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 1, 0));
                         // another pattern it shows was not fixed, or an earlier FAIL on the read text
@@ -432,7 +434,7 @@ public final class ModelBatchFix {
                 } else if (!o.failed().isEmpty() || !o.matched().isEmpty()) {
                     List<LoopStore.PatternRow> all = new ArrayList<>(o.matched());
                     all.addAll(o.failed());
-                    if (store.escalateIfAt(runPk, id, o.task().item().currentRev(), round, BatchFixStep.CAUSE, o.reason(),
+                    if (store.escalateIfAt(runPk, id, o.task().item().currentRev(), round, Cause.BATCH_FIX, o.reason(),
                             o.label(all), o.attempt(), o.issues())) {
                         all.forEach(p -> loop.addPatternCounts(runPk, round, p.patternNo(), 1, 0, 1));
                     }

@@ -1,16 +1,18 @@
 package dev.santabatch.carry;
 
+import dev.santabatch.persistence.ItemState;
+
 /** The outcome an item inherits from an earlier run, as stored in {@code sb_item.carry}. */
 public enum CarryKind {
     /** NICE on its final revision there: shipped with that revision, not reviewed again. */
-    NICE("NICE"),
+    NICE(ItemState.NICE),
     /** Held for a person there ({@code escalations.csv}): held again, not reviewed again. */
-    HELD("ESCALATED"),
+    HELD(ItemState.ESCALATED),
     /**
      * Shipped there under a clean sample without a review of its own: carried with its shipped text
      * and eligible for sampling as any item.
      */
-    COVERED("ACTIVE");
+    COVERED(ItemState.ACTIVE);
 
     private final String state;
 

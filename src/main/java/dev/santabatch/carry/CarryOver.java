@@ -1,5 +1,6 @@
 package dev.santabatch.carry;
 
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.config.CarryOverSpec;
 import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.rounds.ShippingInvariant;
@@ -24,9 +25,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * item's text with the rules.
  */
 public final class CarryOver {
-
-    /** The cause of the revision that gives a carried item its text from the earlier run. */
-    public static final String CAUSE = "carry-over";
 
     /**
      * The reason of a held item carried over from an earlier run whose escalation gave none (a store
@@ -207,7 +205,7 @@ public final class CarryOver {
             if (si.currentRev() > 0) {
                 revised.computeIfAbsent(si.runPk(), k -> new HashMap<>()).put(id, si.currentRev());
             }
-            if (kind == CarryKind.HELD && "ESCALATED".equals(si.state())) {
+            if (kind == CarryKind.HELD && ItemState.ESCALATED.equals(si.state())) {
                 held.computeIfAbsent(si.runPk(), k -> new ArrayList<>()).add(id);
             }
             pending.put(id, new Pending(kind, si, runs, p.placement().failed(), approved));
@@ -248,7 +246,7 @@ public final class CarryOver {
      */
     private static @Nullable CarryKind kind(ShippingInvariant.Placement placement, String state) {
         return switch (placement.place()) {
-            case SHIPPED -> "NICE".equals(state) ? CarryKind.NICE : CarryKind.COVERED;
+            case SHIPPED -> ItemState.NICE.equals(state) ? CarryKind.NICE : CarryKind.COVERED;
             case HELD -> CarryKind.HELD;
             case UNVERIFIED -> null;
         };

@@ -1,5 +1,6 @@
 package dev.santabatch.carry;
 
+import dev.santabatch.persistence.ItemState;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -184,7 +185,7 @@ public final class CarryStore {
             return;
         }
         jdbc.batchUpdate("UPDATE sb_item SET carry = ?, carried_from = ?, carried_runs = ?, covered_sha256 = ?,"
-                        + " state = CASE WHEN ? = 'nice' THEN 'NICE' ELSE state END WHERE item_id = ? AND run_pk = ?",
+                        + " state = CASE WHEN ? = 'nice' THEN '" + ItemState.NICE + "' ELSE state END WHERE item_id = ? AND run_pk = ?",
                 marks, marks.size(), (ps, m) -> {
                     ps.setString(1, m.kind().key());
                     ps.setLong(2, m.fromRunPk());
@@ -277,8 +278,9 @@ public final class CarryStore {
      * An item a run carried and left as it carried it: in its carried state (not reviewed there), its
      * text not rewritten by a round. A person's verdict on it in the run it came from still holds.
      */
-    private static final String UNTOUCHED = "i.carry IS NOT NULL AND i.state = CASE i.carry WHEN 'nice' THEN 'NICE'"
-            + " WHEN 'held' THEN 'ESCALATED' ELSE 'ACTIVE' END AND NOT EXISTS (SELECT 1 FROM sb_revision v"
+    private static final String UNTOUCHED = "i.carry IS NOT NULL AND i.state = CASE i.carry WHEN 'nice' THEN '" + ItemState.NICE
+            + "' WHEN 'held' THEN '" + ItemState.ESCALATED + "' ELSE '" + ItemState.ACTIVE + "' END"
+            + " AND NOT EXISTS (SELECT 1 FROM sb_revision v"
             + " WHERE v.item_id = i.item_id AND v.run_pk = i.run_pk AND v.round_no > 0)";
 
     /**

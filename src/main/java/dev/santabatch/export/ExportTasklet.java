@@ -1,5 +1,6 @@
 package dev.santabatch.export;
 
+import dev.santabatch.persistence.Cause;
 import dev.santabatch.ingest.CatalogCsvWriter;
 import dev.santabatch.execution.RunContext;
 import dev.santabatch.execution.StopSignal;
@@ -130,7 +131,7 @@ public final class ExportTasklet implements Tasklet {
         if (truth != null) {
             long[] read = {0};
             // what the rules pre-pass left of each item: planted defects it fixed are not the reviewers'
-            store.forEachRevision(run.runPk(), dev.santabatch.prepass.PrePass.CAUSE, (id, content) -> {
+            store.forEachRevision(run.runPk(), Cause.RULES, (id, content) -> {
                 row("ground truth", "read", read);
                 truth.afterPrePass(id, content);
             });
@@ -339,7 +340,7 @@ public final class ExportTasklet implements Tasklet {
         if (e.current() != null) {
             return e.current();
         }
-        return "rules".equals(e.cause()) ? "" : original;
+        return Cause.RULES.value().equals(e.cause()) ? "" : original;
     }
 
     /**
@@ -378,9 +379,9 @@ public final class ExportTasklet implements Tasklet {
                         e.issues().isEmpty() ? List.of() : List.of(e.issues().split("\n"))));
             });
             for (Unresolved u : unresolved) {
-                out.writeRow(u.fail().itemId(), String.valueOf(u.fail().round()), ShippingInvariant.CAUSE,
+                out.writeRow(u.fail().itemId(), String.valueOf(u.fail().round()), Cause.SANTA_FIX.value(),
                         ShippingInvariant.FAIL_UNRESOLVED, "", u.original(), u.current(), "", String.join("\n", u.fail().issues()));
-                excerpt.accept(escalationRow(u.fail().itemId(), u.fail().round(), ShippingInvariant.CAUSE,
+                excerpt.accept(escalationRow(u.fail().itemId(), u.fail().round(), Cause.SANTA_FIX.value(),
                         ShippingInvariant.FAIL_UNRESOLVED, null, u.fail().issues()));
             }
             out.commit();

@@ -1,5 +1,6 @@
 package dev.santabatch.export;
 
+import dev.santabatch.persistence.Cause;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -294,7 +295,7 @@ public final class RunReport {
                 : loop.countReviews(ctx.runPk(), ctx.offlineReviewers());
         long batchChecks = ctx.batchFixChecks() * offlineReviewers;
         long fixes = ctx.offlineFixer()
-                ? store.countRevisions(ctx.runPk(), "santa-fix") + store.countRevisions(ctx.runPk(), "batch-fix")
+                ? store.countRevisions(ctx.runPk(), Cause.SANTA_FIX) + store.countRevisions(ctx.runPk(), Cause.BATCH_FIX)
                 : 0;
         double meanReviews = metrics.meanReviewsPerItem().orElse(1.0);
         double meanFixes = metrics.meanFixesPerItem().orElse(0.0);
@@ -326,11 +327,11 @@ public final class RunReport {
      * them has a verdict. The export and the {@code audit} command both use it, so they agree.
      */
     public static Report.@Nullable Audit storedAudit(Store store, long runPk, List<String> auditIds) {
-        long[] c = store.auditCounts(runPk, auditIds);
-        if (c[0] == 0) {
+        Store.AuditCounts c = store.auditCounts(runPk, auditIds);
+        if (c.audited() == 0) {
             return null;
         }
-        return audit(c[0], c[1], new HashSet<>(auditIds).size() - c[0]);
+        return audit(c.audited(), c.defective(), new HashSet<>(auditIds).size() - c.audited());
     }
 
     /** The human spot-check's escape rate: defective among audited, exact 95 % interval. */

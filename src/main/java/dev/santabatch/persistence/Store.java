@@ -1,16 +1,25 @@
 package dev.santabatch.persistence;
 
+import static dev.santabatch.persistence.ItemState.ACTIVE;
+import static dev.santabatch.persistence.ItemState.ESCALATED;
+
+import dev.santabatch.review.FixExample;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
@@ -39,16 +48,8 @@ public class Store {
     private static final String RUN_COLUMNS = "SELECT run_pk, job_name, run_id, job_file, input_path, out_dir, seed,"
             + " created_at, lock_owner, heartbeat_at FROM sb_run";
 
-    private static final org.springframework.jdbc.core.RowMapper<RunRow> RUN = (rs, i) -> new RunRow(
-            rs.getLong(1),
-            rs.getString(2),
-            rs.getString(3),
-            rs.getString(4),
-            rs.getString(5),
-            rs.getString(6),
-            rs.getLong(7),
-            rs.getTimestamp(8).toInstant(),
-            rs.getString(9),
+    private static final RowMapper<RunRow> RUN = (rs, i) -> new RunRow(rs.getLong(1), rs.getString(2), rs.getString(3),
+            rs.getString(4), rs.getString(5), rs.getString(6), rs.getLong(7), rs.getTimestamp(8).toInstant(), rs.getString(9),
             Optional.ofNullable(rs.getTimestamp(10)).map(Timestamp::toInstant).orElse(null));
 
     public Optional<RunRow> findRun(String jobName, String runId) {
@@ -118,16 +119,9 @@ public class Store {
             return existing.get();
         }
         try {
-            jdbc.update(
-                    "INSERT INTO sb_run (job_name, run_id, job_file, input_path, out_dir, seed, created_at)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    wanted.jobName(),
-                    wanted.runId(),
-                    wanted.jobFile(),
-                    wanted.inputPath(),
-                    wanted.outDir(),
-                    wanted.seed(),
-                    Timestamp.from(wanted.createdAt()));
+            jdbc.update("INSERT INTO sb_run (job_name, run_id, job_file, input_path, out_dir, seed, created_at)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?)", wanted.jobName(), wanted.runId(), wanted.jobFile(),
+                    wanted.inputPath(), wanted.outDir(), wanted.seed(), Timestamp.from(wanted.createdAt()));
         } catch (org.springframework.dao.DuplicateKeyException raced) {
             // another process created it first: use theirs
         }
@@ -142,35 +136,21 @@ public class Store {
     public boolean takeLock(long runPk, @Nullable String expectedOwner, String newOwner) {
         Timestamp now = Timestamp.from(Instant.now());
         int n = expectedOwner == null
-                ? jdbc.update(
-                        "UPDATE sb_run SET lock_owner = ?, heartbeat_at = ? WHERE run_pk = ? AND lock_owner IS NULL",
-                        newOwner,
-                        now,
-                        runPk)
-                : jdbc.update(
-                        "UPDATE sb_run SET lock_owner = ?, heartbeat_at = ? WHERE run_pk = ? AND lock_owner = ?",
-                        newOwner,
-                        now,
-                        runPk,
-                        expectedOwner);
+                ? jdbc.update("UPDATE sb_run SET lock_owner = ?, heartbeat_at = ? WHERE run_pk = ? AND lock_owner IS NULL",
+                        newOwner, now, runPk)
+                : jdbc.update("UPDATE sb_run SET lock_owner = ?, heartbeat_at = ? WHERE run_pk = ? AND lock_owner = ?",
+                        newOwner, now, runPk, expectedOwner);
         return n == 1;
     }
 
     public boolean heartbeat(long runPk, String owner) {
-        return jdbc.update(
-                        "UPDATE sb_run SET heartbeat_at = ? WHERE run_pk = ? AND lock_owner = ?",
-                        Timestamp.from(Instant.now()),
-                        runPk,
-                        owner)
-                == 1;
+        return jdbc.update("UPDATE sb_run SET heartbeat_at = ? WHERE run_pk = ? AND lock_owner = ?",
+                Timestamp.from(Instant.now()), runPk, owner) == 1;
     }
 
     /** Releases the run's lock; its last heartbeat is kept (what {@code status} shows for a run that died after it). */
     public void releaseLock(long runPk, String owner) {
-        jdbc.update(
-                "UPDATE sb_run SET lock_owner = NULL WHERE run_pk = ? AND lock_owner = ?",
-                runPk,
-                owner);
+        jdbc.update("UPDATE sb_run SET lock_owner = NULL WHERE run_pk = ? AND lock_owner = ?", runPk, owner);
     }
 
     // ---------------------------------------------------------------- header
@@ -208,10 +188,8 @@ public class Store {
         }
         jdbc.batchUpdate(
                 "INSERT INTO sb_item (run_pk, item_id, record_index, line, category, fields, state, current_rev, input_sha256)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', 0, ?)",
-                items,
-                items.size(),
-                (ps, it) -> {
+                        + " VALUES (?, ?, ?, ?, ?, ?, '" + ACTIVE + "', 0, ?)",
+                items, items.size(), (ps, it) -> {
                     ps.setLong(1, runPk);
                     ps.setString(2, it.id());
                     ps.setLong(3, it.recordIndex());
@@ -228,9 +206,7 @@ public class Store {
         }
         jdbc.batchUpdate(
                 "INSERT INTO sb_reject (run_pk, line, end_line, reason, raw) VALUES (?, ?, ?, ?, ?)",
-                rejects,
-                rejects.size(),
-                (ps, r) -> {
+                rejects, rejects.size(), (ps, r) -> {
                     ps.setLong(1, runPk);
                     ps.setLong(2, r.line());
                     ps.setLong(3, r.endLine());
@@ -240,13 +216,11 @@ public class Store {
     }
 
     public long countItems(long runPk) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item WHERE run_pk = ?", Long.class, runPk);
-        return n == null ? 0 : n;
+        return count("SELECT COUNT(*) FROM sb_item WHERE run_pk = ?", runPk);
     }
 
     public long countRejects(long runPk) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_reject WHERE run_pk = ?", Long.class, runPk);
-        return n == null ? 0 : n;
+        return count("SELECT COUNT(*) FROM sb_reject WHERE run_pk = ?", runPk);
     }
 
     /**
@@ -265,23 +239,35 @@ public class Store {
         }
     }
 
+    private static final String REJECTS = "SELECT line, end_line, reason, raw FROM sb_reject WHERE run_pk = ? ORDER BY line";
+
+    private static final RowMapper<RejectRow> REJECT =
+            (rs, i) -> new RejectRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4));
+
     public List<RejectRow> rejects(long runPk) {
-        return new ArrayList<>(jdbc.query(
-                "SELECT line, end_line, reason, raw FROM sb_reject WHERE run_pk = ? ORDER BY line",
-                (rs, i) -> new RejectRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)),
-                runPk));
+        return new ArrayList<>(jdbc.query(REJECTS, REJECT, runPk));
     }
 
     public void forEachReject(long runPk, Consumer<RejectRow> action) {
-        jdbc.query(
-                "SELECT line, end_line, reason, raw FROM sb_reject WHERE run_pk = ? ORDER BY line",
-                rs -> {
-                    action.accept(new RejectRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
-                },
-                runPk);
+        jdbc.query(REJECTS, rs -> {
+            action.accept(REJECT.mapRow(rs, 0));
+        }, runPk);
     }
 
     // ---------------------------------------------------------------- revisions, escalations, rule counts
+
+    private static final String ITEM_COLUMNS = "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item";
+
+    // ORDER BY names run_pk too, so that H2 reads the (run_pk, record_index) index in order
+    // instead of sorting every later row for each page
+    private static final String ITEM_PAGE = ITEM_COLUMNS
+            + " WHERE run_pk = ? AND record_index > ? ORDER BY run_pk, record_index LIMIT ?";
+
+    private static final String ITEM_BY_ID = ITEM_COLUMNS + " WHERE item_id = ? AND run_pk = ?";
+
+    /** An item without its content (read from its current revision where it has one). */
+    private static final RowMapper<StoredItem> ITEM = (rs, n) -> new StoredItem(
+            rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6), null);
 
     /**
      * A page of items in input order after {@code afterIndex}, with their current content. Two
@@ -289,18 +275,7 @@ public class Store {
      * item_id) rather than a join, which H2 plans badly over a derived table.
      */
     public List<StoredItem> itemsAfter(long runPk, long afterIndex, int limit) {
-        // ORDER BY names run_pk too, so that H2 reads the (run_pk, record_index) index in order
-        // instead of sorting every later row for each page
-        List<StoredItem> page = jdbc.query(
-                "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item"
-                        + " WHERE run_pk = ? AND record_index > ? ORDER BY run_pk, record_index LIMIT ?",
-                (rs, n) -> new StoredItem(
-                        rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-                        null),
-                runPk,
-                afterIndex,
-                limit);
-        return withContent(runPk, page);
+        return withContent(runPk, jdbc.query(ITEM_PAGE, ITEM, runPk, afterIndex, limit));
     }
 
     private List<StoredItem> withContent(long runPk, List<StoredItem> page) {
@@ -314,23 +289,15 @@ public class Store {
             return page;
         }
         Map<String, String> content = new HashMap<>();
-        MapSqlParameterSource p = new MapSqlParameterSource()
-                .addValue("run", runPk)
-                .addValue("ids", new ArrayList<>(revised.keySet()));
-        named.query(
-                "SELECT item_id, rev, content FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run",
-                p,
-                rs -> {
+        named.query("SELECT item_id, rev, content FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run",
+                new MapSqlParameterSource().addValue("run", runPk).addValue("ids", new ArrayList<>(revised.keySet())), rs -> {
                     if (revised.get(rs.getString(1)) == rs.getInt(2)) {
                         content.put(rs.getString(1), rs.getString(3));
                     }
                 });
         List<StoredItem> out = new ArrayList<>(page.size());
         for (StoredItem it : page) {
-            out.add(it.currentRev() > 0
-                    ? new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), it.currentRev(),
-                            content.get(it.id()))
-                    : it);
+            out.add(it.currentRev() > 0 ? it.at(new Revision(it.currentRev(), content.get(it.id()))) : it);
         }
         return out;
     }
@@ -339,15 +306,13 @@ public class Store {
     public record EligibleItem(StoredItem item, @Nullable String category, boolean changedLastRound) {}
 
     public List<EligibleItem> eligibleAfter(long runPk, long afterIndex, int batchFixRound, int limit) {
-        List<Object[]> meta = new ArrayList<>();
+        List<String> categories = new ArrayList<>();
         List<StoredItem> page = jdbc.query(
                 "SELECT item_id, record_index, line, fields, state, current_rev, category FROM sb_item"
-                        + " WHERE run_pk = ? AND record_index > ? AND state = 'ACTIVE' ORDER BY run_pk, record_index LIMIT ?",
+                        + " WHERE run_pk = ? AND record_index > ? AND state = '" + ACTIVE + "' ORDER BY run_pk, record_index LIMIT ?",
                 (rs, n) -> {
-                    meta.add(new Object[] {rs.getString(7)});
-                    return new StoredItem(
-                            rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-                            null);
+                    categories.add(rs.getString(7));
+                    return ITEM.mapRow(rs, n);
                 },
                 runPk,
                 afterIndex,
@@ -366,14 +331,14 @@ public class Store {
         List<EligibleItem> out = new ArrayList<>(full.size());
         for (int i = 0; i < full.size(); i++) {
             StoredItem it = full.get(i);
-            boolean changed = ("batch-fix#" + batchFixRound).equals(causes.get(it.id() + "#" + it.currentRev()));
-            out.add(new EligibleItem(it, (String) meta.get(i)[0], changed));
+            boolean changed = (Cause.BATCH_FIX.value() + "#" + batchFixRound).equals(causes.get(it.id() + "#" + it.currentRev()));
+            out.add(new EligibleItem(it, categories.get(i), changed));
         }
         return out;
     }
 
     public Map<String, Long> escalationsByCause(long runPk) {
-        Map<String, Long> m = new java.util.TreeMap<>();
+        Map<String, Long> m = new TreeMap<>();
         jdbc.query("SELECT cause, COUNT(*) FROM sb_escalation WHERE run_pk = ? GROUP BY cause", rs -> {
             m.put(rs.getString(1), rs.getLong(2));
         }, runPk);
@@ -381,12 +346,15 @@ public class Store {
     }
 
     /** The catalog's and the rubric's fingerprints as the run started, or empty for a new run. */
-    public Optional<String[]> fingerprint(long runPk) {
+    public Optional<Fingerprint> fingerprint(long runPk) {
         return jdbc.query("SELECT catalog_sha256, rubric_sha256 FROM sb_fingerprint WHERE run_pk = ?",
-                        (rs, n) -> new String[] {rs.getString(1), rs.getString(2)}, runPk)
+                        (rs, n) -> new Fingerprint(rs.getString(1), rs.getString(2)), runPk)
                 .stream()
                 .findFirst();
     }
+
+    /** The digests of the catalog file and of the rubric as a run started. */
+    public record Fingerprint(String catalog, String rubric) {}
 
     public void saveFingerprint(long runPk, String catalog, String rubric) {
         jdbc.update("INSERT INTO sb_fingerprint (run_pk, catalog_sha256, rubric_sha256) VALUES (?, ?, ?)", runPk, catalog, rubric);
@@ -418,9 +386,9 @@ public class Store {
      * Accepted Santa fixes of a round for the given items, in item order: each revision's text and
      * the text it replaced (the input for a first revision). At most {@code limit}.
      */
-    public List<dev.santabatch.review.FixExample> santaFixExamples(long runPk, int round, List<String> itemIds, int contentIndex,
+    public List<FixExample> santaFixExamples(long runPk, int round, List<String> itemIds, int contentIndex,
             int limit) {
-        List<dev.santabatch.review.FixExample> out = new ArrayList<>();
+        List<FixExample> out = new ArrayList<>();
         if (itemIds.isEmpty()) {
             return out;
         }
@@ -428,47 +396,51 @@ public class Store {
                 "SELECT r.item_id, r.rev, r.content, i.fields,"
                         + " (SELECT p.content FROM sb_revision p WHERE p.item_id = r.item_id AND p.run_pk = r.run_pk AND p.rev = r.rev - 1)"
                         + " FROM sb_revision r JOIN sb_item i ON i.item_id = r.item_id AND i.run_pk = r.run_pk"
-                        + " WHERE r.item_id IN (:ids) AND r.run_pk = :run AND r.round_no = :round AND r.cause = 'santa-fix'"
+                        + " WHERE r.item_id IN (:ids) AND r.run_pk = :run AND r.round_no = :round"
+                        + " AND r.cause = '" + Cause.SANTA_FIX.value() + "'"
                         + " ORDER BY r.item_id, r.rev",
                 new MapSqlParameterSource().addValue("ids", itemIds).addValue("run", runPk).addValue("round", round),
                 rs -> {
                     if (out.size() < limit) {
                         String before = rs.getString(5) != null ? rs.getString(5)
                                 : FieldsCodec.decode(rs.getString(4)).get(contentIndex);
-                        out.add(new dev.santabatch.review.FixExample(before, rs.getString(3)));
+                        out.add(new FixExample(before, rs.getString(3)));
                     }
                 });
         return out;
     }
 
-    /** Audited and defective counts of the run's stored human audit. */
+    /** Audited items and the defective among them. */
+    public record AuditCounts(long audited, long defective) {}
+
     /**
-     * Stored audit verdicts of the given items (the rows of the run's current {@code audit.csv}):
-     * {audited, defective}. Verdicts of items no longer in the audit sample are not counted.
+     * Stored audit verdicts of the given items (the rows of the run's current {@code audit.csv}).
+     * Verdicts of items no longer in the audit sample are not counted.
      */
-    public long[] auditCounts(long runPk, java.util.Collection<String> itemIds) {
-        long[] c = new long[2];
+    public AuditCounts auditCounts(long runPk, Collection<String> itemIds) {
         if (itemIds.isEmpty()) {
-            return c;
+            return new AuditCounts(0, 0);
         }
+        Map<String, Long> byVerdict = new HashMap<>();
         named.query("SELECT verdict, COUNT(*) FROM sb_audit WHERE run_pk = :run AND item_id IN (:ids) GROUP BY verdict",
-                new MapSqlParameterSource().addValue("run", runPk).addValue("ids", new ArrayList<>(new java.util.LinkedHashSet<>(itemIds))),
+                new MapSqlParameterSource().addValue("run", runPk).addValue("ids", new ArrayList<>(new LinkedHashSet<>(itemIds))),
                 rs -> {
-                    c[0] += rs.getLong(2);
-                    if ("defective".equals(rs.getString(1))) {
-                        c[1] += rs.getLong(2);
-                    }
+                    byVerdict.merge(String.valueOf(rs.getString(1)), rs.getLong(2), Long::sum);
                 });
-        return c;
+        return new AuditCounts(byVerdict.values().stream().mapToLong(Long::longValue).sum(),
+                byVerdict.getOrDefault("defective", 0L));
     }
 
-    public long countRevisions(long runPk, String cause) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_revision WHERE run_pk = ? AND cause = ?", Long.class, runPk, cause);
-        return n == null ? 0 : n;
+    public long countRevisions(long runPk, Cause cause) {
+        return count("SELECT COUNT(*) FROM sb_revision WHERE run_pk = ? AND cause = ?", runPk, cause.value());
     }
 
     public long countEligible(long runPk) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM sb_item WHERE run_pk = ? AND state = 'ACTIVE'", Long.class, runPk);
+        return count("SELECT COUNT(*) FROM sb_item WHERE run_pk = ? AND state = '" + ACTIVE + "'", runPk);
+    }
+
+    private long count(String sql, Object... args) {
+        Long n = jdbc.queryForObject(sql, Long.class, args);
         return n == null ? 0 : n;
     }
 
@@ -484,35 +456,26 @@ public class Store {
     public void forEachItemAsOfRound(long runPk, int round, Consumer<StoredItem> action) {
         long after = -1;
         while (true) {
-            List<StoredItem> page = jdbc.query(
-                    "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item"
-                            + " WHERE run_pk = ? AND record_index > ? ORDER BY run_pk, record_index LIMIT ?",
-                    (rs, n) -> new StoredItem(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
-                            rs.getString(5), rs.getInt(6), null),
-                    runPk, after, 2000);
+            List<StoredItem> page = jdbc.query(ITEM_PAGE, ITEM, runPk, after, 2000);
             if (page.isEmpty()) {
                 return;
             }
             List<String> revised = page.stream().filter(i -> i.currentRev() > 0).map(StoredItem::id).toList();
-            Map<String, Object[]> latest = new HashMap<>();
+            Map<String, Revision> latest = new HashMap<>();
             if (!revised.isEmpty()) {
                 named.query(
                         "SELECT item_id, rev, content FROM sb_revision WHERE item_id IN (:ids) AND run_pk = :run"
                                 + " AND round_no < :round",
                         new MapSqlParameterSource().addValue("ids", revised).addValue("run", runPk).addValue("round", round),
                         rs -> {
-                            Object[] cur = latest.get(rs.getString(1));
-                            if (cur == null || (Integer) cur[0] < rs.getInt(2)) {
-                                latest.put(rs.getString(1), new Object[] {rs.getInt(2), rs.getString(3)});
+                            Revision cur = latest.get(rs.getString(1));
+                            if (cur == null || cur.rev() < rs.getInt(2)) {
+                                latest.put(rs.getString(1), new Revision(rs.getInt(2), rs.getString(3)));
                             }
                         });
             }
             for (StoredItem it : page) {
-                Object[] l = latest.get(it.id());
-                action.accept(l == null
-                        ? new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), 0, null)
-                        : new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), (Integer) l[0],
-                                (String) l[1]));
+                action.accept(it.at(latest.getOrDefault(it.id(), Revision.ORIGINAL)));
             }
             after = page.get(page.size() - 1).recordIndex();
         }
@@ -520,44 +483,25 @@ public class Store {
 
     /** One item as it stood at the start of a round (see {@link #forEachItemAsOfRound}). */
     public Optional<StoredItem> itemAsOfRound(long runPk, String itemId, int round) {
-        Optional<StoredItem> row = jdbc.query(
-                        "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item WHERE item_id = ? AND run_pk = ?",
-                        (rs, n) -> new StoredItem(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
-                                rs.getString(5), rs.getInt(6), null),
-                        itemId, runPk)
-                .stream()
-                .findFirst();
+        Optional<StoredItem> row = jdbc.query(ITEM_BY_ID, ITEM, itemId, runPk).stream().findFirst();
         if (row.isEmpty() || row.get().currentRev() == 0) {
             return row;
         }
         StoredItem it = row.get();
-        List<Object[]> rev = jdbc.query(
+        List<Revision> rev = jdbc.query(
                 "SELECT rev, content FROM sb_revision WHERE item_id = ? AND run_pk = ? AND round_no < ? ORDER BY rev DESC LIMIT 1",
-                (rs, n) -> new Object[] {rs.getInt(1), rs.getString(2)}, itemId, runPk, round);
-        return Optional.of(rev.isEmpty()
-                ? new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), 0, null)
-                : new StoredItem(it.id(), it.recordIndex(), it.line(), it.fields(), it.state(), (Integer) rev.get(0)[0],
-                        (String) rev.get(0)[1]));
+                (rs, n) -> new Revision(rs.getInt(1), rs.getString(2)), itemId, runPk, round);
+        return Optional.of(it.at(rev.isEmpty() ? Revision.ORIGINAL : rev.get(0)));
     }
 
     /** One item with its current content. */
     public Optional<StoredItem> item(long runPk, String itemId) {
-        List<StoredItem> one = jdbc.query(
-                "SELECT item_id, record_index, line, fields, state, current_rev FROM sb_item WHERE item_id = ? AND run_pk = ?",
-                (rs, n) -> new StoredItem(
-                        rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-                        null),
-                itemId,
-                runPk);
-        return withContent(runPk, one).stream().findFirst();
+        return withContent(runPk, jdbc.query(ITEM_BY_ID, ITEM, itemId, runPk)).stream().findFirst();
     }
 
     /** Stores a new revision of an item and makes it current. */
-    public void addRevision(long runPk, String itemId, int rev, int round, String cause, @Nullable String pattern, String content) {
-        jdbc.update(
-                "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, rev, round, cause, pattern, content, Timestamp.from(Instant.now()));
+    public void addRevision(long runPk, String itemId, int rev, int round, Cause cause, @Nullable String pattern, String content) {
+        insertRevision(runPk, itemId, rev, round, cause, pattern, content);
         jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ?", rev, runPk, itemId);
     }
 
@@ -566,35 +510,29 @@ public class Store {
      * step that re-runs over items it already changed (a batch-fix re-run after it completed) then
      * writes nothing for them. Returns whether the revision was stored.
      */
-    public boolean addRevisionIfAt(long runPk, String itemId, int baseRev, int round, String cause, @Nullable String pattern,
+    public boolean addRevisionIfAt(long runPk, String itemId, int baseRev, int round, Cause cause, @Nullable String pattern,
             String content) {
         int n = jdbc.update("UPDATE sb_item SET current_rev = ? WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
-                + " AND state = 'ACTIVE'", baseRev + 1, runPk, itemId, baseRev);
+                + " AND state = '" + ACTIVE + "'", baseRev + 1, runPk, itemId, baseRev);
         if (n == 0) {
             return false;
         }
-        jdbc.update(
-                "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, baseRev + 1, round, cause, pattern, content, Timestamp.from(Instant.now()));
+        insertRevision(runPk, itemId, baseRev + 1, round, cause, pattern, content);
         return true;
     }
 
     /**
-     * As {@link #escalate(long, String, int, String, String, String, String, List)}, only while the
+     * As {@link #escalate(long, String, int, Cause, String, String, String, List)}, only while the
      * item is still ACTIVE at revision {@code baseRev}. Returns whether the item was escalated.
      */
-    public boolean escalateIfAt(long runPk, String itemId, int baseRev, int round, String cause, @Nullable String reason,
+    public boolean escalateIfAt(long runPk, String itemId, int baseRev, int round, Cause cause, @Nullable String reason,
             @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
-        int n = jdbc.update("UPDATE sb_item SET state = 'ESCALATED' WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
-                + " AND state = 'ACTIVE'", runPk, itemId, baseRev);
+        int n = jdbc.update("UPDATE sb_item SET state = '" + ESCALATED + "' WHERE run_pk = ? AND item_id = ? AND current_rev = ?"
+                + " AND state = '" + ACTIVE + "'", runPk, itemId, baseRev);
         if (n == 0) {
             return false;
         }
-        jdbc.update(
-                "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, reason, pattern, last_attempt, issues)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, round, cause, reason, pattern, lastAttempt, String.join("\n", issues));
+        insertEscalation(runPk, itemId, round, cause, reason, pattern, lastAttempt, issues);
         return true;
     }
 
@@ -602,18 +540,31 @@ public class Store {
      * Holds an item for a person: it leaves the sampling population and the shipped catalog, with
      * the reason it is held (for {@code escalations.csv} and the report).
      */
-    public void escalate(long runPk, String itemId, int round, String cause, @Nullable String reason,
+    public void escalate(long runPk, String itemId, int round, Cause cause, @Nullable String reason,
             @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
-        jdbc.update("UPDATE sb_item SET state = 'ESCALATED' WHERE run_pk = ? AND item_id = ?", runPk, itemId);
+        jdbc.update("UPDATE sb_item SET state = '" + ESCALATED + "' WHERE run_pk = ? AND item_id = ?", runPk, itemId);
+        insertEscalation(runPk, itemId, round, cause, reason, pattern, lastAttempt, issues);
+    }
+
+    private void insertRevision(long runPk, String itemId, int rev, int round, Cause cause, @Nullable String pattern,
+            String content) {
+        jdbc.update(
+                "INSERT INTO sb_revision (run_pk, item_id, rev, round_no, cause, pattern, content, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                runPk, itemId, rev, round, cause.value(), pattern, content, Timestamp.from(Instant.now()));
+    }
+
+    private void insertEscalation(long runPk, String itemId, int round, Cause cause, @Nullable String reason,
+            @Nullable String pattern, @Nullable String lastAttempt, List<String> issues) {
         jdbc.update(
                 "INSERT INTO sb_escalation (run_pk, item_id, round_no, cause, reason, pattern, last_attempt, issues)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                runPk, itemId, round, cause, reason, pattern, lastAttempt, String.join("\n", issues));
+                runPk, itemId, round, cause.value(), reason, pattern, lastAttempt, String.join("\n", issues));
     }
 
     /** Held items per reason (items escalated without a recorded reason under "(none)"). */
     public Map<String, Long> escalationsByReason(long runPk) {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         jdbc.query("SELECT reason, COUNT(*) FROM sb_escalation WHERE run_pk = ? GROUP BY reason", rs -> {
             out.put(rs.getString(1) == null ? "(none)" : rs.getString(1), rs.getLong(2));
         }, runPk);
@@ -655,12 +606,12 @@ public class Store {
     }
 
     /** The content of every revision made by {@code cause}, by item id, in revision order. */
-    public void forEachRevision(long runPk, String cause, java.util.function.BiConsumer<String, String> action) {
+    public void forEachRevision(long runPk, Cause cause, BiConsumer<String, String> action) {
         jdbc.query("SELECT item_id, content FROM sb_revision WHERE run_pk = ? AND cause = ? ORDER BY item_id, rev",
                 rs -> {
                     action.accept(rs.getString(1), rs.getString(2));
                 },
-                runPk, cause);
+                runPk, cause.value());
     }
 
     public void forEachEscalation(long runPk, Consumer<Escalation> action) {
@@ -689,25 +640,14 @@ public class Store {
 
     /**
      * @param current the last revision that passed the rules ({@code null}: the original)
-     */
-    /**
      * @param reason why the item is held; {@code null} for items escalated before reasons were stored
      */
     public record Escalation(String itemId, int round, String cause, @Nullable String pattern,
             @Nullable String lastAttempt, String issues, String fields, @Nullable String current,
             @Nullable String reason) {}
 
-    public record RunRow(
-            long runPk,
-            String jobName,
-            String runId,
-            String jobFile,
-            String inputPath,
-            String outDir,
-            long seed,
-            Instant createdAt,
-            @Nullable String lockOwner,
-            @Nullable Instant heartbeatAt) {}
+    public record RunRow(long runPk, String jobName, String runId, String jobFile, String inputPath, String outDir, long seed,
+            Instant createdAt, @Nullable String lockOwner, @Nullable Instant heartbeatAt) {}
 
     /**
      * An item as ingested: the whole input row as one CSV record, for exact export.
@@ -729,5 +669,15 @@ public class Store {
      * @param content the current revision's content, {@code null} when the item is unchanged
      */
     public record StoredItem(
-            String id, long recordIndex, long line, String fields, String state, int currentRev, @Nullable String content) {}
+            String id, long recordIndex, long line, String fields, String state, int currentRev, @Nullable String content) {
+
+        StoredItem at(Revision r) {
+            return new StoredItem(id, recordIndex, line, fields, state, r.rev(), r.content());
+        }
+    }
+
+    /** A revision number and its content; revision 0 with no content is the original. */
+    private record Revision(int rev, @Nullable String content) {
+        static final Revision ORIGINAL = new Revision(0, null);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.santabatch.plan;
 
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.carry.Carried;
 import dev.santabatch.carry.CarryKind;
 import dev.santabatch.carry.CarryOver;
@@ -116,7 +117,7 @@ public final class CatalogCensus {
             for (CatalogRecord.CatalogRow row : rows) {
                 items++;
                 Store.StoredItem item = new Store.StoredItem(row.id(), row.recordIndex(), row.line(),
-                        FieldsCodec.encode(row.values()), "ACTIVE", 0, null);
+                        FieldsCodec.encode(row.values()), ItemState.ACTIVE, 0, null);
                 PrePass.Checked c = prePass.process(new PrePass.Input(item,
                         found.getOrDefault(row.id(), CarryOver.Candidate.NEW)));
                 if (c == null) {

@@ -1,5 +1,7 @@
 package dev.santabatch.plan;
 
+import dev.santabatch.persistence.Cause;
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.carry.CarryOver;
 import dev.santabatch.carry.CarryStore;
 import dev.santabatch.config.JobDefinition;
@@ -91,7 +93,7 @@ public final class PlanStore {
         carry.carried(runPk).values().forEach(kinds -> kinds.forEach((k, n) -> carried.merge(k, n, Long::sum)));
         Map<String, Long> eligible = new HashMap<>();
         Map<String, Long> covered = new HashMap<>();
-        jdbc.query("SELECT category, carry, COUNT(*) FROM sb_item WHERE run_pk = ? AND state = 'ACTIVE'"
+        jdbc.query("SELECT category, carry, COUNT(*) FROM sb_item WHERE run_pk = ? AND state = '" + ItemState.ACTIVE + "'"
                 + " GROUP BY category, carry", rs -> {
                     String category = rs.getString(1) == null ? "" : rs.getString(1);
                     eligible.merge(category, rs.getLong(3), Long::sum);
@@ -115,8 +117,8 @@ public final class PlanStore {
         Optional<StratumStore.Draw> lastLook = strata.lastLook(job.name(), runPk);
         return new Census(store.countItems(runPk), store.countRejects(runPk),
                 over == null ? List.of() : over.lookedAt().stream().map(CarryStore.SourceRun::runId).toList(), carried,
-                carry.misses(runPk), store.countRevisions(runPk, dev.santabatch.prepass.PrePass.CAUSE),
-                store.escalationsByCause(runPk).getOrDefault(dev.santabatch.prepass.PrePass.CAUSE, 0L), eligible, covered,
+                carry.misses(runPk), store.countRevisions(runPk, Cause.RULES),
+                store.escalationsByCause(runPk).getOrDefault(Cause.RULES.value(), 0L), eligible, covered,
                 lastLook.flatMap(l -> store.findRun(l.runPk())).map(Store.RunRow::runId).orElse(null),
                 StratumStore.looks(lastLook, lastLook.map(l -> strata.entered(runPk, l.runPk())).orElse(null)),
                 prompts.items());

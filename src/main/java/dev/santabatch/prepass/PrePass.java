@@ -1,5 +1,7 @@
 package dev.santabatch.prepass;
 
+import dev.santabatch.persistence.Cause;
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.config.SourceFields;
 import dev.santabatch.carry.Carried;
 import dev.santabatch.carry.CarryKind;
@@ -31,14 +33,11 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
  *
  * <p>With carry-over ({@link CarryOver}), an item an earlier run of the job verified, unchanged
  * since, inherits that run's outcome here, in the same chunk transaction: its text there (a revision
- * of cause {@value CarryOver#CAUSE} when it differs from the input), and NICE, held or covered. The
+ * of cause {@code carry-over} when it differs from the input), and NICE, held or covered. The
  * rules run on the carried text first: an item they would change, or hold, loses its carry-over and
  * is checked from its input as any item.
  */
 public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Checked>, ItemWriter<PrePass.Checked> {
-
-    /** Cause of a revision made by the rules. */
-    public static final String CAUSE = "rules";
 
     private final RuleEngine engine;
     private final SourceFields source;
@@ -81,7 +80,7 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
         if (carryOver == null) {
             return items.stream().map(it -> new Input(it, CarryOver.Candidate.NEW)).toList();
         }
-        Map<String, CarryOver.Candidate> found = carryOver.lookup(items.stream().filter(it -> "ACTIVE".equals(it.state())).toList());
+        Map<String, CarryOver.Candidate> found = carryOver.lookup(items.stream().filter(it -> ItemState.ACTIVE.equals(it.state())).toList());
         return items.stream()
                 .map(it -> new Input(it, found.getOrDefault(it.id(), CarryOver.Candidate.NEW)))
                 .toList();
@@ -90,7 +89,7 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
     @Override
     public @Nullable Checked process(Input input) {
         Store.StoredItem item = input.item();
-        if (!"ACTIVE".equals(item.state())) {
+        if (!ItemState.ACTIVE.equals(item.state())) {
             return null;
         }
         List<String> fields = FieldsCodec.decode(item.fields());
@@ -140,19 +139,19 @@ public final class PrePass implements ItemProcessor<PrePass.Input, PrePass.Check
             if (carried != null) {
                 if (!o.original().equals(content(c.item()))) {
                     // its text there, which the rules just passed
-                    store.addRevision(runPk, id, c.item().currentRev() + 1, 0, CarryOver.CAUSE, null, o.original());
+                    store.addRevision(runPk, id, c.item().currentRev() + 1, 0, Cause.CARRY_OVER, null, o.original());
                 }
                 Carried.Held h = carried.held();
                 if (carried.kind() == CarryKind.HELD && h != null) {
-                    store.escalate(runPk, id, 0, CarryOver.CAUSE, h.reason(), h.pattern(), h.lastAttempt(), h.issues());
+                    store.escalate(runPk, id, 0, Cause.CARRY_OVER, h.reason(), h.pattern(), h.lastAttempt(), h.issues());
                 }
                 marks.add(new CarryStore.Mark(id, carried.kind(), carried.fromRunPk(), carried.runs(), o.original()));
             } else if (o.mustEscalate()) {
                 // the last text that passed the rules stays the current one; the failed attempt is kept
-                store.escalate(runPk, id, 0, CAUSE, "UNFIXED_RULE_VIOLATION", null, o.changed() ? o.text() : null,
+                store.escalate(runPk, id, 0, Cause.RULES, "UNFIXED_RULE_VIOLATION", null, o.changed() ? o.text() : null,
                         o.remaining().stream().map(Violation::message).toList());
             } else if (o.changed()) {
-                store.addRevision(runPk, id, c.item().currentRev() + 1, 0, CAUSE, null, o.text());
+                store.addRevision(runPk, id, c.item().currentRev() + 1, 0, Cause.RULES, null, o.text());
             }
         }
         counts.forEach((rule, n) -> store.addRuleCounts(runPk, rule, criterionOf.get(rule), n[0], n[1], n[2]));

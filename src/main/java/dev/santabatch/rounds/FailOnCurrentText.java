@@ -1,5 +1,6 @@
 package dev.santabatch.rounds;
 
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.review.PanelReview;
 import dev.santabatch.review.ReviewOutcome;
 import dev.santabatch.review.Verdict;
@@ -68,12 +69,12 @@ public final class FailOnCurrentText {
             return false;
         }
         Optional<Store.StoredItem> item = store.item(runPk, itemId)
-                .filter(it -> "NICE".equals(it.state()) || "ACTIVE".equals(it.state()))
+                .filter(it -> ItemState.NICE.equals(it.state()) || ItemState.ACTIVE.equals(it.state()))
                 .filter(it -> text.equals(currentText.apply(it)));
         if (item.isEmpty()) {
             return false;
         }
-        store.setState(runPk, itemId, "ACTIVE");
+        store.setState(runPk, itemId, ItemState.ACTIVE);
         loop.flag(runPk, itemId, item.get().currentRev(), round, issues);
         log.warn("{}: {} failed on its current text ({}); held unless a later fix resolves it", source, itemId,
                 String.join("; ", issues));

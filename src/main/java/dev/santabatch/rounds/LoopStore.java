@@ -1,5 +1,6 @@
 package dev.santabatch.rounds;
 
+import dev.santabatch.persistence.ItemState;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -192,7 +193,7 @@ public final class LoopStore {
     public java.util.Map<String, SampledActive> sampledActive(long runPk) {
         java.util.Map<String, SampledActive> out = new java.util.HashMap<>();
         jdbc.query("SELECT s.item_id, s.round_no, s.outcome, s.reason, s.rev, i.current_rev FROM sb_sample s JOIN sb_item i"
-                        + " ON i.run_pk = s.run_pk AND i.item_id = s.item_id WHERE s.run_pk = ? AND i.state = 'ACTIVE'"
+                        + " ON i.run_pk = s.run_pk AND i.item_id = s.item_id WHERE s.run_pk = ? AND i.state = '" + ItemState.ACTIVE + "'"
                         + " ORDER BY s.round_no",
                 rs -> {
                     out.put(rs.getString(1), new SampledActive(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
@@ -276,11 +277,12 @@ public final class LoopStore {
         java.util.Map<String, FailedReview> out = reviewFails(
                 "SELECT r.item_id, r.reviewer, r.round_no, r.verdict, r.review_json FROM sb_review r JOIN sb_item i"
                         + " ON i.run_pk = r.run_pk AND i.item_id = r.item_id AND i.current_rev = r.rev"
-                        + " WHERE r.run_pk = ? AND i.state = 'ACTIVE' AND r.iteration = 0 AND r.outcome = 'REVIEWED'"
+                        + " WHERE r.run_pk = ? AND i.state = '" + ItemState.ACTIVE + "' AND r.iteration = 0 AND r.outcome = 'REVIEWED'"
                         + " ORDER BY r.round_no",
                 runPk);
         jdbc.query("SELECT f.item_id, f.round_no, f.issues FROM sb_flag f JOIN sb_item i ON i.run_pk = f.run_pk"
-                        + " AND i.item_id = f.item_id AND i.current_rev = f.rev WHERE f.run_pk = ? AND i.state IN ('ACTIVE', 'NICE')",
+                        + " AND i.item_id = f.item_id AND i.current_rev = f.rev WHERE f.run_pk = ?"
+                        + " AND i.state IN ('" + ItemState.ACTIVE + "', '" + ItemState.NICE + "')",
                 rs -> {
                     // a flag's issues join a reviewer's FAIL on the same revision
                     out.merge(rs.getString(1), new FailedReview(rs.getString(1), rs.getInt(2), List.of(rs.getString(3).split("\n"))),

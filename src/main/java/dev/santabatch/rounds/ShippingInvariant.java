@@ -1,5 +1,6 @@
 package dev.santabatch.rounds;
 
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.persistence.Store;
 import java.util.Map;
 import java.util.Objects;
@@ -26,9 +27,6 @@ import java.util.Objects;
  * rule, so what a run held stays held.
  */
 public final class ShippingInvariant {
-
-    /** The cause {@code escalations.csv} gives an item held for an unresolved FAIL: the review's. */
-    public static final String CAUSE = "santa-fix";
 
     /** The escalation reason of an item left with a FAIL on its current revision. */
     public static final String FAIL_UNRESOLVED = "FAIL_UNRESOLVED";
@@ -90,10 +88,10 @@ public final class ShippingInvariant {
     /** Where the item of this id and state ({@code NICE}, {@code ESCALATED}, {@code ACTIVE}) goes. */
     public Placement place(String id, String state) {
         switch (state) {
-            case "ESCALATED" -> {
+            case ItemState.ESCALATED -> {
                 return new Placement(Place.HELD, "", null);
             }
-            case "NICE" -> {
+            case ItemState.NICE -> {
                 // unless a reviewer failed its current text outside its own review (a clean canary, a
                 // learned rule's fresh review) and a later round passed it on reused reviews
                 LoopStore.FailedReview flagged = failed.get(id);

@@ -511,15 +511,15 @@ public final class Launcher {
         try {
             String catalogHash = Fingerprints.file(input);
             String rubricHash = Fingerprints.rubric(job, env);
-            Optional<String[]> started = store.fingerprint(row.runPk());
+            Optional<Store.Fingerprint> started = store.fingerprint(row.runPk());
             if (started.isEmpty()) {
                 // what carry-over compares, and the earlier runs it may carry from, fixed as the run starts
                 store.saveFingerprint(row.runPk(), catalogHash, rubricHash, Fingerprints.verification(job, env),
                         dev.santabatch.review.llm.PromptTemplates.digest(),
                         new dev.santabatch.carry.CarryStore(store.jdbc()).exportedRuns(job.name(), row.runPk(),
                                 job.carryOver().window()));
-            } else if (!started.get()[0].equals(catalogHash) || !started.get()[1].equals(rubricHash)) {
-                String what = !started.get()[0].equals(catalogHash) ? "the catalog " + input : "the rubric in " + job.file();
+            } else if (!started.get().catalog().equals(catalogHash) || !started.get().rubric().equals(rubricHash)) {
+                String what = !started.get().catalog().equals(catalogHash) ? "the catalog " + input : "the rubric in " + job.file();
                 err.println("santa-batch: " + what + " changed since run '" + runId + "' started; a restart would mix"
                         + " results of two versions. Restore it, or start a new run (a new --run-id).");
                 releaseLocks(store, row, me);

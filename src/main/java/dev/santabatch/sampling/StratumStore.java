@@ -1,5 +1,6 @@
 package dev.santabatch.sampling;
 
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.carry.CarryStore;
 import dev.santabatch.rounds.Decision;
 import dev.santabatch.stats.StratumBound;
@@ -34,7 +35,7 @@ public final class StratumStore {
     public static final String COVERED = "covered";
 
     /** The items of the covered stratum: carried as covered, ACTIVE, not rewritten by a round. */
-    private static final String MEMBER = "i.carry = 'covered' AND i.state = 'ACTIVE' AND NOT EXISTS (SELECT 1"
+    private static final String MEMBER = "i.carry = 'covered' AND i.state = '" + ItemState.ACTIVE + "' AND NOT EXISTS (SELECT 1"
             + " FROM sb_revision v WHERE v.item_id = i.item_id AND v.run_pk = i.run_pk AND v.round_no > 0)";
 
     /**

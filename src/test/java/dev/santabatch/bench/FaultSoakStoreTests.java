@@ -35,7 +35,7 @@ class FaultSoakStoreTests {
             List<String> ids = List.of("reviewed", "flagged", "flaggedBefore", "ruleFixFailed", "ruleFixPassed", "clean");
             for (int i = 0; i < ids.size(); i++) {
                 store.insertItems(1, List.of(new Store.NewItem(ids.get(i), i, i + 2, null, "[]")));
-                store.addRevision(1, ids.get(i), 1, 1, "batch-fix", "r1-p1 accuracy (learned rule learned-r1-p1)", "text");
+                store.addRevision(1, ids.get(i), 1, 1, dev.santabatch.persistence.Cause.BATCH_FIX, "r1-p1 accuracy (learned rule learned-r1-p1)", "text");
             }
             // a review 0 that failed the current revision
             loop.insertReviews(1, 1, List.of(new LoopStore.ReviewRow("reviewed", 1, 0, "B", "REVIEWED", "FAIL", "{}", null, 1)));

@@ -1,5 +1,7 @@
 package dev.santabatch.review.step;
 
+import dev.santabatch.persistence.Cause;
+import dev.santabatch.persistence.ItemState;
 import dev.santabatch.execution.ItemPipeline;
 import dev.santabatch.review.offline.StoreSnapshot;
 import dev.santabatch.execution.RunContext;
@@ -47,9 +49,6 @@ import org.springframework.batch.infrastructure.item.ItemWriter;
 public final class ReviewStep {
 
     private static final Logger log = LoggerFactory.getLogger(ReviewStep.class);
-
-    /** Cause of a revision made by the Santa fixer. */
-    static final String CAUSE = "santa-fix";
 
     /**
      * @param stored completed review-0 reviews stored earlier for the item's current revision, by
@@ -452,12 +451,12 @@ public final class ReviewStep {
             if (r.outcome() != dev.santabatch.review.SantaOutcome.UNREVIEWED) {
                 // an item left unreviewed is neither passed nor fixed: its attempt's fixes are not kept
                 for (FixRevision fx : r.revisions()) {
-                    store.addRevision(runPk, id, ++rev, round, CAUSE, null, fx.after());
+                    store.addRevision(runPk, id, ++rev, round, Cause.SANTA_FIX, null, fx.after());
                 }
             }
             switch (r.outcome()) {
-                case NICE -> store.setState(runPk, id, "NICE");
-                case ESCALATED -> store.escalate(runPk, id, round, CAUSE, r.reason() == null ? null : r.reason().name(),
+                case NICE -> store.setState(runPk, id, ItemState.NICE);
+                case ESCALATED -> store.escalate(runPk, id, round, Cause.SANTA_FIX, r.reason() == null ? null : r.reason().name(),
                         null, r.lastAttempt(),
                         escalationIssues(r));
                 case UNREVIEWED -> log.warn("review: {} not reviewed this round: {}", id, r.reasonDetail());

@@ -120,7 +120,7 @@ class ReviewOrderTests {
                         ? asOfStart.get(donor).content()
                         : asOfStart.get(id).content().replaceAll("[^.!?]*[.!?]\\s*$", "").strip();
                 if (!content.isBlank() && !content.equals(asOfStart.get(id).content())) {
-                    store.addRevision(runPk, id, 1, 1, ReviewStep.CAUSE, null, content);
+                    store.addRevision(runPk, id, 1, 1, dev.santabatch.persistence.Cause.SANTA_FIX, null, content);
                     fixed.put(id, content);
                 }
             }
