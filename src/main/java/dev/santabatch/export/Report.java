@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@code report.json} of a run that exported, as Jackson writes it: keys in the order of the
  * components, snake_case; a {@code null} component is left out unless it is marked to be written
- * as {@code null}. Sections other packages build (carry-over, plan, canaries, model calls, ...)
- * are their maps. Read back with {@link RunReport#load}, which ignores keys it does not know.
+ * as {@code null}. The sections whose keys other packages name at run time (carry-over's kinds,
+ * the plan's stored estimate, the canaries' reviewers and the panel fit's figures) are their maps.
+ * Read back with {@link RunReport#load}, which ignores keys it does not know.
  */
 @JsonInclude(Include.NON_NULL)
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

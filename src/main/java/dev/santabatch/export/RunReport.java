@@ -503,14 +503,6 @@ public final class RunReport {
         return d.isPresent() ? d.getAsDouble() : null;
     }
 
-    public static Map<String, Object> ordered(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
-    }
-
     public static void write(Path file, ReportFile report) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         JSON.writeValue(tmp.toFile(), report);
