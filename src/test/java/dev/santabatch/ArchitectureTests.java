@@ -103,8 +103,6 @@ class ArchitectureTests {
                     "test-data generator: the recipe domain's cards and planted defects"),
             Map.entry("dev/santabatch/batchfix/ModelBatchFix.java",
                     "the model batch fix's reader, matcher calls and writer; to move with the batch fix"),
-            Map.entry("dev/santabatch/export/ExportTasklet.java",
-                    "writes every output file of a run; to move to the export package"),
             Map.entry("dev/santabatch/review/semantic/SemanticReviewer.java",
                     "the semantic reviewer's decision rules for its two criteria"));
 

@@ -15,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -217,14 +216,14 @@ public final class ExportTasklet implements Tasklet {
         checkStop("rejects", rejects);
         long changes = writeChanges(dir, contentIndex);
         checkStop("changes", changes);
-        Map<String, Object> escalations = writeEscalations(dir, contentIndex, unresolved);
+        Report.Escalations escalations = writeEscalations(dir, contentIndex, unresolved);
         AuditFile.write(dir.resolve("audit.csv"), audit.sample());
         checkStop("escalations and audit", 0);
 
         SpendStore spendStore = new SpendStore(store.jdbc());
         boolean modelMatcher = run.job().batchFixByModelMatcher();
         dev.santabatch.model.SpendSnapshot snapshot = spendStore.counted(run.runPk());
-        Map<String, Object> spend = SpendReport.render(snapshot, spendStore.matchStats(run.runPk()));
+        SpendReport.ModelCalls spend = SpendReport.render(snapshot, spendStore.matchStats(run.runPk()));
         int modelReviewers = (int) run.job().reviewers().stream().filter(r -> "llm".equals(r.type())).count();
         // tonight's patterns against the job's earlier runs': the report's block and history's counts
         double similarity = run.job().santa().patternSimilarity();
@@ -284,20 +283,15 @@ public final class ExportTasklet implements Tasklet {
     private record Unresolved(LoopStore.FailedReview fail, String original, String current) {}
 
     /** Why the run stopped, and what it left undone: the round's sampled items not reviewed, the items still eligible. */
-    private Map<String, Object> budgetStop(SpendStore spendStore) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
-        m.put("reason", spendStore.budgetStop(run.runPk()).orElse("budget reached"));
-        loop.currentRound(run.runPk()).ifPresent(r -> {
-            List<LoopStore.SampleOutcome> sample = loop.sample(run.runPk(), r.round());
-            m.put("round", r.round());
-            m.put("sampled", sample.size());
-            m.put("sampled_not_reviewed", sample.stream()
-                    .filter(o -> o.outcome() == null || "UNREVIEWED".equals(o.outcome())).count());
-        });
-        m.put("eligible_items_left", store.countEligible(run.runPk()));
-        m.put("resume", "raise the budget in " + run.job().file() + ", then: santa-batch run " + run.job().file()
-                + " --run-id " + run.runId() + " (spend so far is counted)");
-        return m;
+    private Report.BudgetStop budgetStop(SpendStore spendStore) {
+        var round = loop.currentRound(run.runPk());
+        List<LoopStore.SampleOutcome> sample = round.map(r -> loop.sample(run.runPk(), r.round())).orElse(null);
+        return new Report.BudgetStop(spendStore.budgetStop(run.runPk()).orElse("budget reached"),
+                round.map(LoopStore.Round::round).orElse(null), sample == null ? null : sample.size(),
+                sample == null ? null : sample.stream()
+                        .filter(o -> o.outcome() == null || "UNREVIEWED".equals(o.outcome())).count(),
+                store.countEligible(run.runPk()), "raise the budget in " + run.job().file() + ", then: santa-batch run "
+                        + run.job().file() + " --run-id " + run.runId() + " (spend so far is counted)");
     }
 
     /** Items the batch-fix steps of this run scanned, over every execution (restarts included). */
@@ -353,10 +347,10 @@ public final class ExportTasklet implements Tasklet {
      * @return report.json's {@code escalations}: the count and the first {@link HtmlReport#MAX_ESCALATIONS}
      *     rows without their texts (item, round, cause, reason, pattern, open issues)
      */
-    private Map<String, Object> writeEscalations(Path dir, int contentIndex, List<Unresolved> unresolved) throws IOException {
+    private Report.Escalations writeEscalations(Path dir, int contentIndex, List<Unresolved> unresolved) throws IOException {
         long[] total = {0};
-        List<Map<String, Object>> first = new ArrayList<>();
-        java.util.function.Consumer<Map<String, Object>> excerpt = row -> {
+        List<Report.Escalation> first = new ArrayList<>();
+        java.util.function.Consumer<Report.Escalation> excerpt = row -> {
             if (total[0]++ < HtmlReport.MAX_ESCALATIONS) {
                 first.add(row);
             }
@@ -375,35 +369,18 @@ public final class ExportTasklet implements Tasklet {
                 } catch (IOException ex) {
                     throw new UncheckedIOException(ex);
                 }
-                excerpt.accept(escalationRow(e.itemId(), e.round(), e.cause(), e.reason(), e.pattern(),
+                excerpt.accept(new Report.Escalation(e.itemId(), e.round(), e.cause(), e.reason(), e.pattern(),
                         e.issues().isEmpty() ? List.of() : List.of(e.issues().split("\n"))));
             });
             for (Unresolved u : unresolved) {
                 out.writeRow(u.fail().itemId(), String.valueOf(u.fail().round()), Cause.SANTA_FIX.value(),
                         ShippingInvariant.FAIL_UNRESOLVED, "", u.original(), u.current(), "", String.join("\n", u.fail().issues()));
-                excerpt.accept(escalationRow(u.fail().itemId(), u.fail().round(), Cause.SANTA_FIX.value(),
-                        ShippingInvariant.FAIL_UNRESOLVED, null, u.fail().issues()));
+                excerpt.accept(new Report.Escalation(u.fail().itemId(), u.fail().round(), Cause.SANTA_FIX.value(),
+                        ShippingInvariant.FAIL_UNRESOLVED, null, List.copyOf(u.fail().issues())));
             }
             out.commit();
         }
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
-        m.put("total", total[0]);
-        m.put("listed", first.size());
-        m.put("items", first);
-        m.put("note", "the first " + HtmlReport.MAX_ESCALATIONS + " rows of escalations.csv without their texts;"
-                + " every row, with its texts, is in escalations.csv");
-        return m;
-    }
-
-    private static Map<String, Object> escalationRow(String itemId, int round, String cause, @Nullable String reason,
-            @Nullable String pattern, List<String> issues) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
-        m.put("item_id", itemId);
-        m.put("round", round);
-        m.put("cause", cause);
-        m.put("reason", reason);
-        m.put("pattern", pattern);
-        m.put("open_issues", List.copyOf(issues));
-        return m;
+        return new Report.Escalations(total[0], first.size(), first, "the first " + HtmlReport.MAX_ESCALATIONS
+                + " rows of escalations.csv without their texts; every row, with its texts, is in escalations.csv");
     }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,7 +29,7 @@ public record FailedReport(String status, String job, String runId, @Nullable Ex
 
     /** The model calls of every execution so far ({@link SpendReport#render}). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Run(Map<String, Object> modelCalls) {}
+    public record Run(SpendReport.ModelCalls modelCalls) {}
 
     /** Why the counts are missing: the store did not answer. */
     public record StoreState(boolean readable, String failure, String note) {}

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code report.json} of a run that ended without exporting: FAILED (a step failed: the
@@ -104,10 +103,10 @@ public final class FailedRunReport {
         for (String f : r.failures()) {
             lines.add("failure:  " + f);
         }
-        if (r.run() != null && r.run().modelCalls().get("run") instanceof Map<?, ?> total
-                && total.get("calls") instanceof Number n && n.longValue() > 0) {
-            lines.add("model:    " + n + " calls, " + total.get("retries") + " retries, " + total.get("errors") + " errors"
-                    + (total.get("errors_by_kind") instanceof Map<?, ?> kinds && !kinds.isEmpty() ? " " + kinds : ""));
+        SpendReport.Calls total = SummaryEvent.modelCallsOfRun(r);
+        if (total != null && total.calls() > 0) {
+            lines.add("model:    " + total.calls() + " calls, " + total.retries() + " retries, " + total.errors() + " errors"
+                    + (total.errorsByKind() != null && !total.errorsByKind().isEmpty() ? " " + total.errorsByKind() : ""));
         }
         return lines;
     }

@@ -1,5 +1,7 @@
 package dev.santabatch.export;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.santabatch.eval.Shingles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -185,48 +187,47 @@ public final class GroundTruthEscapes {
                 .matcher(text).find();
     }
 
-    public Map<String, Object> result() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        Map<String, Object> kinds = new LinkedHashMap<>();
+    /** {@code escape_rates_against_ground_truth}: each rate with its denominator in words, and per kind of defect. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Result(double escapeRate, String escapeRateDenominator, long shippedPlantedDefects,
+            long escapedDefects, double escapeRateOfShipped, String escapeRateOfShippedDenominator, long shippedItems,
+            long escapedItems, double falseHoldRate, String falseHoldRateDenominator, long cleanItems,
+            long cleanItemsHeld, long cleanItemsChanged, double falseHoldRateAfterPrepass,
+            String falseHoldRateAfterPrepassDenominator, long prepassFixedAllPlanted, long heldAfterPrepassFixedAllPlanted,
+            Map<String, Kind> byKind, String method) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Kind(long planted, long shipped, long held, long escaped, double escapeRate, long escapedItems,
+            double escapeRateOfShipped, double fixedOrHeldShare) {}
+
+    public Result result() {
+        Map<String, Kind> kinds = new LinkedHashMap<>();
         long shippedWithDefect = 0;
         long escaped = 0;
         for (Map.Entry<String, long[]> e : perKind.entrySet()) {
             long[] c = e.getValue();
             shippedWithDefect += c[1];
             escaped += c[2];
-            kinds.put(e.getKey(), RunReport.ordered("planted", c[0], "shipped", c[1], "held", c[3], "escaped", c[2],
-                    "escape_rate", c[1] == 0 ? 0.0 : c[2] / (double) c[1], "escaped_items", c[4],
-                    "escape_rate_of_shipped", shippedItems == 0 ? 0.0 : c[4] / (double) shippedItems,
-                    "fixed_or_held_share", c[0] == 0 ? 1.0 : (c[0] - c[2]) / (double) c[0]));
+            kinds.put(e.getKey(), new Kind(c[0], c[1], c[3], c[2], c[1] == 0 ? 0.0 : c[2] / (double) c[1], c[4],
+                    shippedItems == 0 ? 0.0 : c[4] / (double) shippedItems, c[0] == 0 ? 1.0 : (c[0] - c[2]) / (double) c[0]));
         }
         long clean = cleanShipped + cleanHeld;
-        m.put("escape_rate", shippedWithDefect == 0 ? 0.0 : escaped / (double) shippedWithDefect);
-        m.put("escape_rate_denominator", "planted defects in shipped items (escaped defects / every planted defect of"
-                + " a shipped item, fixed or not; an item planted with two counts twice); by_kind the same per kind");
-        m.put("shipped_planted_defects", shippedWithDefect);
-        m.put("escaped_defects", escaped);
-        m.put("escape_rate_of_shipped", shippedItems == 0 ? 0.0 : escapedItems / (double) shippedItems);
-        m.put("escape_rate_of_shipped_denominator", "all shipped items (shipped items still carrying a planted defect"
-                + " / every shipped item, planted or not: the human spot-check's measure, defective among shipped);"
-                + " by_kind: items carrying an escaped defect of the kind / every shipped item");
-        m.put("shipped_items", shippedItems);
-        m.put("escaped_items", escapedItems);
-        m.put("false_hold_rate", clean == 0 ? 0.0 : cleanHeld / (double) clean);
-        m.put("false_hold_rate_denominator", "items planted with no defect (held / all of them)");
-        m.put("clean_items", clean);
-        m.put("clean_items_held", cleanHeld);
-        m.put("clean_items_changed", cleanChanged);
         long cleanAfterPrePass = clean + prePassFixedAll;
-        m.put("false_hold_rate_after_prepass",
-                cleanAfterPrePass == 0 ? 0.0 : (cleanHeld + heldAfterPrePassFixedAll) / (double) cleanAfterPrePass);
-        m.put("false_hold_rate_after_prepass_denominator", "items with no planted defect left after the pre-pass (held"
+        return new Result(shippedWithDefect == 0 ? 0.0 : escaped / (double) shippedWithDefect,
+                "planted defects in shipped items (escaped defects / every planted defect of"
+                + " a shipped item, fixed or not; an item planted with two counts twice); by_kind the same per kind",
+                shippedWithDefect, escaped, shippedItems == 0 ? 0.0 : escapedItems / (double) shippedItems,
+                "all shipped items (shipped items still carrying a planted defect"
+                + " / every shipped item, planted or not: the human spot-check's measure, defective among shipped);"
+                + " by_kind: items carrying an escaped defect of the kind / every shipped item",
+                shippedItems, escapedItems, clean == 0 ? 0.0 : cleanHeld / (double) clean,
+                "items planted with no defect (held / all of them)", clean, cleanHeld, cleanChanged,
+                cleanAfterPrePass == 0 ? 0.0 : (cleanHeld + heldAfterPrePassFixedAll) / (double) cleanAfterPrePass,
+                "items with no planted defect left after the pre-pass (held"
                 + " / all of them): items planted with no defect, and items whose planted defects the rules pre-pass"
-                + " all fixed (prepass_fixed_all_planted; held_after_prepass_fixed_all_planted of them held)");
-        m.put("prepass_fixed_all_planted", prePassFixedAll);
-        m.put("held_after_prepass_fixed_all_planted", heldAfterPrePassFixedAll);
-        m.put("by_kind", kinds);
-        m.put("method", "a planted defect escapes when its item ships still carrying it (unchanged text, or the planted"
+                + " all fixed (prepass_fixed_all_planted; held_after_prepass_fixed_all_planted of them held)",
+                prePassFixedAll, heldAfterPrePassFixedAll, kinds,
+                "a planted defect escapes when its item ships still carrying it (unchanged text, or the planted"
                 + " passage, term or missing phrase still there)");
-        return m;
     }
 }

@@ -17,19 +17,20 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@code report.json} of a run that exported, as Jackson writes it: keys in the order of the
  * components, snake_case; a {@code null} component is left out unless it is marked to be written
- * as {@code null}. Sections other packages build (carry-over, plan, canaries, model calls, ...)
- * are their maps. Read back with {@link RunReport#load}, which ignores keys it does not know.
+ * as {@code null}. The sections whose keys other packages name at run time (carry-over's kinds,
+ * the plan's stored estimate, the canaries' reviewers and the panel fit's figures) are their maps.
+ * Read back with {@link RunReport#load}, which ignores keys it does not know.
  */
 @JsonInclude(Include.NON_NULL)
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record Report(String status, @Nullable String reason, String job, String runId, Input input, Outputs outputs,
-        @Nullable Map<String, Object> carryOver, @Nullable Map<String, Object> strata, PrePass prePass,
-        List<Map<String, Object>> learnedRules, @Nullable Map<String, Object> patternMemory, List<Round> rounds,
+        @Nullable Map<String, Object> carryOver, StrataReport.@Nullable Block strata, PrePass prePass,
+        List<LearnedRule> learnedRules, PatternMemoryReport.@Nullable Block patternMemory, List<Round> rounds,
         @Nullable List<Unreachable> unreachablePatterns, Run run, @Nullable Map<String, Object> plan,
-        @JsonProperty("escape_rates_against_ground_truth") @Nullable Map<String, Object> groundTruth,
-        List<String> warnings, @Nullable Map<String, Object> panel, @Nullable Map<String, Object> canaries,
-        @Nullable Map<String, Object> panelFit, @Nullable Audit escapeRateAudit, @Nullable Map<String, Object> budgetStop,
-        @Nullable Map<String, Object> escalations) implements ReportFile {
+        @JsonProperty("escape_rates_against_ground_truth") GroundTruthEscapes.@Nullable Result groundTruth,
+        List<String> warnings, SpendReport.@Nullable Panel panel, @Nullable Map<String, Object> canaries,
+        @Nullable Map<String, Object> panelFit, @Nullable Audit escapeRateAudit, @Nullable BudgetStop budgetStop,
+        @Nullable Escalations escalations) implements ReportFile {
 
     /** The seed targets' escape-rate row, if the report has one. */
     public Optional<Target> escapeTarget() {
@@ -150,12 +151,48 @@ public record Report(String status, @Nullable String reason, String job, String 
             Map<String, Long> escalationsByCause, Map<String, Long> escalationsByReason, long issuesReattributed,
             long issuesDerivedFromDetail, Map<String, Long> issueTaxonomyByCriterion,
             List<PatternCount> issueTaxonomyByPattern, Agreement agreement, Bound bound,
-            @Nullable List<Target> seedTargets, @Nullable Map<String, Object> modelCalls, @Nullable Cost cost) {}
+            @Nullable List<Target> seedTargets, SpendReport.@Nullable ModelCalls modelCalls, @Nullable Cost cost) {}
 
     /** {@code run.cost}: the model calls against full verification; the offline reviewers' checks apart. */
     @JsonInclude(Include.NON_NULL)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Cost(ModelCost model, @Nullable Map<String, Object> offlineChecks) {}
+    public record Cost(ModelCost model, @Nullable OfflineChecks offlineChecks) {}
+
+    /** {@code run.cost.offline_checks}: the offline reviewers' checks (and an offline fixer's fixes) against N x offline reviewers. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record OfflineChecks(int offlineReviewers, long reviewChecks, long batchFixChecks, long fixes, long total,
+            @Nullable Double shareOfEveryItemReviewedOnce, @Nullable Double shareOfFullSantaOnEveryItem,
+            double baselineEveryItemReviewedOnce, double baselineFullSanta, String note) {}
+
+    /** A learned rule with its evidence and job-file fragment ({@link RunReport#learnedRules}). */
+    @JsonInclude(Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record LearnedRule(String rule, @JsonInclude(Include.ALWAYS) @Nullable String pattern, String criterion,
+            String shape, String status, @JsonInclude(Include.ALWAYS) @Nullable String reason, int support,
+            double looRecall, int flagged, int eligible, double cap, int freshReviews, ReviewCheck reviewCheck, long fixed,
+            LaterSamples laterSamples, String fragment, @Nullable Remembered remembered) {}
+
+    public record ReviewCheck(int reviewed, int failed) {}
+
+    public record LaterSamples(int flagged, int confirmed, @Nullable Double precision) {}
+
+    /** Where a remembered rule was learned and carried from, and its re-validation on round 1's sample. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Remembered(String learnedInRun, String learnedAs, String carriedFromRun,
+            @JsonProperty("round_1_sample") LaterSamples round1Sample, String verdict) {}
+
+    /** {@code budget_stop}: why a budget stopped the run and what it left undone (the round's part when one was open). */
+    @JsonInclude(Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record BudgetStop(String reason, @Nullable Integer round, @Nullable Integer sampled,
+            @Nullable Long sampledNotReviewed, long eligibleItemsLeft, String resume) {}
+
+    /** {@code escalations}: the count and the first rows of {@code escalations.csv} without their texts. */
+    public record Escalations(long total, int listed, List<Escalation> items, String note) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Escalation(String itemId, int round, String cause, @Nullable String reason, @Nullable String pattern,
+            List<String> openIssues) {}
 
     /**
      * The model calls and tokens, by kind, against full verification ({@link SpendReport#modelCost});
@@ -228,8 +265,7 @@ public record Report(String status, @Nullable String reason, String job, String 
         var run = report.run();
         Map<?, ?> carry = report.carryOver() == null ? Map.of() : report.carryOver();
         boolean carrying = Boolean.TRUE.equals(carry.get("enabled"));
-        Map<?, ?> calls = SummaryEvent.modelCallsOfRun(report);
-        Double cost = number(calls.get("estimated_cost"));
+        SpendReport.@Nullable Calls calls = SummaryEvent.modelCallsOfRun(report);
         Long changed = carrying ? whole(map(carry.get("judged_afresh")).get("changed")) : null;
         var audit = report.escapeRateAudit();
         return new dev.santabatch.history.RunSummary(report.status(), report.input().items(), changed,
@@ -237,18 +273,14 @@ public record Report(String status, @Nullable String reason, String job, String 
                 report.outputs().shipped(), orZero(report.outputs().held()), run.firstPassRate(),
                 patterns.fresh(),
                 patterns.seenAgain(),
-                orZero(whole(calls.get("calls"))),
-                cost == null ? 0 : cost,
+                calls == null ? 0 : calls.calls(),
+                calls == null ? 0 : calls.estimatedCost(),
                 run.bound().stated() ? run.bound().defectRateBelow() : null,
                 audit == null ? 0 : audit.audited(), audit == null ? null : audit.escapeRate());
     }
 
     private static Map<?, ?> map(@Nullable Object o) {
         return o instanceof Map<?, ?> m ? m : Map.of();
-    }
-
-    private static @Nullable Double number(@Nullable Object o) {
-        return o instanceof Number n ? n.doubleValue() : null;
     }
 
     private static @Nullable Long whole(@Nullable Object o) {

@@ -67,12 +67,12 @@ public final class RunReport {
      * @param offlineFixer true when the fixer is offline: its fixes are offline work, not model calls
      */
     public record Context(String job, String runId, long runPk, int panelSize, double lowAgreementKappa,
-            List<String> warnings, @Nullable Map<String, Object> groundTruth, @Nullable Map<String, Object> spend,
+            List<String> warnings, GroundTruthEscapes.@Nullable Result groundTruth, SpendReport.@Nullable ModelCalls spend,
             long batchFixChecks, @Nullable SpendSnapshot spendSnapshot, int modelReviewers,
             @Nullable List<String> offlineReviewers, boolean offlineFixer) {
 
         public Context(String job, String runId, long runPk, int panelSize, double lowAgreementKappa,
-                List<String> warnings, @Nullable Map<String, Object> groundTruth, @Nullable Map<String, Object> spend,
+                List<String> warnings, GroundTruthEscapes.@Nullable Result groundTruth, SpendReport.@Nullable ModelCalls spend,
                 long batchFixChecks, @Nullable SpendSnapshot spendSnapshot, int modelReviewers) {
             this(job, runId, runPk, panelSize, lowAgreementKappa, warnings, groundTruth, spend, batchFixChecks,
                     spendSnapshot, modelReviewers, null, modelReviewers == 0);
@@ -85,7 +85,7 @@ public final class RunReport {
 
         /** Without model cost shares (no model reviewers). */
         public Context(String job, String runId, long runPk, int panelSize, double lowAgreementKappa,
-                List<String> warnings, @Nullable Map<String, Object> groundTruth, @Nullable Map<String, Object> spend,
+                List<String> warnings, GroundTruthEscapes.@Nullable Result groundTruth, SpendReport.@Nullable ModelCalls spend,
                 long batchFixChecks) {
             this(job, runId, runPk, panelSize, lowAgreementKappa, warnings, groundTruth, spend, batchFixChecks, null, 0);
         }
@@ -113,9 +113,9 @@ public final class RunReport {
      */
     public record Additions(@Nullable Map<String, Object> carryOver, @Nullable Map<String, Object> plan,
             dev.santabatch.history.PatternMemory.@Nullable Memory patternMemory, String matchedBy,
-            @Nullable Map<String, Object> panel, dev.santabatch.canary.@Nullable CanaryEstimates canaries,
+            SpendReport.@Nullable Panel panel, dev.santabatch.canary.@Nullable CanaryEstimates canaries,
             dev.santabatch.canary.@Nullable PanelFit fit, List<String> panelCriteria, List<String> rulesOnlyCriteria,
-            @Nullable Map<String, Object> budgetStop, @Nullable Map<String, Object> escalations) {
+            Report.@Nullable BudgetStop budgetStop, Report.@Nullable Escalations escalations) {
 
         static final Additions NONE = new Additions(null, null, null, "", null, null, null, List.of(), List.of(), null,
                 null);
@@ -302,22 +302,15 @@ public final class RunReport {
         dev.santabatch.stats.CostShares offline = dev.santabatch.stats.CostShares.of(items, offlineReviewers, meanReviews,
                 meanFixes, new dev.santabatch.stats.Usage(reviewChecks, 0), new dev.santabatch.stats.Usage(fixes, 0),
                 new dev.santabatch.stats.Usage(batchChecks, 0));
-        Map<String, Object> checks = new LinkedHashMap<>();
-        checks.put("offline_reviewers", offlineReviewers);
-        checks.put("review_checks", reviewChecks);
-        checks.put("batch_fix_checks", batchChecks);
-        checks.put("fixes", fixes);
-        checks.put("total", reviewChecks + batchChecks + fixes);
-        checks.put("share_of_every_item_reviewed_once", value(offline.shareOfReviewOnceCalls()));
-        checks.put("share_of_full_santa_on_every_item", value(offline.shareOfFullSantaCalls()));
-        checks.put("baseline_every_item_reviewed_once", offline.reviewOnceCalls());
-        checks.put("baseline_full_santa", offline.fullSantaCalls());
-        checks.put("note", (batchChecks > 0
-                ? "the batch-fix was a full scan: the panel's checks ran on every eligible item, so this share is far"
-                        + " above the 15-20 % of full verification the Santa Method claims for model calls; "
-                : "")
-                + "only the offline reviewers' reviews (and an offline fixer's fixes) count here, against baselines of"
-                + " N x offline reviewers; model calls are counted under model; checks cost no tokens");
+        Report.OfflineChecks checks = new Report.OfflineChecks(offlineReviewers, reviewChecks, batchChecks, fixes,
+                reviewChecks + batchChecks + fixes, value(offline.shareOfReviewOnceCalls()),
+                value(offline.shareOfFullSantaCalls()), offline.reviewOnceCalls(), offline.fullSantaCalls(),
+                (batchChecks > 0
+                        ? "the batch-fix was a full scan: the panel's checks ran on every eligible item, so this share is"
+                                + " far above the 15-20 % of full verification the Santa Method claims for model calls; "
+                        : "")
+                        + "only the offline reviewers' reviews (and an offline fixer's fixes) count here, against"
+                        + " baselines of N x offline reviewers; model calls are counted under model; checks cost no tokens");
         return new Report.Cost(model, checks);
     }
 
@@ -368,7 +361,7 @@ public final class RunReport {
     }
 
     /** The seed's targets; the escape rate not measured yet (the export and the audit command put the spot-check's in). */
-    private static List<Report.Target> targets(SantaMetrics metrics, @Nullable Map<String, Object> groundTruth) {
+    private static List<Report.Target> targets(SantaMetrics metrics, GroundTruthEscapes.@Nullable Result groundTruth) {
         List<Report.Target> out = new ArrayList<>();
         for (SeedTargets.Target t : SeedTargets.of(metrics, OptionalDouble.empty())) {
             out.add(ESCAPE_RATE.equals(t.metric()) ? escapeTarget(null, groundTruth, null)
@@ -386,7 +379,7 @@ public final class RunReport {
      * ({@code audit} with at least one verdict), else NOT_MEASURED with how to measure it. A ground
      * truth's escape rate is not that measure: it stands beside it, named as such.
      */
-    static Report.Target escapeTarget(Report.@Nullable Audit audit, @Nullable Map<String, Object> groundTruth,
+    static Report.Target escapeTarget(Report.@Nullable Audit audit, GroundTruthEscapes.@Nullable Result groundTruth,
             @Nullable Path runDir) {
         boolean measured = audit != null && audit.audited() > 0;
         SeedTargets.Target t = SeedTargets.escapeRate(measured && audit.escapeRate() != null
@@ -398,7 +391,7 @@ public final class RunReport {
                 measured ? audit.interval95() : null,
                 measured ? null : "fill the verdict column of " + dir + "/audit.csv (ok or defective), then: santa-batch"
                         + " audit " + dir + " <filled-audit.csv>",
-                groundTruth == null ? null : groundTruth.get("escape_rate_of_shipped"),
+                groundTruth == null ? null : groundTruth.escapeRateOfShipped(),
                 groundTruth == null ? null : "shipped items still carrying a planted defect, against the generator's"
                         + " ground truth (escape_rates_against_ground_truth): not the spot-check's escape rate the"
                         + " target is about");
@@ -509,14 +502,6 @@ public final class RunReport {
 
     private static @Nullable Double value(OptionalDouble d) {
         return d.isPresent() ? d.getAsDouble() : null;
-    }
-
-    public static Map<String, Object> ordered(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
     }
 
     public static void write(Path file, ReportFile report) throws IOException {
@@ -638,20 +623,19 @@ public final class RunReport {
                 + (agreement.flaggedBySome() != null ? ", by some " + agreement.flaggedBySome() : "")
                 + ", by one " + agreement.flaggedByOne()
                 + (agreement.flag() != null ? "  <-- " + agreement.flag() : ""));
-        Map<String, Object> budgetStop = r.budgetStop();
+        Report.BudgetStop budgetStop = r.budgetStop();
         if (budgetStop != null) {
-            lines.add("budget:   " + budgetStop.get("reason"));
-            lines.add("          sampled items not reviewed: " + budgetStop.getOrDefault("sampled_not_reviewed", 0)
-                    + "; items still eligible: " + budgetStop.get("eligible_items_left"));
+            lines.add("budget:   " + budgetStop.reason());
+            lines.add("          sampled items not reviewed: " + (budgetStop.sampledNotReviewed() == null ? 0
+                    : budgetStop.sampledNotReviewed()) + "; items still eligible: " + budgetStop.eligibleItemsLeft());
         }
-        Map<String, Object> calls = run.modelCalls();
-        if (calls != null && calls.get("run") instanceof Map<?, ?> total && total.get("calls") instanceof Number n
-                && n.longValue() > 0) {
-            lines.add("model:    " + n + " calls, " + total.get("retries") + " retries, " + total.get("errors") + " errors, "
-                    + total.get("input_tokens") + " in + " + total.get("output_tokens") + " out tokens, est. cost "
-                    + String.format("%.4f", ((Number) total.get("estimated_cost")).doubleValue())
-                    + (calls.get("matcher") instanceof Map<?, ?> mm && mm.get("share_of_eligible") instanceof Number share
-                            ? "; matcher calls " + pct(share) + " of eligible" : ""));
+        SpendReport.ModelCalls calls = run.modelCalls();
+        if (calls != null && calls.run().calls() > 0) {
+            SpendReport.Calls total = calls.run();
+            lines.add("model:    " + total.calls() + " calls, " + total.retries() + " retries, " + total.errors()
+                    + " errors, " + total.inputTokens() + " in + " + total.outputTokens() + " out tokens, est. cost "
+                    + String.format("%.4f", total.estimatedCost()) + (calls.matcher().shareOfEligible() != null
+                            ? "; matcher calls " + pct(calls.matcher().shareOfEligible()) + " of eligible" : ""));
             Report.ModelCost model = run.cost() == null ? null : run.cost().model();
             if (model != null && model.shareOfFullSantaOnEveryItem() != null && model.shareOfEveryItemReviewedOnce() != null) {
                 Report.Pair once = model.shareOfEveryItemReviewedOnce();
@@ -668,16 +652,16 @@ public final class RunReport {
             }
         }
         lines.addAll(learnedRuleLines(r.learnedRules()));
-        if (r.panel() != null && r.panel().get("flag") != null) {
-            lines.add("panel:    <-- " + r.panel().get("flag"));
+        if (r.panel() != null && r.panel().flag() != null) {
+            lines.add("panel:    <-- " + r.panel().flag());
         }
-        Map<String, Object> gt = r.groundTruth();
+        GroundTruthEscapes.Result gt = r.groundTruth();
         if (gt != null) {
-            lines.add("ground truth: escape rate " + pct(gt.get("escape_rate")) + " of planted defects in shipped items, "
-                    + pct(gt.get("escape_rate_of_shipped")) + " of all shipped items");
-            lines.add("              false holds " + pct(gt.get("false_hold_rate")) + " of items planted clean, "
-                    + pct(gt.get("false_hold_rate_after_prepass")) + " of items clean after the pre-pass ("
-                    + gt.get("held_after_prepass_fixed_all_planted") + " held whose planted defects the pre-pass fixed)");
+            lines.add("ground truth: escape rate " + pct(gt.escapeRate()) + " of planted defects in shipped items, "
+                    + pct(gt.escapeRateOfShipped()) + " of all shipped items");
+            lines.add("              false holds " + pct(gt.falseHoldRate()) + " of items planted clean, "
+                    + pct(gt.falseHoldRateAfterPrepass()) + " of items clean after the pre-pass ("
+                    + gt.heldAfterPrepassFixedAllPlanted() + " held whose planted defects the pre-pass fixed)");
         }
         return lines;
     }
@@ -686,61 +670,40 @@ public final class RunReport {
      * The run's learned rules with their evidence and job-file fragment: what an operator reads to
      * decide whether to paste a rule into the job file ({@code docs/learned-rules.md}).
      */
-    static List<Map<String, Object>> learnedRules(Store store, long runPk) {
-        List<Map<String, Object>> out = new ArrayList<>();
+    static List<Report.LearnedRule> learnedRules(Store store, long runPk) {
         dev.santabatch.rounds.LearnedRuleStore learned = new dev.santabatch.rounds.LearnedRuleStore(store.jdbc());
         Map<String, dev.santabatch.rounds.LearnedRuleStore.Remembered> remembered = new LinkedHashMap<>();
         learned.remembered(runPk).forEach(r -> remembered.put(r.ruleId(), r));
-        for (dev.santabatch.rounds.LearnedRuleStore.Row l : learned.rules(runPk)) {
-            Map<String, Object> m = ordered("rule", l.ruleId(),
-                    "pattern", l.patternNo() == 0 ? null : dev.santabatch.rounds.LoopStore.PatternRow.id(l.round(), l.patternNo()),
-                    "criterion", l.criterion(), "shape", l.shape().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
-                    "status", l.status());
-            m.put("reason", l.reason());
-            m.put("support", l.support());
-            m.put("loo_recall", l.looRecall());
-            m.put("flagged", l.flagged());
-            m.put("eligible", l.eligible());
-            m.put("cap", l.cap());
-            m.put("fresh_reviews", l.freshReviews());
-            m.put("review_check", ordered("reviewed", l.checked(), "failed", l.checkFailed()));
-            m.put("fixed", l.fixed());
-            m.put("later_samples", ordered("flagged", l.laterFlagged(), "confirmed", l.laterConfirmed(),
-                    "precision", l.laterPrecision()));
-            m.put("fragment", l.fragment());
-            dev.santabatch.rounds.LearnedRuleStore.Remembered r = remembered.get(l.ruleId());
-            if (r != null) {
-                m.put("remembered", ordered("learned_in_run", r.learnedRunId(), "learned_as", r.learnedRuleId(),
-                        "carried_from_run", r.fromRunId(), "round_1_sample", ordered("flagged", r.flagged(),
-                                "confirmed", r.confirmed(), "precision", r.precision()), "verdict", r.verdict()));
-            }
-            out.add(m);
-        }
-        return out;
+        return learned.rules(runPk).stream().map(l -> {
+            var r = remembered.get(l.ruleId());
+            return new Report.LearnedRule(l.ruleId(), l.patternNo() == 0 ? null : LoopStore.PatternRow.id(l.round(),
+                    l.patternNo()), l.criterion(), l.shape().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+                    l.status(), l.reason(), l.support(), l.looRecall(), l.flagged(), l.eligible(), l.cap(),
+                    l.freshReviews(), new Report.ReviewCheck(l.checked(), l.checkFailed()), l.fixed(),
+                    new Report.LaterSamples(l.laterFlagged(), l.laterConfirmed(), l.laterPrecision()), l.fragment(),
+                    r == null ? null : new Report.Remembered(r.learnedRunId(), r.learnedRuleId(), r.fromRunId(),
+                            new Report.LaterSamples(r.flagged(), r.confirmed(), r.precision()), r.verdict()));
+        }).toList();
     }
 
     /** The summary's lines for the learned rules: one per rule, then its fragment when it is a candidate. */
-    private static List<String> learnedRuleLines(@Nullable List<Map<String, Object>> learned) {
+    private static List<String> learnedRuleLines(@Nullable List<Report.LearnedRule> learned) {
         List<String> lines = new ArrayList<>();
-        if (learned == null) {
-            return lines;
-        }
-        for (Object o : learned) {
-            Map<?, ?> l = (Map<?, ?>) o;
-            Map<?, ?> check = (Map<?, ?>) l.get("review_check");
-            lines.add("learned:  " + l.get("rule") + " (" + l.get("shape") + ", " + l.get("criterion") + "): "
-                    + l.get("status") + (l.get("reason") != null ? " (" + l.get("reason") + ")" : "") + "; support "
-                    + l.get("support") + ", leave-one-out recall " + num(l.get("loo_recall")) + ", flags " + l.get("flagged")
-                    + " of " + l.get("eligible") + " eligible (cap " + num(l.get("cap")) + "), review check "
-                    + check.get("failed") + " of " + check.get("reviewed") + " failed, fixed " + l.get("fixed"));
-            if (l.get("remembered") instanceof Map<?, ?> m && m.get("round_1_sample") instanceof Map<?, ?> sample) {
-                lines.add("          remembered: learned in run '" + m.get("learned_in_run") + "' as " + m.get("learned_as")
-                        + ", carried from run '" + m.get("carried_from_run") + "'; round 1's sample flags "
-                        + sample.get("flagged") + ", confirmed " + sample.get("confirmed") + ": " + m.get("verdict"));
+        for (Report.LearnedRule l : learned == null ? List.<Report.LearnedRule>of() : learned) {
+            lines.add("learned:  " + l.rule() + " (" + l.shape() + ", " + l.criterion() + "): " + l.status()
+                    + (l.reason() != null ? " (" + l.reason() + ")" : "") + "; support " + l.support()
+                    + ", leave-one-out recall " + num(l.looRecall()) + ", flags " + l.flagged() + " of " + l.eligible()
+                    + " eligible (cap " + num(l.cap()) + "), review check " + l.reviewCheck().failed() + " of "
+                    + l.reviewCheck().reviewed() + " failed, fixed " + l.fixed());
+            Report.Remembered m = l.remembered();
+            if (m != null && m.round1Sample() != null) {
+                lines.add("          remembered: learned in run '" + m.learnedInRun() + "' as " + m.learnedAs()
+                        + ", carried from run '" + m.carriedFromRun() + "'; round 1's sample flags "
+                        + m.round1Sample().flagged() + ", confirmed " + m.round1Sample().confirmed() + ": " + m.verdict());
             }
-            if (dev.santabatch.rounds.LearnedRuleStore.CANDIDATE.equals(l.get("status"))) {
+            if (dev.santabatch.rounds.LearnedRuleStore.CANDIDATE.equals(l.status())) {
                 lines.add("          to keep it, paste under the criterion's rules (checked-by: both):");
-                String.valueOf(l.get("fragment")).lines().forEach(f -> lines.add("            " + f));
+                String.valueOf(l.fragment()).lines().forEach(f -> lines.add("            " + f));
             }
         }
         return lines;

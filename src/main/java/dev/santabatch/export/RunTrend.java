@@ -36,7 +36,8 @@ public final class RunTrend {
 
         /** The figures of one report. */
         static Point of(String runId, @Nullable Instant createdAt, ReportFile report) {
-            Double cost = number(SummaryEvent.modelCallsOfRun(report).get("estimated_cost"));
+            SpendReport.Calls calls = SummaryEvent.modelCallsOfRun(report);
+            Double cost = calls == null ? null : calls.estimatedCost();
             if (!(report instanceof Report r) || r.run() == null) {
                 return new Point(runId, createdAt, report.status(), null, null, cost, null);
             }
@@ -44,7 +45,7 @@ public final class RunTrend {
             Double share = c == null || c.model() == null || c.model().shareOfFullSantaOnEveryItem() == null ? null
                     : number(c.model().shareOfFullSantaOnEveryItem().calls());
             if (share == null && c != null && c.offlineChecks() != null) {
-                share = number(c.offlineChecks().get("share_of_full_santa_on_every_item"));
+                share = c.offlineChecks().shareOfFullSantaOnEveryItem();
             }
             return new Point(runId, createdAt, r.status(), r.run().firstPassRate(), share, cost,
                     r.escapeRateAudit() == null ? null : r.escapeRateAudit().escapeRate());

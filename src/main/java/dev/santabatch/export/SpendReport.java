@@ -1,5 +1,9 @@
 package dev.santabatch.export;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.santabatch.config.JobDefinition;
 import dev.santabatch.config.ReviewerSpec;
@@ -15,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The model-call part of {@code report.json}, as the call governor counted it over every execution
@@ -26,47 +31,47 @@ public final class SpendReport {
 
     private SpendReport() {}
 
-    public static Map<String, Object> render(SpendSnapshot spend, List<SpendStore.MatchStat> matching) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("run", tally(spend.run()));
-        List<Map<String, Object>> rounds = new ArrayList<>();
-        spend.rounds().forEach((n, t) -> {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("round", n);
-            r.putAll(tally(t));
-            rounds.add(r);
-        });
-        m.put("rounds", rounds);
-        m.put("matcher", matcher(matching));
-        m.put("note", "calls are HTTP attempts sent, every retry included; retries are transport retries (another HTTP"
+    /** {@code run.model_calls}: the run's, per round, the matcher's; the note says what is counted. */
+    public record ModelCalls(Calls run, List<Calls> rounds, Matcher matcher, String note) {}
+
+    /** Calls, retries, errors, tokens and cost: of the run or a round ({@code round}), with errors by kind and per role; or of a role. */
+    @JsonInclude(Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Calls(@Nullable Integer round, long calls, long retries, long answerRetries, long errors,
+            long inputTokens, long outputTokens, long tokens, double estimatedCost, @Nullable Map<String, Long> errorsByKind,
+            @Nullable Map<String, Calls> byRole) {
+
+        static Calls of(@Nullable Integer round, Tally t) {
+            Map<String, Calls> roles = new LinkedHashMap<>();
+            t.byRole().forEach((role, c) -> roles.put(role, of(null, c, null, null)));
+            return of(round, t.total(), new TreeMap<>(t.errorsByKind()), roles);
+        }
+
+        private static Calls of(@Nullable Integer round, CallCounts c, @Nullable Map<String, Long> errorsByKind,
+                @Nullable Map<String, Calls> byRole) {
+            return new Calls(round, c.calls(), c.retries(), c.answerRetries(), c.errors(), c.inputTokens(),
+                    c.outputTokens(), c.tokens(), c.cost(), errorsByKind, byRole);
+        }
+    }
+
+    /** The batch fix's matcher requests against the eligible items, per pattern. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Matcher(long requests, @Nullable Double shareOfEligible, List<MatchPattern> patterns, String method) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record MatchPattern(String id, int round, int pattern, long eligible, String narrowing, long offlineChecks,
+            long candidatesFound, long candidates, long requests, @Nullable Double shareOfEligible) {}
+
+    public static ModelCalls render(SpendSnapshot spend, List<SpendStore.MatchStat> matching) {
+        List<Calls> rounds = new ArrayList<>();
+        spend.rounds().forEach((n, t) -> rounds.add(Calls.of(n, t)));
+        return new ModelCalls(Calls.of(null, spend.run()), rounds, matcher(matching),
+                "calls are HTTP attempts sent, every retry included; retries are transport retries (another HTTP"
                 + " attempt of the same call after a 429, 5xx, timeout or connection failure); answer_retries are fresh"
                 + " calls made because the previous answer was unusable (an invalid review, an empty, truncated or"
                 + " unchanged fix); cost is estimated from the job file's prices (0 where none are given); errors count"
                 + " failed attempts and unusable answers by kind; matcher.requests are the batch fix's match requests"
                 + " (one per candidate and pattern), by_role.matcher.calls the HTTP attempts they took");
-        return m;
-    }
-
-    static Map<String, Object> tally(Tally t) {
-        Map<String, Object> m = new LinkedHashMap<>(counts(t.total()));
-        m.put("errors_by_kind", new TreeMap<>(t.errorsByKind()));
-        Map<String, Object> roles = new LinkedHashMap<>();
-        t.byRole().forEach((role, c) -> roles.put(role, counts(c)));
-        m.put("by_role", roles);
-        return m;
-    }
-
-    static Map<String, Object> counts(CallCounts c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("calls", c.calls());
-        m.put("retries", c.retries());
-        m.put("answer_retries", c.answerRetries());
-        m.put("errors", c.errors());
-        m.put("input_tokens", c.inputTokens());
-        m.put("output_tokens", c.outputTokens());
-        m.put("tokens", c.tokens());
-        m.put("estimated_cost", c.cost());
-        return m;
     }
 
     /**
@@ -117,31 +122,18 @@ public final class SpendReport {
     }
 
     /** Matcher calls per pattern against the eligible items the batch fix had to choose from. */
-    static Map<String, Object> matcher(List<SpendStore.MatchStat> stats) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        List<Map<String, Object>> patterns = new ArrayList<>();
+    static Matcher matcher(List<SpendStore.MatchStat> stats) {
+        List<MatchPattern> patterns = new ArrayList<>();
         long calls = 0;
         long eligible = 0;
         for (SpendStore.MatchStat s : stats) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("id", dev.santabatch.rounds.LoopStore.PatternRow.id(s.round(), s.patternNo()));
-            p.put("round", s.round());
-            p.put("pattern", s.patternNo());
-            p.put("eligible", s.eligible());
-            p.put("narrowing", s.method());
-            p.put("offline_checks", s.offlineChecks());
-            p.put("candidates_found", s.found());
-            p.put("candidates", s.candidates());
-            p.put("requests", s.calls());
-            p.put("share_of_eligible", s.eligible() == 0 ? null : s.calls() / (double) s.eligible());
-            patterns.add(p);
+            patterns.add(new MatchPattern(dev.santabatch.rounds.LoopStore.PatternRow.id(s.round(), s.patternNo()),
+                    s.round(), s.patternNo(), s.eligible(), s.method(), s.offlineChecks(), s.found(), s.candidates(),
+                    s.calls(), s.eligible() == 0 ? null : s.calls() / (double) s.eligible()));
             calls += s.calls();
             eligible += s.eligible();
         }
-        m.put("requests", calls);
-        m.put("share_of_eligible", eligible == 0 ? null : calls / (double) eligible);
-        m.put("patterns", patterns);
-        m.put("method", stats.isEmpty()
+        return new Matcher(calls, eligible == 0 ? null : calls / (double) eligible, patterns, stats.isEmpty()
                 ? "no model matcher ran (an all-offline panel, or no matcher model: the batch fix runs the panel's"
                         + " checks on every eligible item)"
                 : "candidates narrowed without model calls, by meaning: the eligible items with a sentence whose"
@@ -153,7 +145,6 @@ public final class SpendReport {
                         + " (candidates_found is before that cap); shares are matcher requests over the eligible items;"
                         + " requests count each question once: a transport retry of one is an extra HTTP attempt in"
                         + " by_role.matcher.calls, not an extra request here");
-        return m;
     }
 
     /**
@@ -162,25 +153,20 @@ public final class SpendReport {
      * @param same {@link JobDefinition#sameModelReviewers(java.util.function.Function)}, resolved in
      *     the environment the models see
      */
-    public static Map<String, Object> panel(JobDefinition job, List<String> same) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        List<Map<String, Object>> reviewers = new ArrayList<>();
-        for (ReviewerSpec r : job.reviewers()) {
-            Map<String, Object> one = new LinkedHashMap<>();
-            one.put("id", r.id());
-            one.put("type", r.type());
-            if (r.model() != null) {
-                one.put("model", r.model().model());
-                one.put("base_url", r.model().baseUrl() == null ? "(default)" : r.model().baseUrl());
-            }
-            reviewers.add(one);
-        }
-        m.put("reviewers", reviewers);
-        m.put("same_model_reviewers", same);
-        if (!same.isEmpty()) {
-            m.put("flag", "reviewers share an endpoint and model (" + String.join("; ", same)
-                    + "): they share its biases, so their agreement says little; use different model families");
-        }
-        return m;
+    public static Panel panel(JobDefinition job, List<String> same) {
+        return new Panel(job.reviewers().stream().map(r -> new PanelReviewer(r.id(), r.type(),
+                r.model() == null ? null : r.model().model(), r.model() == null ? null
+                        : r.model().baseUrl() == null ? "(default)" : r.model().baseUrl())).toList(), same,
+                same.isEmpty() ? null : "reviewers share an endpoint and model (" + String.join("; ", same)
+                        + "): they share its biases, so their agreement says little; use different model families");
     }
+
+    /** {@code panel}: the reviewers, and those that share an endpoint and model with the flag saying so. */
+    @JsonInclude(Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Panel(List<PanelReviewer> reviewers, List<String> sameModelReviewers, @Nullable String flag) {}
+
+    @JsonInclude(Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record PanelReviewer(String id, String type, @Nullable String model, @Nullable String baseUrl) {}
 }

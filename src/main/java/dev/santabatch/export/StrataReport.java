@@ -1,5 +1,12 @@
 package dev.santabatch.export;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.santabatch.sampling.StratumStore;
 import dev.santabatch.rounds.Decision;
 import dev.santabatch.rounds.LoopStore;
@@ -96,38 +103,47 @@ final class StrataReport {
         return new StrataReport(draw, strata, previous, stated ? "" : "no clean sample: no bound can be stated");
     }
 
-    /** The {@code strata} block. */
-    Map<String, Object> block() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("confidence", CleanSampleBound.CONFIDENCE);
-        m.put("strata_sampled", draw.strata());
-        m.put("target_bound", draw.targetBound());
-        List<Map<String, Object>> per = new ArrayList<>();
+    /** The {@code strata} block: per stratum its sample and bound, and the catalog's bound over them. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Block(double confidence, int strataSampled, double targetBound, List<Row> perStratum,
+            Catalog catalog, String method) {}
+
+    /**
+     * A stratum: {@code reopened_in_round} when a failure reopened it; the covered stratum's previous
+     * look and the items that entered it since ({@code null} written as such) apart.
+     */
+    @JsonInclude(Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Row(String name, long items, int sampled, int looks, int failures, boolean reopened,
+            @Nullable Integer reopenedInRound, @JsonInclude(Include.ALWAYS) @Nullable Double bound,
+            boolean reviewedInFull, Covers covers, @Nullable JsonNode previousLook,
+            @Nullable JsonNode enteredSincePreviousLook) {}
+
+    public record Covers(long items, String rule) {}
+
+    @JsonInclude(Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Catalog(boolean stated, @Nullable String why, @Nullable Long items, @Nullable Double defectRateBelow) {}
+
+    Block block() {
+        List<Row> per = new ArrayList<>();
         for (Stratum s : strata) {
-            Map<String, Object> r = RunReport.ordered("name", s.name(), "items", s.items(), "sampled", s.sampled(),
-                    "looks", s.looks(), "failures", s.failures(), "reopened", s.reopened());
-            if (s.reopenedRound() != null) {
-                r.put("reopened_in_round", s.reopenedRound());
-            }
-            r.put("bound", s.bound());
-            r.put("reviewed_in_full", s.reviewedInFull());
-            r.put("covers", RunReport.ordered("items", s.covered(), "rule", s.covers()));
-            if (StratumStore.COVERED.equals(s.name())) {
-                r.put("previous_look", previousLook);
-                r.put("entered_since_previous_look", draw.entered());
-            }
-            per.add(r);
+            boolean covered = StratumStore.COVERED.equals(s.name());
+            per.add(new Row(s.name(), s.items(), s.sampled(), s.looks(), s.failures(), s.reopened(), s.reopenedRound(),
+                    s.bound(), s.reviewedInFull(), new Covers(s.covered(), s.covers()),
+                    !covered ? null : previousLook == null ? NullNode.getInstance()
+                            : JsonNodeFactory.instance.textNode(previousLook),
+                    !covered ? null : draw.entered() == null ? NullNode.getInstance()
+                            : JsonNodeFactory.instance.numberNode(draw.entered())));
         }
-        m.put("per_stratum", per);
-        m.put("catalog", catalog == null ? RunReport.ordered("stated", false, "why", why.isEmpty()
-                ? "no stratum with items has a bound" : why)
-                : RunReport.ordered("stated", true, "items", catalogItems, "defect_rate_below", catalog));
-        m.put("method", "per stratum h, the p_h solving k_h (1 - p_h)^n_h = 0.05 / H (with accepted failures, the"
+        return new Block(CleanSampleBound.CONFIDENCE, draw.strata(), draw.targetBound(), per, catalog == null
+                ? new Catalog(false, why.isEmpty() ? "no stratum with items has a bound" : why, null, null)
+                : new Catalog(true, null, catalogItems, catalog),
+                "per stratum h, the p_h solving k_h (1 - p_h)^n_h = 0.05 / H (with accepted failures, the"
                 + " Clopper-Pearson limit at 0.05 / (H k_h)); k_h: the rounds looked at (changed), the looks at the"
                 + " stratum since an item last entered it (covered); catalog: sum of N_h / N p_h over the strata with a"
                 + " bound. The covered stratum is sampled once, with the n for which a clean sample bounds it below"
                 + " target_bound, not 10-15 % of it; any failure in it reopens it");
-        return m;
     }
 
     /** {@code run.bound} for a clean run: the catalog's bound over the strata; {@code null}: not stated. */
@@ -156,28 +172,25 @@ final class StrataReport {
     }
 
     /** The summary's line for the block; empty without one. */
-    static List<String> summary(@Nullable Map<String, Object> block) {
-        if (block == null || !(block.get("per_stratum") instanceof List<?> per)) {
+    static List<String> summary(@Nullable Block block) {
+        if (block == null) {
             return List.of();
         }
         List<String> parts = new ArrayList<>();
-        for (Object o : per) {
-            if (o instanceof Map<?, ?> s) {
-                String part = s.get("name") + " " + s.get("items") + " items, " + s.get("sampled") + " sampled";
-                if (StratumStore.COVERED.equals(s.get("name"))) {
-                    part += " (look " + s.get("looks") + ")";
-                }
-                if (Boolean.TRUE.equals(s.get("reopened"))) {
-                    part += ", " + s.get("failures") + " failed: reopened in round " + s.get("reopened_in_round");
-                } else if (s.get("bound") instanceof Number b) {
-                    part += Boolean.TRUE.equals(s.get("reviewed_in_full")) ? ", reviewed in full"
-                            : ", bound " + Percent.format(b.doubleValue());
-                }
-                parts.add(part);
+        for (Row s : block.perStratum()) {
+            String part = s.name() + " " + s.items() + " items, " + s.sampled() + " sampled";
+            if (StratumStore.COVERED.equals(s.name())) {
+                part += " (look " + s.looks() + ")";
             }
+            if (s.reopened()) {
+                part += ", " + s.failures() + " failed: reopened in round " + s.reopenedInRound();
+            } else if (s.bound() != null) {
+                part += s.reviewedInFull() ? ", reviewed in full" : ", bound " + Percent.format(s.bound());
+            }
+            parts.add(part);
         }
-        Map<?, ?> catalog = block.get("catalog") instanceof Map<?, ?> c ? c : Map.of();
-        return List.of("strata:   " + String.join("; ", parts) + (catalog.get("defect_rate_below") instanceof Number b
-                ? "; catalog bound " + Percent.format(b.doubleValue()) + " (95 %)" : "; no catalog bound"));
+        Double b = block.catalog().defectRateBelow();
+        return List.of("strata:   " + String.join("; ", parts) + (b != null
+                ? "; catalog bound " + Percent.format(b) + " (95 %)" : "; no catalog bound"));
     }
 }

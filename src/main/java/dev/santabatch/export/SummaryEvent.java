@@ -42,20 +42,22 @@ public final class SummaryEvent {
             put(f, "santa.first_pass_rate", r.run().firstPassRate());
             put(f, "santa.defect_rate_below", r.run().bound() == null ? null : r.run().bound().defectRateBelow());
         }
-        Map<?, ?> calls = modelCallsOfRun(report);
-        put(f, "santa.model_calls", calls.get("calls"));
-        put(f, "santa.model_tokens", calls.get("tokens"));
-        put(f, "santa.model_cost", calls.get("estimated_cost"));
-        put(f, "santa.model_errors", calls.get("errors"));
+        SpendReport.Calls calls = modelCallsOfRun(report);
+        if (calls != null) {
+            f.put("santa.model_calls", calls.calls());
+            f.put("santa.model_tokens", calls.tokens());
+            f.put("santa.model_cost", calls.estimatedCost());
+            f.put("santa.model_errors", calls.errors());
+        }
         put(f, "santa.reason", r != null ? r.reason() : null);
         return f;
     }
 
-    /** {@code run.model_calls.run}: the run's model calls in total; empty without them. */
-    public static Map<?, ?> modelCallsOfRun(ReportFile report) {
-        Map<String, Object> calls = report instanceof Report r && r.run() != null ? r.run().modelCalls()
+    /** {@code run.model_calls.run}: the run's model calls in total; {@code null} without them. */
+    public static SpendReport.@Nullable Calls modelCallsOfRun(ReportFile report) {
+        SpendReport.ModelCalls calls = report instanceof Report r && r.run() != null ? r.run().modelCalls()
                 : report instanceof FailedReport f && f.run() != null ? f.run().modelCalls() : null;
-        return calls != null && calls.get("run") instanceof Map<?, ?> m ? m : Map.of();
+        return calls == null ? null : calls.run();
     }
 
     /** Logs the event at INFO. */

@@ -2,6 +2,7 @@ package dev.santabatch.run;
 
 import dev.santabatch.model.ErrorKind;
 import dev.santabatch.export.RunReport;
+import dev.santabatch.export.SpendReport;
 import dev.santabatch.export.SummaryEvent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -89,23 +90,21 @@ final class RunMetrics {
         gauge("santa.first.pass.rate", number(f.get("santa.first_pass_rate")), "share of sampled items NICE first time");
         gauge("santa.bound.defect.rate.below", number(f.get("santa.defect_rate_below")),
                 "the stated bound: the defect rate is below this at 95 % (NaN when no bound is stated)");
-        Map<?, ?> calls = SummaryEvent.modelCallsOfRun(report);
-        counter("santa.model.calls", null, number(calls.get("calls")), "model calls (HTTP attempts)");
-        counter("santa.model.tokens", null, number(calls.get("tokens")), "model tokens");
-        counter("santa.model.cost", null, number(calls.get("estimated_cost")), "estimated model cost");
-        Map<?, ?> byKind = map(calls.get("errors_by_kind"));
+        SpendReport.Calls calls = SummaryEvent.modelCallsOfRun(report);
+        counter("santa.model.calls", null, calls == null ? null : (double) calls.calls(), "model calls (HTTP attempts)");
+        counter("santa.model.tokens", null, calls == null ? null : (double) calls.tokens(), "model tokens");
+        counter("santa.model.cost", null, calls == null ? null : calls.estimatedCost(), "estimated model cost");
+        Map<String, Long> byKind = calls == null || calls.errorsByKind() == null ? Map.of() : calls.errorsByKind();
         for (ErrorKind kind : ErrorKind.values()) {
             // every kind, 0 where none: a push replaces the previous run's counts
             Counter.builder("santa.model.errors").tag("kind", kind.label()).description("model errors by kind")
-                    .register(registry).increment(orZero(number(byKind.get(kind.label()))));
+                    .register(registry).increment(byKind.getOrDefault(kind.label(), 0L));
         }
-        map(calls.get("by_role")).forEach((role, figures) -> {
-            Map<?, ?> r = map(figures);
-            String name = String.valueOf(role);
-            counter("santa.model.role.calls", name, number(r.get("calls")), "model calls by role");
-            counter("santa.model.role.tokens", name, number(r.get("tokens")), "model tokens by role");
-            counter("santa.model.role.cost", name, number(r.get("estimated_cost")), "estimated model cost by role");
-            counter("santa.model.role.errors", name, number(r.get("errors")), "model errors by role");
+        (calls == null || calls.byRole() == null ? Map.<String, SpendReport.Calls>of() : calls.byRole()).forEach((name, r) -> {
+            counter("santa.model.role.calls", name, (double) r.calls(), "model calls by role");
+            counter("santa.model.role.tokens", name, (double) r.tokens(), "model tokens by role");
+            counter("santa.model.role.cost", name, r.estimatedCost(), "estimated model cost by role");
+            counter("santa.model.role.errors", name, (double) r.errors(), "model errors by role");
         });
     }
 
@@ -174,9 +173,5 @@ final class RunMetrics {
 
     private static @Nullable Double number(@Nullable Object o) {
         return o instanceof Number n ? n.doubleValue() : null;
-    }
-
-    private static Map<?, ?> map(@Nullable Object o) {
-        return o instanceof Map<?, ?> m ? m : Map.of();
     }
 }

@@ -85,7 +85,7 @@ class ReportJsonTests {
         RunTrend.Point p = RunTrend.withCurrent(List.of(), r).get(0);
         assertThat(p.estimatedCost()).isEqualTo(0.5);
         assertThat(p.escapeRate()).isEqualTo(0.0);
-        assertThat(SummaryEvent.fields(r, 0)).containsEntry("santa.model_calls", 4).containsEntry("santa.shipped", 3L);
+        assertThat(SummaryEvent.fields(r, 0)).containsEntry("santa.model_calls", 4L).containsEntry("santa.shipped", 3L);
     }
 
     @Test

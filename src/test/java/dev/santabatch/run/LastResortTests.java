@@ -62,9 +62,11 @@ class LastResortTests {
         java.nio.file.Files.writeString(out.resolve("unverified.csv"), "id\nB\n");
         java.nio.file.Files.writeString(out.resolve("report.json"), "{\"status\": \"not-clean\"}");
 
-        // when a failed run's report cannot be written (a value that cannot be serialized: as a full disk would)
+        // when a failed run's report cannot be written (a map with a null key cannot be serialized: as a full disk would)
         var unwritable = new dev.santabatch.export.FailedReport("failed", "job", "r1", null, List.of(), null, null, null,
-                null, new dev.santabatch.export.FailedReport.Run(Map.of("broken", new Object())), null);
+                null, new dev.santabatch.export.FailedReport.Run(new dev.santabatch.export.SpendReport.ModelCalls(
+                        new dev.santabatch.export.SpendReport.Calls(null, 0, 0, 0, 0, 0, 0, 0, 0,
+                                java.util.Collections.singletonMap(null, 1L), null), List.of(), null, "")), null);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Launcher.writeFailedReport(out, unwritable, java.util.List.of()))
                 .isInstanceOf(java.io.IOException.class);
 
