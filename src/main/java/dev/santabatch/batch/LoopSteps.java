@@ -40,7 +40,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * closes the loop. Every step may run once per round ({@code allowStartIfComplete}) and is
  * round-aware: it works on the current (undecided) round and does nothing otherwise.
  */
-public final class LoopSteps {
+final class LoopSteps {
 
     public static final String SAMPLE = "sample";
     public static final String REVIEW = "review";
@@ -66,7 +66,7 @@ public final class LoopSteps {
     /**
      * @param learnedRules whether the batch fix learns rules from the sample's fixes ({@code false}:
      *     {@code --no-learned-rules}, every systematic pattern goes to narrowing and the matcher)
-     * @param canaries whether rounds draw canaries ({@link dev.santabatch.run.Launcher#CANARIES_PROPERTY})
+     * @param canaries whether rounds draw canaries ({@link dev.santabatch.batch.SantaJobConfiguration#CANARIES_PROPERTY})
      */
     public LoopSteps(JobRepository repo, PlatformTransactionManager tm, RunContext run, Store store, Panels panels,
             boolean learnedRules, boolean canaries, EmbeddingPool embeddingPool) {

@@ -2,7 +2,6 @@ package dev.santabatch.batch;
 
 import dev.santabatch.export.ExportTasklet;
 import dev.santabatch.ingest.IngestWriter;
-import dev.santabatch.run.Launcher;
 import dev.santabatch.ingest.CatalogItemReader;
 import dev.santabatch.ingest.CatalogRecord;
 import dev.santabatch.execution.RunContext;
@@ -41,6 +40,20 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 @Configuration(proxyBeanMethods = false)
 public class SantaJobConfiguration {
+    /**
+     * The property {@code --no-learned-rules} sets to {@code false}: whether the batch fix learns
+     * rules from the sample's fixes (default true).
+     */
+    public static final String LEARNED_RULES_PROPERTY = "santa-batch.learned-rules";
+
+    /**
+     * Whether rounds draw canaries and the panel's fit is judged (default true). Off, neither: for
+     * test panels scripted to see only their own markers, which no canary carries, and to fail what
+     * a test needs (docs/canaries.md). Operators turn canaries off in the job file instead
+     * ({@code santa.canary-share: 0}, {@code santa.min-canaries: 0}), the fit still judged.
+     */
+    public static final String CANARIES_PROPERTY = "santa-batch.canaries";
+
 
     static final String INGEST = "ingest";
     static final String PREPASS = "pre-pass";
@@ -80,8 +93,8 @@ public class SantaJobConfiguration {
 
     @Bean
     LoopSteps loopSteps(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
-            Panels panels, @Value("${" + Launcher.LEARNED_RULES_PROPERTY + ":true}") boolean learnedRules,
-            @Value("${" + Launcher.CANARIES_PROPERTY + ":true}") boolean canaries,
+            Panels panels, @Value("${" + LEARNED_RULES_PROPERTY + ":true}") boolean learnedRules,
+            @Value("${" + CANARIES_PROPERTY + ":true}") boolean canaries,
             dev.santabatch.review.offline.EmbeddingPool embeddingPool) {
         return new LoopSteps(jobRepository, tm, run, store, panels, learnedRules, canaries, embeddingPool);
     }
@@ -118,7 +131,7 @@ public class SantaJobConfiguration {
 
     @Bean
     Step planStep(JobRepository jobRepository, PlatformTransactionManager tm, RunContext run, Store store,
-            @Value("${" + Launcher.CANARIES_PROPERTY + ":true}") boolean canaries) {
+            @Value("${" + CANARIES_PROPERTY + ":true}") boolean canaries) {
         return new StepBuilder(PLAN, jobRepository)
                 .tasklet(StopAwareTasklet.of(new dev.santabatch.plan.PlanTasklet(store, run, canaries)), tm)
                 .build();

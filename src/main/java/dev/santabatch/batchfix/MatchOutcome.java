@@ -5,7 +5,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /** What the matcher made of one candidate. */
-public sealed interface MatchOutcome {
+sealed interface MatchOutcome {
 
     /** The candidate shows the pattern; {@code corrected} is its full corrected text. */
     record Matched(String corrected) implements MatchOutcome {

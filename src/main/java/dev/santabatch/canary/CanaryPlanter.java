@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * the criteria's kinds. A plant that no item allows (no naming sentence, no stated number) is
  * tried on the other items; when none allows it, the round has one canary fewer.
  */
-public final class CanaryPlanter {
+final class CanaryPlanter {
 
     /** An item a canary may copy or take text from. */
     public record Item(String id, Map<String, String> source, String content) {}

@@ -300,7 +300,7 @@ public final class Cli {
 
     /**
      * Removes the {@code --no-learned-rules} flag from {@code args}; when it was there, the
-     * properties with {@link dev.santabatch.run.Launcher#LEARNED_RULES_PROPERTY} false.
+     * properties with {@link dev.santabatch.batch.SantaJobConfiguration#LEARNED_RULES_PROPERTY} false.
      */
     private static Map<String, Object> learnedRules(List<String> args, Map<String, Object> props) {
         if (!args.remove(NO_LEARNED_RULES)) {
@@ -308,7 +308,7 @@ public final class Cli {
         }
         args.removeIf(NO_LEARNED_RULES::equals);
         Map<String, Object> with = new HashMap<>(props);
-        with.put(dev.santabatch.run.Launcher.LEARNED_RULES_PROPERTY, "false");
+        with.put(dev.santabatch.batch.SantaJobConfiguration.LEARNED_RULES_PROPERTY, "false");
         return with;
     }
 

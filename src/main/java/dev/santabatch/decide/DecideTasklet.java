@@ -1,7 +1,6 @@
 package dev.santabatch.decide;
 
 import dev.santabatch.canary.PanelFitCheck;
-import dev.santabatch.rounds.SampleAcceptance;
 import dev.santabatch.rounds.UnreachablePatterns;
 import dev.santabatch.sampling.StratumStore;
 import dev.santabatch.execution.RunContext;

@@ -1,5 +1,6 @@
 package dev.santabatch.eval;
 
+import dev.santabatch.text.Shingles;
 import dev.santabatch.eval.CatalogVocabulary.Cat;
 import dev.santabatch.eval.CatalogVocabulary.Forbidden;
 import dev.santabatch.eval.CatalogVocabulary.NumTpl;

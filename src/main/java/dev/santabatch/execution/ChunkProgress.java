@@ -8,8 +8,8 @@ import org.springframework.batch.infrastructure.item.Chunk;
 
 /**
  * Progress of a long chunk step: a line at most every {@code everyNanos} while it runs and one when
- * it ends, worded by the subclass (ingest and pre-pass: {@code run.ProgressListener}; the loop's review
- * and batch-fix: {@code loop.StepProgress}). It counts the items written this session; the step
+ * it ends, worded by the subclass (ingest and pre-pass: {@code batch.ProgressListener}; the loop's review
+ * and batch-fix: {@code execution.StepProgress}). It counts the items written this session; the step
  * execution it keeps gives the items read.
  */
 public abstract class ChunkProgress implements ChunkListener<Object, Object>, StepExecutionListener {

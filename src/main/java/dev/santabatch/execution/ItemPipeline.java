@@ -1,6 +1,5 @@
 package dev.santabatch.execution;
 
-import dev.santabatch.review.step.ReviewStep;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,7 +34,7 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
  * be inside the store); a closed pipeline (the step ended, stopped or failed) starts no further
  * item, and results still in flight then are dropped: they were not stored, so a restart processes
  * those items again (the review step keeps the answers such an item had already received as they
- * arrive, {@link ReviewStep.ReceivedAnswers}, so a restart does not pay for them again).
+ * arrive, {@link dev.santabatch.review.step.ReviewStep.ReceivedAnswers}, so a restart does not pay for them again).
  *
  * <p>A stop is honoured while {@link #read()} waits: the step checks its interruption policy only
  * between chunks, and a chunk whose last item is held (a hung model call) would otherwise end, and

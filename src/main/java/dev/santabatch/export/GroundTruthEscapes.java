@@ -2,7 +2,7 @@ package dev.santabatch.export;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.santabatch.eval.Shingles;
+import dev.santabatch.text.Shingles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

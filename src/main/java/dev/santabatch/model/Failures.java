@@ -16,7 +16,7 @@ import java.util.Set;
  * langchain4j wraps our {@link HttpStatusException} in its own typed exceptions as the cause, so
  * the whole cause chain is searched.
  */
-public final class Failures {
+final class Failures {
 
     /**
      * One classified failure: kind, the server's requested wait, a message for people (redacted of

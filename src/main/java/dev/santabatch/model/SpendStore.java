@@ -1,6 +1,5 @@
 package dev.santabatch.model;
 
-import dev.santabatch.batchfix.PatternNarrowing;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.sql.Timestamp;
@@ -109,7 +108,7 @@ public final class SpendStore {
      * One pattern's batch-fix matching in one round.
      *
      * @param found the candidates the narrowing found, before the {@code max-candidate-share} cap
-     * @param method how they were found ({@code meaning} or {@code meaning+offline-checks}: {@link PatternNarrowing.Narrowed#method()})
+     * @param method how they were found ({@code meaning} or {@code meaning+offline-checks}: {@link dev.santabatch.batchfix.PatternNarrowing.Narrowed#method()})
      * @param offlineChecks the offline reviewers' per-item checks the narrowing ran (no model calls)
      */
     public record MatchStat(int round, int patternNo, long eligible, long candidates, long calls, long found, String method,

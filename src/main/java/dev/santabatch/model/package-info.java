@@ -1,6 +1,6 @@
 /**
- * Model-backed reviewers, fixer and matcher over any OpenAI-compatible chat endpoint, behind one
- * call governor.
+ * Model calls to any OpenAI-compatible chat endpoint, behind one call governor; the run's spend and
+ * call ledger.
  *
  * <p>{@link dev.santabatch.model.CallGovernor} is the one place every model call goes through: calls
  * in flight per endpoint and per model, requests per minute per model, retries with exponential

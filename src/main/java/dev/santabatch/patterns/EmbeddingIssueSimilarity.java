@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * {@code santa.pattern-similarity}); issues equal after {@link IssueSimilarity#normalise} are the
  * same without asking the model. Used by {@link PatternClassifier} (patterns group by problem, not
  * by evidence) and, for issues without evidence in common to compare, by the gate's merge (which
- * compares quoted sentences, other items' ids and quoted terms first: {@code loop.EvidenceIssueSimilarity}). Thread-safe; the model is loaded on first use.
+ * compares quoted sentences, other items' ids and quoted terms first: {@code review.step.EvidenceIssueSimilarity}). Thread-safe; the model is loaded on first use.
  */
 public final class EmbeddingIssueSimilarity implements IssueSimilarity {
 

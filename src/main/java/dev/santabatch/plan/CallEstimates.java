@@ -15,7 +15,7 @@ import dev.santabatch.review.ReviewRequest;
  * it reserves before any answer is known (the prompt's characters / 4, rounded up, in; the model's
  * {@code max-output-tokens} out), and priced at the model's prices.
  */
-public final class CallEstimates {
+final class CallEstimates {
 
     /**
      * A call's tokens.

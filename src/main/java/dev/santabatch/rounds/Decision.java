@@ -4,7 +4,7 @@ package dev.santabatch.rounds;
 public final class Decision {
     /**
      * Every sampled item was reviewed, and the failures (items not NICE on first review) number at
-     * most the acceptance number and form no systematic pattern ({@link dev.santabatch.rounds.SampleAcceptance}).
+     * most the acceptance number and form no systematic pattern ({@link dev.santabatch.decide.SampleAcceptance}).
      */
     public static final String CLEAN = "clean";
     /** Nothing left eligible: every item verified NICE or held. */

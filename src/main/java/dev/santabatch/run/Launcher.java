@@ -248,7 +248,7 @@ public final class Launcher {
             dev.santabatch.plan.Plan plan = dev.santabatch.plan.Plan.of(job, catalog.toString(), census,
                     dev.santabatch.plan.PlanHistory.read(store.jdbc(), job.name(), Long.MAX_VALUE),
                     new dev.santabatch.plan.Plan.Options(
-                            base.getEnvironment().getProperty(CANARIES_PROPERTY, Boolean.class, true),
+                            base.getEnvironment().getProperty(SantaJobConfiguration.CANARIES_PROPERTY, Boolean.class, true),
                             targetBound != null ? targetBound : job.carryOver().targetBound()));
             if (json) {
                 out.println(plan.json());
@@ -996,19 +996,7 @@ public final class Launcher {
         return new JobParametersBuilder().addString(RunParameters.RUN_ID, runId, true).toJobParameters();
     }
 
-    /**
-     * The property {@code --no-learned-rules} sets to {@code false}: whether the batch fix learns
-     * rules from the sample's fixes (default true).
-     */
-    public static final String LEARNED_RULES_PROPERTY = "santa-batch.learned-rules";
 
-    /**
-     * Whether rounds draw canaries and the panel's fit is judged (default true). Off, neither: for
-     * test panels scripted to see only their own markers, which no canary carries, and to fail what
-     * a test needs (docs/canaries.md). Operators turn canaries off in the job file instead
-     * ({@code santa.canary-share: 0}, {@code santa.min-canaries: 0}), the fit still judged.
-     */
-    public static final String CANARIES_PROPERTY = "santa-batch.canaries";
 
     /**
      * Prefix of the Spring properties that stand in for environment variables: a property

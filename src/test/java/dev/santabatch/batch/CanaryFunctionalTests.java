@@ -93,7 +93,7 @@ class CanaryFunctionalTests {
 
     private Map<String, Object> props() {
         Map<String, Object> p = new HashMap<>(TestJobsAccess.h2(dir));
-        p.put(Launcher.CANARIES_PROPERTY, "true");
+        p.put(dev.santabatch.batch.SantaJobConfiguration.CANARIES_PROPERTY, "true");
         return p;
     }
 

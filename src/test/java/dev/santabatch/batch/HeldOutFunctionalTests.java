@@ -61,7 +61,7 @@ class HeldOutFunctionalTests {
                 // canaries off: this test's subject is the loop's escapes against the ground truth. With
                 // them on, the default offline panel does not fit this pool (it caught 2 of 6 canaries in
                 // round 1, B none: docs/benchmarks.md, "Canaries") and the run ends panel-does-not-fit
-                Map.of("spring.datasource.url", url(), dev.santabatch.run.Launcher.CANARIES_PROPERTY, "false"),
+                Map.of("spring.datasource.url", url(), dev.santabatch.batch.SantaJobConfiguration.CANARIES_PROPERTY, "false"),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         output = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(output).isZero();

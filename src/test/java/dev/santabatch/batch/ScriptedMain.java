@@ -43,7 +43,7 @@ public final class ScriptedMain {
         Extensions ext = new Extensions(Map.of("lexical", slow, "semantic", slow), request ->
                 new dev.santabatch.review.FixOutcome.Fixed(request.content().replace(ScriptedLoopFunctionalTests.MARKER, "")));
         int exit = Extensions.run(new RunRequest(Path.of(args[0]), null, Path.of(args[1]), args[2], null),
-                Map.of("spring.datasource.url", args[3], dev.santabatch.run.Launcher.CANARIES_PROPERTY, "false"),
+                Map.of("spring.datasource.url", args[3], dev.santabatch.batch.SantaJobConfiguration.CANARIES_PROPERTY, "false"),
                 System.out, System.err, ext, new SlowChunks(Long.getLong("santa.test.chunk-delay-ms", 0L)));
         System.exit(exit);
     }

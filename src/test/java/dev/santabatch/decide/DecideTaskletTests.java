@@ -1,6 +1,5 @@
 package dev.santabatch.decide;
 
-import dev.santabatch.rounds.SampleAcceptance;
 import dev.santabatch.sampling.StratumStore;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
 package dev.santabatch.eval;
 
+import dev.santabatch.text.Shingles;
 import static dev.santabatch.eval.ListingCatalogGenerator.BOILERPLATE;
 import static dev.santabatch.eval.ListingCatalogGenerator.CONTRADICTION;
 import static dev.santabatch.eval.ListingCatalogGenerator.FORBIDDEN_CLAIM;

@@ -1,5 +1,6 @@
 package dev.santabatch.eval;
 
+import dev.santabatch.text.Shingles;
 import static dev.santabatch.eval.SampleCatalogGenerator.BOILERPLATE;
 import static dev.santabatch.eval.SampleCatalogGenerator.DISCLAIMER;
 import static dev.santabatch.eval.SampleCatalogGenerator.DRIFT_SENTENCE;

@@ -90,7 +90,7 @@ class LlmJobWiringTests {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         java.util.Map<String, Object> props = new java.util.HashMap<>(TestJobsAccess.h2(dir));
-        props.put(Launcher.LEARNED_RULES_PROPERTY, "false");
+        props.put(dev.santabatch.batch.SantaJobConfiguration.LEARNED_RULES_PROPERTY, "false");
         int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), "r1", null), props,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 Extensions.withEnv(LlmFixtures.KEYS));

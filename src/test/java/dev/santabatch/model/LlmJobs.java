@@ -120,7 +120,7 @@ final class LlmJobs {
         p.put("spring.datasource.url", h2Url(dir));
         p.put(Launcher.ENV_PROPERTY_PREFIX + KEY_ENV, KEY);
         // the scripted models answer from their scripts, which no canary is in (the canary tests turn them on)
-        p.put(Launcher.CANARIES_PROPERTY, "false");
+        p.put(dev.santabatch.batch.SantaJobConfiguration.CANARIES_PROPERTY, "false");
         return p;
     }
 

@@ -139,7 +139,7 @@ class ModelBatchFixFaultTests {
     static Run run(Path dir, Path job, String runId, Extensions extensions) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         java.util.Map<String, Object> props = new java.util.HashMap<>(TestJobsAccess.h2(dir));
-        props.put(Launcher.LEARNED_RULES_PROPERTY, "false");
+        props.put(dev.santabatch.batch.SantaJobConfiguration.LEARNED_RULES_PROPERTY, "false");
         int exit = Extensions.run(new RunRequest(job, null, dir.resolve("out"), runId, null), props,
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, extensions);
         return new Run(exit, out.toString(StandardCharsets.UTF_8));

@@ -18,7 +18,7 @@ public final class ModelJobMain {
         Path dir = Path.of(args[1]);
         java.util.Map<String, Object> props = new java.util.HashMap<>(TestJobsAccess.h2(dir));
         if (args.length > 3 && args[3].equals("--no-learned-rules")) {
-            props.put(Launcher.LEARNED_RULES_PROPERTY, "false");
+            props.put(dev.santabatch.batch.SantaJobConfiguration.LEARNED_RULES_PROPERTY, "false");
         }
         int exit = Extensions.run(new RunRequest(Path.of(args[0]), null, dir.resolve("out"), args[2], null),
                 props, System.out, System.err, Extensions.withEnv(LlmFixtures.KEYS));

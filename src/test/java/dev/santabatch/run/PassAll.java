@@ -74,7 +74,7 @@ public final class PassAll {
         }
         // a panel that passes everything catches no canary: canaries off (docs/canaries.md)
         Map<String, Object> withoutCanaries = new java.util.HashMap<>(props);
-        withoutCanaries.putIfAbsent(Launcher.CANARIES_PROPERTY, "false");
+        withoutCanaries.putIfAbsent(dev.santabatch.batch.SantaJobConfiguration.CANARIES_PROPERTY, "false");
         return Extensions.run(new RunRequest(Path.of(args[1]), input, out2, runId, seed), withoutCanaries, out, err,
                 extensions(), new SlowChunks(Long.getLong("santa.test.chunk-delay-ms", 0L)));
     }

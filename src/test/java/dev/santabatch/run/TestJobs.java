@@ -120,7 +120,7 @@ public final class TestJobs {
         p.put("spring.datasource.url", h2Url(dir));
         // the scripted panels see only their scripted markers, which no canary carries: a canary
         // would end every run panel-does-not-fit (the canary tests turn them on)
-        p.put(dev.santabatch.run.Launcher.CANARIES_PROPERTY, "false");
+        p.put(dev.santabatch.batch.SantaJobConfiguration.CANARIES_PROPERTY, "false");
         return p;
     }
 

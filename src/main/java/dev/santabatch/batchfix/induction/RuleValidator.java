@@ -123,7 +123,7 @@ public final class RuleValidator {
      * The most items a pattern seen in {@code k} of {@code n} sampled items can plausibly carry among
      * {@code eligible}: the Clopper-Pearson upper limit (95 %) of {@code k} in {@code n}, times the
      * eligible count, times the margin. A learned rule may flag no more; the matcher is asked about
-     * no more candidates ({@code loop.PatternNarrowing}).
+     * no more candidates ({@code batchfix.PatternNarrowing}).
      */
     public static double cap(int k, int n, int eligible) {
         return ClopperPearson.interval(k, Math.max(n, k)).upper() * eligible * CAP_MARGIN;

@@ -1,6 +1,5 @@
 package dev.santabatch.review.lexical;
 
-import dev.santabatch.text.Tokens;
 import dev.santabatch.config.LexicalThresholds;
 import dev.santabatch.review.offline.CatalogSnapshot;
 import dev.santabatch.review.offline.OfflineMethod;

@@ -41,7 +41,7 @@ package dev.santabatch.review.semantic;
  *   <li>{@code sm_round}: the marker that a round's index is complete.
  * </ul>
  */
-public final class SemanticSchema {
+final class SemanticSchema {
 
     /** The revision number under which source vectors are kept. */
     public static final int SOURCE_REV = -1;

@@ -7,7 +7,7 @@ import java.util.Random;
  * Two vectors at angle θ agree on one bit with probability 1 − θ/π, so they share at least one band
  * bucket with probability 1 − (1 − (1 − θ/π)^rows)^bands. Deterministic for a seed.
  */
-public final class SimHash {
+final class SimHash {
 
     private final int bands;
     private final int rows;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.santabatch.config.LexicalThresholds;
 import dev.santabatch.review.Review;
 import dev.santabatch.review.Verdict;
-import dev.santabatch.eval.Shingles;
+import dev.santabatch.text.Shingles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

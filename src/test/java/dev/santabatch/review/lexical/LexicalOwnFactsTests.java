@@ -1,6 +1,5 @@
 package dev.santabatch.review.lexical;
 
-import dev.santabatch.text.Tokens;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -2,7 +2,7 @@ package dev.santabatch.review.offline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.santabatch.eval.Shingles;
+import dev.santabatch.text.Shingles;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.santabatch.review.offline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.santabatch.review.offline.FixtureSet.Fixture;
-import dev.santabatch.eval.Shingles;
+import dev.santabatch.text.Shingles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

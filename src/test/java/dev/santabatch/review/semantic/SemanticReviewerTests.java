@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.santabatch.config.SemanticSettings;
 import dev.santabatch.review.offline.SnapshotItem;
 import dev.santabatch.review.Review;
-import dev.santabatch.eval.Shingles;
+import dev.santabatch.text.Shingles;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

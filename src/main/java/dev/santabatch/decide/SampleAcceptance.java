@@ -1,5 +1,6 @@
-package dev.santabatch.rounds;
+package dev.santabatch.decide;
 
+import dev.santabatch.rounds.LoopStore;
 import dev.santabatch.stats.AcceptanceNumber;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -18,20 +19,20 @@ import org.jspecify.annotations.Nullable;
  * @param acceptanceNumber c
  * @param systematic whether the round's failures form a systematic pattern
  */
-public record SampleAcceptance(int sampleSize, int failures, int acceptanceNumber, boolean systematic) {
+record SampleAcceptance(int sampleSize, int failures, int acceptanceNumber, boolean systematic) {
 
-    public static SampleAcceptance of(List<LoopStore.SampleOutcome> sample, List<LoopStore.PatternRow> patterns,
+    static SampleAcceptance of(List<LoopStore.SampleOutcome> sample, List<LoopStore.PatternRow> patterns,
             @Nullable Integer configured) {
         int failures = (int) sample.stream().filter(s -> !s.niceOnFirstReview()).count();
         int c = configured != null ? configured : sample.isEmpty() ? 0 : AcceptanceNumber.forSampleSize(sample.size());
         return new SampleAcceptance(sample.size(), failures, c, patterns.stream().anyMatch(LoopStore.PatternRow::systematic));
     }
 
-    public boolean clean() {
+    boolean clean() {
         return sampleSize > 0 && failures < sampleSize && failures <= acceptanceNumber && !systematic;
     }
 
-    public LoopStore.Acceptance stored() {
+    LoopStore.Acceptance stored() {
         return new LoopStore.Acceptance(acceptanceNumber, failures);
     }
 }

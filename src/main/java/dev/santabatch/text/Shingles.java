@@ -1,4 +1,4 @@
-package dev.santabatch.eval;
+package dev.santabatch.text;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -55,7 +55,7 @@ public final class Shingles {
     }
 
     /** A 64-bit FNV-1a hash of a shingle, for compact bounded indexes. */
-    static long hash(String s) {
+    public static long hash(String s) {
         long h = 0xcbf29ce484222325L;
         for (int i = 0; i < s.length(); i++) {
             h ^= s.charAt(i);

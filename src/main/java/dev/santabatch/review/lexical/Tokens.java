@@ -1,4 +1,4 @@
-package dev.santabatch.text;
+package dev.santabatch.review.lexical;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,21 +7,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** Word tokens with positions, and hashed word 3-shingles (the same words as {@code sampledata.Shingles}). */
-public final class Tokens {
+/** Word tokens with positions, and hashed word 3-shingles (the same words as {@link dev.santabatch.text.Shingles}). */
+final class Tokens {
 
     /** One word: lower-cased, whether it starts with an upper-case letter, and its span. */
-    public record Tok(String lower, boolean capital, int start, int end) {}
+    record Tok(String lower, boolean capital, int start, int end) {}
 
     /** Function words that never make a term or a phrase on their own. */
-    public static final Set<String> STOP = Set.of("a", "an", "the", "and", "or", "of", "for", "to", "in", "on", "by", "with",
+    static final Set<String> STOP = Set.of("a", "an", "the", "and", "or", "of", "for", "to", "in", "on", "by", "with",
             "from", "at", "it", "its", "is", "are", "be", "this", "that", "your", "you", "our", "we", "as", "s", "co",
             "inc", "ltd", "but", "not", "no", "so", "if", "than", "also", "more", "most", "all", "any", "each", "every",
             "up", "out", "can", "will", "has", "have", "one", "two", "three");
 
     private Tokens() {}
 
-    public static List<Tok> tokens(String text) {
+    static List<Tok> tokens(String text) {
         List<Tok> out = new ArrayList<>();
         int n = text.length();
         int i = 0;
@@ -41,11 +41,11 @@ public final class Tokens {
         return out;
     }
 
-    public static List<String> words(String text) {
+    static List<String> words(String text) {
         return tokens(text).stream().map(Tok::lower).toList();
     }
 
-    public static boolean hasLetter(String w) {
+    static boolean hasLetter(String w) {
         return w.chars().anyMatch(Character::isLetter);
     }
 
@@ -64,7 +64,7 @@ public final class Tokens {
      * says beyond its own facts: two texts written from one template about different items then share their
      * template's shingles (which the stop-shingle list drops, as the template is in many items), not their facts.
      */
-    public static List<String> masked(String text, Map<String, String> source) {
+    static List<String> masked(String text, Map<String, String> source) {
         List<String> w = words(text);
         List<Map.Entry<String, List<String>>> own = new ArrayList<>();
         for (Map.Entry<String, String> e : source.entrySet()) {
@@ -105,7 +105,7 @@ public final class Tokens {
      * says beyond its own facts. A shingle with one of the item's own facts in it is template wording about
      * this item (shared templates are not boilerplate), so it never counts towards a near-duplicate.
      */
-    public static long[] factFreeShingleHashes(List<String> masked) {
+    static long[] factFreeShingleHashes(List<String> masked) {
         long[] out = new long[Math.max(0, masked.size() - 2)];
         int n = 0;
         for (int i = 0; i + 2 < masked.size(); i++) {
@@ -130,7 +130,7 @@ public final class Tokens {
     }
 
     /** Elements two sorted distinct arrays share. */
-    public static int shared(long[] a, long[] b) {
+    static int shared(long[] a, long[] b) {
         int i = 0;
         int j = 0;
         int n = 0;
@@ -149,7 +149,7 @@ public final class Tokens {
     }
 
     /** Jaccard of two sorted distinct arrays (0 when both are empty). */
-    public static double jaccard(long[] a, long[] b) {
+    static double jaccard(long[] a, long[] b) {
         if (a.length == 0 && b.length == 0) {
             return 0;
         }
